@@ -1,0 +1,27 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ThemeLab",
+    products: [
+        .library(name: "ThemeLab", targets: ["ThemeLab"]),
+        .executable(name: "themelab", targets: ["themelab"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "COpenBLAS",
+            path: "Sources/COpenBLAS",
+            providers: [.apt(["libopenblas-dev", "liblapacke-dev"])]
+        ),
+        .target(
+            name: "ThemeLab",
+            dependencies: ["COpenBLAS"]
+        ),
+        .executableTarget(name: "themelab", dependencies: ["ThemeLab"]),
+        .testTarget(
+            name: "ThemeLabTests",
+            dependencies: ["ThemeLab"],
+            resources: [.copy("Fixtures")]
+        ),
+    ]
+)

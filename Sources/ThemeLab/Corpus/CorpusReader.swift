@@ -1,0 +1,169 @@
+import Foundation
+
+/// Reads a corpus from JSONL (one object per line) or from CSV/TSV with a header row naming the
+/// same columns: `id`, `text`, `label`, optional `group2` and `order`. Errors name the file and line.
+public enum CorpusReader {
+    public static func read(path: String) throws -> Corpus {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ThemeLabError.input("\(path): cannot read file")
+        }
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        case "csv": return try parseDelimited(data, delimiter: ",", file: path, name: name)
+        case "tsv": return try parseDelimited(data, delimiter: "\t", file: path, name: name)
+        default: return try parseJSONL(data, file: path, name: name)
+        }
+    }
+
+    public static func parseJSONL(_ data: Data, file: String, name: String) throws -> Corpus {
+        var builder = Builder(file: file)
+        var lineNumber = 0
+        for rawLine in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            lineNumber += 1
+            guard let line = String(data: rawLine, encoding: .utf8) else {
+                throw ThemeLabError.input("\(file):\(lineNumber): invalid UTF-8")
+            }
+            if line.allSatisfy(\.isWhitespace) { continue }
+            let object: Any
+            do {
+                object = try JSONSerialization.jsonObject(with: Data(line.utf8))
+            } catch {
+                throw ThemeLabError.input("\(file):\(lineNumber): not valid JSON (expected one object per line)")
+            }
+            guard let fields = object as? [String: Any] else {
+                throw ThemeLabError.input("\(file):\(lineNumber): expected a JSON object")
+            }
+            var strings: [String: String] = [:]
+            for (key, value) in fields {
+                switch value {
+                case let s as String: strings[key] = s
+                case let n as NSNumber where key == "order": strings[key] = n.stringValue
+                case is NSNull: continue
+                default:
+                    guard ["id", "text", "label", "group2", "order"].contains(key) else { continue }
+                    throw ThemeLabError.input("\(file):\(lineNumber): field '\(key)' must be a \(key == "order" ? "integer" : "string")")
+                }
+            }
+            try builder.add(strings, line: lineNumber)
+        }
+        return try builder.corpus(name: name)
+    }
+
+    public static func parseDelimited(_ data: Data, delimiter: Character, file: String, name: String) throws -> Corpus {
+        guard let text = String(data: data, encoding: .utf8) else {
+            let line = firstInvalidUTF8Line(data)
+            throw ThemeLabError.input("\(file):\(line): invalid UTF-8")
+        }
+        let records = try DelimitedText.records(text, delimiter: delimiter, file: file)
+        guard let header = records.first else { throw ThemeLabError.input("\(file): empty file (expected a header row)") }
+        let columns = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
+        var builder = Builder(file: file)
+        for record in records.dropFirst() {
+            if record.fields.count == 1, record.fields[0].isEmpty { continue }
+            guard record.fields.count == columns.count else {
+                throw ThemeLabError.input("\(file):\(record.line): \(record.fields.count) fields, header has \(columns.count)")
+            }
+            var strings: [String: String] = [:]
+            for (column, value) in zip(columns, record.fields) where !value.isEmpty { strings[column] = value }
+            try builder.add(strings, line: record.line)
+        }
+        return try builder.corpus(name: name)
+    }
+
+    static func firstInvalidUTF8Line(_ data: Data) -> Int {
+        var line = 0
+        for chunk in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            line += 1
+            if String(data: chunk, encoding: .utf8) == nil { return line }
+        }
+        return line
+    }
+
+    /// Collects items, checking each row as it comes.
+    struct Builder {
+        let file: String
+        var items: [CorpusItem] = []
+        var lineOfID: [String: Int] = [:]
+        var labeledLine: Int?
+        var unlabeledLine: Int?
+
+        init(file: String) { self.file = file }
+
+        mutating func add(_ fields: [String: String], line: Int) throws {
+            guard let id = fields["id"], !id.isEmpty else {
+                throw ThemeLabError.input("\(file):\(line): missing field 'id'")
+            }
+            if let first = lineOfID[id] {
+                throw ThemeLabError.input("\(file):\(line): duplicate id '\(id)' (first on line \(first))")
+            }
+            var order: Int?
+            if let o = fields["order"] {
+                guard let n = Int(o) else { throw ThemeLabError.input("\(file):\(line): field 'order' must be an integer, got '\(o)'") }
+                order = n
+            }
+            let label = fields["label"]
+            if label == nil { unlabeledLine = unlabeledLine ?? line } else { labeledLine = labeledLine ?? line }
+            if let l = labeledLine, let u = unlabeledLine {
+                throw ThemeLabError.input("\(file):\(max(l, u)): missing field 'label' (line \(min(l, u)) \(l < u ? "has" : "lacks") one; label every item or none)")
+            }
+            lineOfID[id] = line
+            items.append(CorpusItem(id: id, text: fields["text"], label: label, group2: fields["group2"], order: order))
+        }
+
+        func corpus(name: String) throws -> Corpus {
+            guard !items.isEmpty else { throw ThemeLabError.input("\(file): empty file (expected at least one item)") }
+            return Corpus(name: name, items: items)
+        }
+    }
+}
+
+/// RFC 4180 records: fields separated by a delimiter, optionally double-quoted (a quote inside
+/// a quoted field is doubled), records ended by LF or CRLF.
+enum DelimitedText {
+    struct Record { var fields: [String]; var line: Int }
+
+    static func records(_ text: String, delimiter: Character, file: String) throws -> [Record] {
+        var records: [Record] = []
+        var fields: [String] = []
+        var field = ""
+        var inQuotes = false
+        var line = 1
+        var recordLine = 1
+        var chars = text.makeIterator()
+        var pending: Character? = nil
+        func next() -> Character? {
+            if let p = pending { pending = nil; return p }
+            return chars.next()
+        }
+        while let c = next() {
+            if inQuotes {
+                if c == "\"" {
+                    if let n = next() {
+                        if n == "\"" { field.append("\"") } else { inQuotes = false; pending = n }
+                    } else { inQuotes = false }
+                } else {
+                    if c == "\n" || c == "\r\n" { line += 1 }
+                    field.append(c)
+                }
+                continue
+            }
+            switch c {
+            case "\"" where field.isEmpty: inQuotes = true
+            case delimiter: fields.append(field); field = ""
+            case "\n", "\r\n":
+                fields.append(field); field = ""
+                records.append(Record(fields: fields, line: recordLine))
+                fields = []
+                line += 1
+                recordLine = line
+            default: field.append(c)
+            }
+        }
+        if inQuotes { throw ThemeLabError.input("\(file):\(recordLine): unterminated quoted field") }
+        if !field.isEmpty || !fields.isEmpty {
+            fields.append(field)
+            records.append(Record(fields: fields, line: recordLine))
+        }
+        return records
+    }
+}

@@ -1,0 +1,221 @@
+import COpenBLAS
+import Dispatch
+import Foundation
+
+/// Which pairs a statistic is about.
+public enum PairClass: String, CaseIterable, Sendable, Codable {
+    case all, related, unrelated
+}
+
+/// The outcome of one pass over all i<j pairs.
+public struct PairDistribution: Sendable {
+    /// Same-label pairs; empty when there are no labels.
+    public var related: PairAccumulator
+    /// Different-label pairs, or every pair when there are no labels.
+    public var unrelated: PairAccumulator
+    public var isLabeled: Bool
+    /// Sorted similarities per class, kept when the pair count is small enough for exact quantiles.
+    var sortedRelated: [Float]?
+    var sortedUnrelated: [Float]?
+
+    public var all: PairAccumulator {
+        var a = unrelated
+        a.merge(related)
+        return a
+    }
+
+    public func accumulator(_ c: PairClass) -> PairAccumulator? {
+        switch c {
+        case .all: return all
+        case .related: return isLabeled ? related : nil
+        case .unrelated: return isLabeled ? unrelated : nil
+        }
+    }
+
+    /// Sorted values of a class, when the pass kept them.
+    public func sortedValues(_ c: PairClass) -> [Float]? {
+        guard let r = sortedRelated, let u = sortedUnrelated else { return nil }
+        switch c {
+        case .all: return (r + u).sorted()
+        case .related: return isLabeled ? r : nil
+        case .unrelated: return isLabeled ? u : nil
+        }
+    }
+
+    public func statistics(_ c: PairClass) -> PairStatistics? {
+        guard let a = accumulator(c), a.count > 0 else { return nil }
+        if let values = sortedValues(c) { return PairStatistics(accumulator: a, sorted: values) }
+        return PairStatistics(accumulator: a)
+    }
+}
+
+/// The pairwise pass: every i<j cosine of N unit vectors, computed tile by tile with BLAS
+/// (`ssyrk` on diagonal tiles, `sgemm` elsewhere) and streamed into histograms and consumers.
+/// Memory is O(N·d + tile²); N×N is never held.
+///
+/// Items are first sorted by label, so a row's related pairs are one contiguous run of columns
+/// and the histogram loop needs no per-pair label test.
+public struct PairEngine: Sendable {
+    public var bins: Int
+    /// Largest tile edge in rows (a 2048² Float tile is 16 MiB); small N gets smaller tiles.
+    public var tileSize: Int
+    /// Up to this many pairs the pass also keeps the values, for exact quantiles.
+    public var exactPairLimit: Int
+    public var workers: Int
+
+    public init(bins: Int = 65_536, tileSize: Int = 2048, exactPairLimit: Int = 2_000_000,
+                workers: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        precondition(bins >= 2 && tileSize >= 1 && workers >= 1)
+        self.bins = bins
+        self.tileSize = tileSize
+        self.exactPairLimit = exactPairLimit
+        self.workers = workers
+    }
+
+    /// Runs the pass. `x` must hold unit vectors in its rows; `labels`, when given, one per row.
+    public func run(_ x: Matrix, labels: [Int32]? = nil, consumers: [PairConsumer] = [],
+                    progress: ((_ done: Int, _ total: Int) -> Void)? = nil) -> PairDistribution {
+        let n = x.rows, d = x.cols
+        precondition(labels == nil || labels!.count == n, "one label per row")
+        let pairCount = n * (n - 1) / 2
+        let keep = pairCount <= exactPairLimit
+
+        // Sort positions by label (stable), and note each position's run of same-label positions.
+        let order: [Int32] = labels.map { l in (0..<Int32(n)).sorted { (l[Int($0)], $0) < (l[Int($1)], $1) } } ?? Array(0..<Int32(n))
+        var runStart = [Int](repeating: 0, count: n), runEnd = [Int](repeating: n, count: n)
+        if let l = labels {
+            var s = 0
+            while s < n {
+                var e = s + 1
+                while e < n && l[Int(order[e])] == l[Int(order[s])] { e += 1 }
+                for p in s..<e { runStart[p] = s; runEnd[p] = e }
+                s = e
+            }
+        } else {
+            runStart = Array(0..<n)
+            runEnd = runStart.map { $0 + 1 }
+        }
+        var sorted = Matrix(rows: n, cols: d)
+        sorted.withUnsafeMutablePointer { dst in
+            x.withUnsafePointer { src in
+                for (p, i) in order.enumerated() { (dst + p * d).update(from: src + Int(i) * d, count: d) }
+            }
+        }
+
+        let related = (0..<workers).map { _ in WorkerTotals(bins: bins, keepValues: keep) }
+        let unrelated = (0..<workers).map { _ in WorkerTotals(bins: bins, keepValues: keep) }
+        // At least four tiles a side when N allows, so both workers have tiles to take.
+        let t = Swift.max(1, Swift.min(tileSize, n, Swift.max(256, (n + 3) / 4)))
+        let side = (n + t - 1) / t
+        let tiles = (0..<side).flatMap { ti in (ti..<side).map { tj in (ti, tj) } }
+        let queue = TileQueue(count: tiles.count, consumers: consumers, progress: progress)
+        // Per tile: related sum, related sum of squares, unrelated sum, unrelated sum of squares.
+        let tileSums = UnsafeMutablePointer<Double>.allocate(capacity: 4 * tiles.count)
+        defer { tileSums.deallocate() }
+
+        // Each worker takes whole tiles: a single-threaded BLAS Gram, then its histogram. Two
+        // workers on two cores overlap one tile's Gram with another's histogram, and no BLAS
+        // thread spins while the histogram runs.
+        let blasThreads = openblas_get_num_threads()
+        openblas_set_num_threads(1)
+        defer { openblas_set_num_threads(blasThreads) }
+        sorted.withUnsafePointer { a in
+            order.withUnsafeBufferPointer { item in
+                runStart.withUnsafeBufferPointer { starts in
+                    runEnd.withUnsafeBufferPointer { ends in
+                        let shared = UnsafeSendable((a: a, item: item.baseAddress!, starts: starts, ends: ends, sums: tileSums))
+                        DispatchQueue.concurrentPerform(iterations: Swift.min(workers, tiles.count)) { worker in
+                            let (a, item, starts, ends, sums) = shared.value
+                            let tile = UnsafeMutablePointer<Float>.allocate(capacity: t * t)
+                            defer { tile.deallocate() }
+                            while let k = queue.take() {
+                                let (ti, tj) = tiles[k]
+                                let r0 = ti * t, c0 = tj * t
+                                let rc = Swift.min(t, n - r0), cc = Swift.min(t, n - c0)
+                                if ti == tj {
+                                    cblas_ssyrk(CblasRowMajor, CblasUpper, CblasNoTrans, Int32(rc), Int32(d), 1,
+                                                a + r0 * d, Int32(d), 0, tile, Int32(t))
+                                } else {
+                                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rc), Int32(cc), Int32(d), 1,
+                                                a + r0 * d, Int32(d), a + c0 * d, Int32(d), 0, tile, Int32(t))
+                                }
+                                let view = SimilarityTile(rowStart: r0, rowCount: rc, colStart: c0, colCount: cc,
+                                                          isDiagonal: ti == tj, values: tile, stride: t, item: item)
+                                histogram(view, starts: starts, ends: ends, related: related[worker], unrelated: unrelated[worker])
+                                (sums[4 * k], sums[4 * k + 1]) = related[worker].takeTileSums()
+                                (sums[4 * k + 2], sums[4 * k + 3]) = unrelated[worker].takeTileSums()
+                                queue.deliver(view)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        func merged(_ parts: [WorkerTotals], sumsAt offset: Int) -> PairAccumulator {
+            var total = parts.map { $0.finish() }.reduce(into: PairAccumulator(bins: bins)) { $0.merge($1) }
+            for k in 0..<tiles.count {
+                total.sum += tileSums[4 * k + offset]
+                total.sumSquares += tileSums[4 * k + offset + 1]
+            }
+            return total
+        }
+        return PairDistribution(
+            related: merged(related, sumsAt: 0), unrelated: merged(unrelated, sumsAt: 2), isLabeled: labels != nil,
+            sortedRelated: keep ? related.flatMap { $0.exactValues! }.sorted() : nil,
+            sortedUnrelated: keep ? unrelated.flatMap { $0.exactValues! }.sorted() : nil)
+    }
+
+    /// Adds each row's three runs (unrelated, related, unrelated) to the worker's totals.
+    private func histogram(_ tile: SimilarityTile, starts: UnsafeBufferPointer<Int>, ends: UnsafeBufferPointer<Int>,
+                           related: WorkerTotals, unrelated: WorkerTotals) {
+        for a in 0..<tile.rowCount {
+            let row = tile.values + a * tile.stride
+            let first = tile.firstColumn(ofRow: a)
+            let position = tile.rowStart + a
+            let relLo = Swift.min(Swift.max(starts[position] - tile.colStart, first), tile.colCount)
+            let relHi = Swift.min(Swift.max(ends[position] - tile.colStart, relLo), tile.colCount)
+            unrelated.add(row + first, relLo - first)
+            related.add(row + relLo, relHi - relLo)
+            unrelated.add(row + relHi, tile.colCount - relHi)
+        }
+    }
+}
+
+/// Hands out tile numbers to the workers and delivers finished tiles to the consumers, one at a time.
+final class TileQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private let count: Int
+    private var next = 0
+    private var delivered = 0
+    private let consumers: [PairConsumer]
+    private let progress: ((Int, Int) -> Void)?
+
+    init(count: Int, consumers: [PairConsumer], progress: ((Int, Int) -> Void)?) {
+        self.count = count
+        self.consumers = consumers
+        self.progress = progress
+    }
+
+    func take() -> Int? {
+        lock.withLock {
+            guard next < count else { return nil }
+            next += 1
+            return next - 1
+        }
+    }
+
+    func deliver(_ tile: SimilarityTile) {
+        lock.withLock {
+            for consumer in consumers { consumer.consume(tile) }
+            delivered += 1
+            progress?(delivered, count)
+        }
+    }
+}
+
+/// Carries read-only pointers into the concurrent workers.
+struct UnsafeSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

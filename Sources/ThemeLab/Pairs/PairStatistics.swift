@@ -1,0 +1,80 @@
+/// The distribution statistics DESIGN.md asks for, for one class of pairs (all, related or
+/// unrelated). Quantiles follow numpy's default (linear interpolation between order statistics,
+/// position (n−1)·q). `std` is the population standard deviation (ddof = 0).
+public struct PairStatistics: Sendable, Equatable, Codable {
+    public var count: Int
+    public var min: Double
+    public var p1: Double
+    public var p5: Double
+    public var p25: Double
+    public var median: Double
+    public var p75: Double
+    public var p95: Double
+    public var p99: Double
+    public var max: Double
+    public var mean: Double
+    public var std: Double
+    /// Upper bound on the absolute error of the quantiles: 0 when they come from the sorted
+    /// values, one histogram bin width when they come from the fine histogram.
+    public var quantileErrorBound: Double
+
+    public static let quantileLevels: [Double] = [0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99]
+
+    init(accumulator a: PairAccumulator, quantile: (Double) -> Double, errorBound: Double) {
+        let q = Self.quantileLevels.map(quantile)
+        count = a.count
+        min = Double(a.min)
+        max = Double(a.max)
+        (p1, p5, p25, median, p75, p95, p99) = (q[0], q[1], q[2], q[3], q[4], q[5], q[6])
+        mean = a.mean
+        std = a.variance.squareRoot()
+        quantileErrorBound = errorBound
+    }
+
+    /// Exact statistics from sorted values.
+    public init(accumulator: PairAccumulator, sorted: [Float]) {
+        self.init(accumulator: accumulator, quantile: { exactQuantile(sorted, $0) }, errorBound: 0)
+    }
+
+    /// Statistics whose quantiles are read off the fine histogram (error below one bin width).
+    public init(accumulator: PairAccumulator) {
+        let cumulative = accumulator.histogram.reduce(into: [UInt64]()) { $0.append(($0.last ?? 0) + $1) }
+        self.init(accumulator: accumulator,
+                  quantile: { histogramQuantile(accumulator, cumulative: cumulative, $0) },
+                  errorBound: accumulator.binWidth)
+    }
+}
+
+/// numpy's `quantile(x, q)` (method "linear") of ascending values.
+public func exactQuantile(_ sorted: [Float], _ q: Double) -> Double {
+    guard !sorted.isEmpty else { return .nan }
+    let h = Double(sorted.count - 1) * q
+    let lo = Int(h.rounded(.down))
+    let hi = Swift.min(lo + 1, sorted.count - 1)
+    let a = Double(sorted[lo]), b = Double(sorted[hi])
+    return a + (h - Double(lo)) * (b - a)
+}
+
+/// The same quantile estimated from a histogram: each order statistic is placed inside its bin
+/// (at the mid-rank position, clamped to the exact min and max), so the error is below one bin.
+func histogramQuantile(_ a: PairAccumulator, cumulative: [UInt64], _ q: Double) -> Double {
+    guard a.count > 0 else { return .nan }
+    func orderStatistic(_ k: Int) -> Double {
+        let target = UInt64(k)
+        var lo = 0, hi = cumulative.count - 1
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if cumulative[mid] > target { hi = mid } else { lo = mid + 1 }
+        }
+        let before = lo > 0 ? cumulative[lo - 1] : 0
+        let inBin = Double(cumulative[lo] - before)
+        let left = -1 + Double(lo) * a.binWidth
+        let estimate = left + (Double(target - before) + 0.5) / inBin * a.binWidth
+        return Swift.min(Swift.max(estimate, Double(a.min)), Double(a.max))
+    }
+    let h = Double(a.count - 1) * q
+    let k = Int(h.rounded(.down))
+    let x0 = orderStatistic(k)
+    let x1 = orderStatistic(Swift.min(k + 1, a.count - 1))
+    return x0 + (h - Double(k)) * (x1 - x0)
+}

@@ -1,0 +1,25 @@
+/// One block of the similarity matrix, as the pairwise engine hands it to consumers.
+///
+/// Rows and columns are positions in the engine's label-sorted order; `item` maps a position back
+/// to the caller's row index. The tile holds `values[a * stride + b]` = cos(row a, column b).
+/// On a diagonal tile only b > a are pairs (the rest is undefined). The pointers are valid only
+/// during `consume`, and only for reading.
+public struct SimilarityTile: @unchecked Sendable {
+    public let rowStart: Int
+    public let rowCount: Int
+    public let colStart: Int
+    public let colCount: Int
+    public let isDiagonal: Bool
+    public let values: UnsafePointer<Float>
+    public let stride: Int
+    /// Caller's row index of each sorted position.
+    public let item: UnsafePointer<Int32>
+
+    /// The first column index (within the tile) that forms a pair with row `a`.
+    @inline(__always) public func firstColumn(ofRow a: Int) -> Int { isDiagonal ? a + 1 : 0 }
+}
+
+/// Receives every tile of the pairwise pass, serially, after the engine's own statistics.
+public protocol PairConsumer: AnyObject {
+    func consume(_ tile: SimilarityTile)
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// The machine-readable result of a pairwise pass (`themelab pairs --json`).
+public struct PairsSummary: Codable, Sendable {
+    public var schemaVersion = 1
+    public var provenance: Provenance
+    public var items: Int
+    public var dimensions: Int
+    public var labeled: Bool
+    public var histogramBins: Int
+    /// "exact (sorted values)" or "fine histogram, error < bin width".
+    public var quantileMethod: String
+    public var statistics: [String: PairStatistics]
+
+    public init(provenance: Provenance, items: Int, dimensions: Int, bins: Int, distribution: PairDistribution) {
+        self.provenance = provenance
+        self.items = items
+        self.dimensions = dimensions
+        self.labeled = distribution.isLabeled
+        self.histogramBins = bins
+        var stats: [String: PairStatistics] = [:]
+        for c in PairClass.allCases { if let s = distribution.statistics(c) { stats[c.rawValue] = s } }
+        self.statistics = stats
+        let exact = stats.values.allSatisfy { $0.quantileErrorBound == 0 }
+        self.quantileMethod = exact ? "exact (sorted values)" : "fine histogram, error < \(2 / Double(bins))"
+    }
+
+    /// A Markdown table, one row per pair class.
+    public func markdown() -> String {
+        let columns = ["pairs", "count", "min", "p1", "p5", "p25", "median", "p75", "p95", "p99", "max", "mean", "std"]
+        var lines = ["| " + columns.joined(separator: " | ") + " |", "|" + String(repeating: "---|", count: columns.count)]
+        for c in PairClass.allCases {
+            guard let s = statistics[c.rawValue] else { continue }
+            let values = [s.min, s.p1, s.p5, s.p25, s.median, s.p75, s.p95, s.p99, s.max, s.mean, s.std]
+            lines.append("| \(c.rawValue) | \(s.count) | " + values.map { formatFigure($0) }.joined(separator: " | ") + " |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// Four decimals, the precision the reports print similarities at.
+public func formatFigure(_ x: Double) -> String { x.isFinite ? String(format: "%.4f", x) : "n/a" }

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Where a reported figure came from: tool version, BLAS library and kernel, CPU, the command,
+/// and the checksum of every input. `createdAt` is the only field that changes between
+/// identical runs.
+public struct Provenance: Codable, Sendable, Equatable {
+    public struct BLAS: Codable, Sendable, Equatable {
+        public var config: String
+        public var kernel: String
+        public var kernelChosenBy: String
+        public var threads: Int
+    }
+
+    public var tool: String
+    public var version: String
+    public var command: [String]
+    public var blas: BLAS
+    public var cpu: String
+    public var cpuFeatures: String
+    /// Input path → SHA-256 of its bytes.
+    public var inputs: [String: String]
+    public var model: String?
+    public var createdAt: String
+
+    public static func current(command: [String], inputs: [String: String], model: String? = nil) -> Provenance {
+        let cpu = CPUFeatures.current()
+        let stamp = ISO8601DateFormatter().string(from: Date())
+        return Provenance(
+            tool: "themelab", version: ThemeLab.version, command: command,
+            blas: BLAS(config: BLASRuntime.config, kernel: BLASRuntime.corename,
+                       kernelChosenBy: BLASRuntime.kernelSource, threads: BLASRuntime.threads),
+            cpu: cpu.model, cpuFeatures: cpu.summary, inputs: inputs, model: model,
+            createdAt: ProcessInfo.processInfo.environment["THEMELAB_TIMESTAMP"] ?? stamp)
+    }
+
+    /// Checksums of the given files, keyed by path.
+    public static func checksums(_ paths: [String]) throws -> [String: String] {
+        try Dictionary(uniqueKeysWithValues: paths.map { ($0, try SHA256.hex(file: $0)) })
+    }
+}
+
+public enum ThemeLab {
+    public static let version = "0.1.0"
+}

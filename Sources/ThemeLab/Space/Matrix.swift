@@ -1,0 +1,33 @@
+/// A dense row-major Float32 matrix that owns its storage. BLAS reads and writes the storage
+/// in place through `withUnsafe…Pointer`; nothing is copied on the way.
+public struct Matrix: Sendable, Equatable {
+    public let rows: Int
+    public let cols: Int
+    public var storage: [Float]
+
+    public init(rows: Int, cols: Int, storage: [Float]) {
+        precondition(rows >= 0 && cols >= 0 && storage.count == rows * cols, "matrix storage does not match its shape")
+        self.rows = rows
+        self.cols = cols
+        self.storage = storage
+    }
+
+    public init(rows: Int, cols: Int, repeating value: Float = 0) {
+        self.init(rows: rows, cols: cols, storage: [Float](repeating: value, count: rows * cols))
+    }
+
+    public subscript(row: Int, col: Int) -> Float {
+        get { storage[row * cols + col] }
+        set { storage[row * cols + col] = newValue }
+    }
+
+    public func row(_ i: Int) -> ArraySlice<Float> { storage[(i * cols)..<((i + 1) * cols)] }
+
+    public func withUnsafePointer<R>(_ body: (UnsafePointer<Float>) throws -> R) rethrows -> R {
+        try storage.withUnsafeBufferPointer { try body($0.baseAddress!) }
+    }
+
+    public mutating func withUnsafeMutablePointer<R>(_ body: (UnsafeMutablePointer<Float>) throws -> R) rethrows -> R {
+        try storage.withUnsafeMutableBufferPointer { try body($0.baseAddress!) }
+    }
+}

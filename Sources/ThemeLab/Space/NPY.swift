@@ -1,0 +1,125 @@
+import Foundation
+
+/// NumPy's `.npy` format (https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html):
+/// magic `\x93NUMPY`, a version byte pair, a little-endian header length (2 bytes in v1,
+/// 4 in v2/v3), then a Python dict literal `{'descr': …, 'fortran_order': …, 'shape': (…), }`
+/// padded with spaces to a multiple of 64 bytes and ended by a newline.
+/// Reads 2-D C-order '<f4' and '<f8'; writes '<f4' in v1.
+public enum NPY {
+    static let magic: [UInt8] = [0x93, 0x4E, 0x55, 0x4D, 0x50, 0x59]
+
+    public static func read(path: String) throws -> Matrix {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ThemeLabError.input("\(path): cannot read file")
+        }
+        return try decode(data, name: path)
+    }
+
+    public static func decode(_ data: Data, name: String) throws -> Matrix {
+        let bytes = [UInt8](data)
+        func fail(_ what: String) -> ThemeLabError { .input("\(name): \(what)") }
+        guard bytes.count >= 10, Array(bytes[0..<6]) == magic else { throw fail("not a .npy file (bad magic)") }
+        let major = bytes[6]
+        let headerStart: Int
+        let headerLength: Int
+        switch major {
+        case 1:
+            headerStart = 10
+            headerLength = Int(bytes[8]) | Int(bytes[9]) << 8
+        case 2, 3:
+            guard bytes.count >= 12 else { throw fail("header truncated") }
+            headerStart = 12
+            headerLength = (0..<4).reduce(0) { $0 | Int(bytes[8 + $1]) << (8 * $1) }
+        default:
+            throw fail("unsupported .npy version \(major).\(bytes[7]) (expected 1, 2 or 3)")
+        }
+        guard headerStart + headerLength <= bytes.count else { throw fail("header length \(headerLength) runs past the end of the file") }
+        let headerBytes = bytes[headerStart..<(headerStart + headerLength)]
+        guard let header = String(bytes: headerBytes, encoding: major == 3 ? .utf8 : .isoLatin1) else {
+            throw fail("header is not text")
+        }
+        let fields = try parseHeader(header, fail: fail)
+
+        let width: Int
+        switch fields.descr {
+        case "<f4": width = 4
+        case "<f8": width = 8
+        default: throw fail("header field 'descr' is '\(fields.descr)' (expected '<f4' or '<f8')")
+        }
+        if fields.fortranOrder { throw fail("header field 'fortran_order' is True (expected C order)") }
+        guard fields.shape.count == 2 else {
+            throw fail("header field 'shape' has \(fields.shape.count) dimensions (expected 2: rows, dims)")
+        }
+        let (rows, cols) = (fields.shape[0], fields.shape[1])
+        let bodyStart = headerStart + headerLength
+        let expected = rows * cols * width
+        guard bytes.count - bodyStart == expected else {
+            throw fail("data is \(bytes.count - bodyStart) bytes, shape (\(rows), \(cols)) of \(fields.descr) needs \(expected)")
+        }
+        var values = [Float](repeating: 0, count: rows * cols)
+        bytes.withUnsafeBytes { raw in
+            let body = UnsafeRawBufferPointer(rebasing: raw[bodyStart...])
+            for i in 0..<values.count {
+                if width == 4 {
+                    values[i] = Float(bitPattern: UInt32(littleEndian: body.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)))
+                } else {
+                    values[i] = Float(Double(bitPattern: UInt64(littleEndian: body.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self))))
+                }
+            }
+        }
+        return Matrix(rows: rows, cols: cols, storage: values)
+    }
+
+    struct Header { var descr: String; var fortranOrder: Bool; var shape: [Int] }
+
+    static func parseHeader(_ text: String, fail: (String) -> ThemeLabError) throws -> Header {
+        func value(of key: String) throws -> Substring {
+            guard let keyRange = text.range(of: "'\(key)'"),
+                  let colon = text[keyRange.upperBound...].firstIndex(of: ":")
+            else { throw fail("header field '\(key)' is missing") }
+            return text[text.index(after: colon)...].drop(while: { $0 == " " })
+        }
+        let descrText = try value(of: "descr")
+        guard descrText.first == "'", let end = descrText.dropFirst().firstIndex(of: "'") else {
+            throw fail("header field 'descr' is not a quoted string")
+        }
+        let descr = String(descrText[descrText.index(after: descrText.startIndex)..<end])
+
+        let orderText = try value(of: "fortran_order")
+        let fortran: Bool
+        if orderText.hasPrefix("False") { fortran = false } else if orderText.hasPrefix("True") { fortran = true } else {
+            throw fail("header field 'fortran_order' is not True or False")
+        }
+
+        let shapeText = try value(of: "shape")
+        guard shapeText.first == "(", let close = shapeText.firstIndex(of: ")") else {
+            throw fail("header field 'shape' is not a tuple")
+        }
+        let inner = shapeText[shapeText.index(after: shapeText.startIndex)..<close]
+        var shape: [Int] = []
+        for part in inner.split(separator: ",") {
+            let t = part.trimmingCharacters(in: .whitespaces)
+            if t.isEmpty { continue }
+            guard let n = Int(t), n >= 0 else { throw fail("header field 'shape' has a bad dimension '\(t)'") }
+            shape.append(n)
+        }
+        return Header(descr: descr, fortranOrder: fortran, shape: shape)
+    }
+
+    /// Encodes as a version 1.0 '<f4' C-order file.
+    public static func encode(_ m: Matrix) -> Data {
+        var header = "{'descr': '<f4', 'fortran_order': False, 'shape': (\(m.rows), \(m.cols)), }"
+        let unpadded = magic.count + 4 + header.utf8.count + 1
+        header += String(repeating: " ", count: (64 - unpadded % 64) % 64) + "\n"
+        var data = Data(magic + [1, 0])
+        let length = UInt16(header.utf8.count)
+        data.append(contentsOf: [UInt8(length & 0xFF), UInt8(length >> 8)])
+        data.append(contentsOf: Array(header.utf8))
+        m.storage.map { $0.bitPattern.littleEndian }.withUnsafeBytes { data.append(contentsOf: $0) }
+        return data
+    }
+
+    public static func write(_ m: Matrix, to path: String) throws {
+        try AtomicFile.write(encode(m), to: path)
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// A progress line with an ETA on stderr for long work. Silent for work that ends within a
+/// second, and redrawn at most twice a second.
+public final class ProgressLine: @unchecked Sendable {
+    private let label: String
+    private let start = Date()
+    private var lastDraw = Date.distantPast
+    private var drew = false
+
+    public init(label: String) { self.label = label }
+
+    public func update(done: Int, total: Int) {
+        let now = Date()
+        let elapsed = now.timeIntervalSince(start)
+        guard elapsed > 1, now.timeIntervalSince(lastDraw) > 0.5 || done == total, total > 0 else { return }
+        lastDraw = now
+        drew = true
+        let fraction = Double(done) / Double(total)
+        let eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
+        let text = String(format: "\r%@: %5.1f%% (%d/%d), %.0fs elapsed, ETA %.0fs ", label, 100 * fraction, done, total, elapsed, eta)
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    public func finish() {
+        if drew { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}

@@ -1,0 +1,53 @@
+import COpenBLAS
+import Foundation
+import ThemeLab
+
+let benchCommand = Command(
+    summary: "time one pairwise pass or bare cblas_ssyrk (for Experiments/bench)",
+    help: """
+        usage: themelab bench pairs --n N [--d D] [--mode pass|ssyrk] [--tile T] [--repeat R] [--seed S]
+
+        Times one stage on N seeded random unit vectors of dimension D (default 384) and prints
+        one JSON line: the best of R runs (default 3) in seconds, GFLOP/s (N²·D flops for the
+        Gram), peak RSS, kernel.
+          pass    the full pairwise pass: tiled Gram + related/unrelated/all histograms
+          ssyrk   bare cblas_ssyrk into a full N×N matrix (the speed reference)
+        Run each mode in its own process so peak RSS belongs to that mode alone;
+        Experiments/bench/pairs does this and prints the ratios.
+        """,
+    options: ["n", "d", "mode", "tile", "repeat", "seed"]
+) { args in
+    guard args.positional == ["pairs"] else { throw ThemeLabError.usage("expected 'bench pairs'") }
+    let n = try args.int("n", default: 2000, range: 2...1_000_000)
+    let d = try args.int("d", default: 384, range: 1...65_536)
+    let mode = args.values["mode"] ?? "pass"
+    guard ["pass", "ssyrk"].contains(mode) else { throw ThemeLabError.usage("--mode is pass or ssyrk, got '\(mode)'") }
+    let (x, labels) = SyntheticVectors(dimensions: d, topicSizes: Array(repeating: max(1, n / 100), count: 100) + [n - 100 * max(1, n / 100)].filter { $0 > 0 },
+                                       anisotropy: 1, topicStrength: 1, noise: 1, seed: UInt64(try args.int("seed", default: 1, range: 0...Int.max))).generate()
+    // Histogram quantiles only: exact quantiles (sorting kept values) are not part of the pass.
+    let engine = PairEngine(tileSize: try args.int("tile", default: PairEngine().tileSize, range: 1...65_536), exactPairLimit: 0)
+    var c = mode == "ssyrk" ? [Float](repeating: 0, count: n * n) : []
+    var seconds = Double.infinity
+    for _ in 0..<(try args.int("repeat", default: 3, range: 1...100)) {
+    let start = Date()
+    if mode == "ssyrk" {
+        x.withUnsafePointer { a in
+            c.withUnsafeMutableBufferPointer { out in
+                cblas_ssyrk(CblasRowMajor, CblasUpper, CblasNoTrans, Int32(n), Int32(d), 1, a, Int32(d), 0, out.baseAddress!, Int32(n))
+            }
+        }
+        precondition(c[1].isFinite)
+    } else {
+        let dist = engine.run(x, labels: labels)
+        precondition(dist.all.count == n * (n - 1) / 2)
+    }
+    seconds = min(seconds, Date().timeIntervalSince(start))
+    }
+    let line: [String: String] = [
+        "mode": mode, "n": "\(n)", "d": "\(d)", "seconds": String(format: "%.4f", seconds),
+        "gflops": String(format: "%.1f", Double(n) * Double(n) * Double(d) / seconds / 1e9),
+        "peak_rss_mib": String(format: "%.0f", Double(peakResidentBytes() ?? 0) / 1_048_576),
+        "kernel": BLASRuntime.corename,
+    ]
+    print(String(decoding: try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]), as: UTF8.self))
+}

@@ -1,0 +1,54 @@
+import Foundation
+import ThemeLab
+
+let pairsCommand = Command(
+    summary: "distribution of all pairwise cosines (all / related / unrelated)",
+    help: """
+        usage: themelab pairs --embeddings X.npy [--labels C.jsonl] [--json] [--out FILE]
+
+        Normalises each row of X to unit length, computes every i<j cosine with tiled BLAS and
+        prints count, min, p1, p5, p25, median, p75, p95, p99, max, mean and std for all pairs,
+        and, with labels, for related (same label) and unrelated pairs. Quantiles are exact up to
+        2 000 000 pairs and read off a 65 536-bin histogram beyond (error < 3.1e-5).
+          --embeddings X.npy  2-D '<f4' or '<f8' array, one row per item
+          --labels C          corpus (JSONL, CSV or TSV) whose rows match X's rows in order
+          --bins N            histogram bins over [-1, 1] (default 65536)
+          --tile N            tile edge in rows (default 2048)
+          --json              print the JSON result instead of a table
+          --out FILE          also write the JSON result to FILE (atomically)
+        """,
+    options: ["embeddings", "labels", "bins", "tile", "out"],
+    switches: ["json"]
+) { args in
+    let embeddingsPath = try args.required("embeddings")
+    let engine = PairEngine(bins: try args.int("bins", default: 65_536, range: 2...(1 << 24)),
+                            tileSize: try args.int("tile", default: 2048, range: 1...65_536))
+    let raw = try NPY.read(path: embeddingsPath)
+    var labels: [Int32]?
+    var inputs = [embeddingsPath]
+    var itemName: (Int) -> String = { "\(embeddingsPath): row \($0)" }
+    if let corpusPath = args.values["labels"] {
+        let corpus = try CorpusReader.read(path: corpusPath)
+        guard corpus.count == raw.rows else {
+            throw ThemeLabError.input("\(corpusPath) has \(corpus.count) items but \(embeddingsPath) has \(raw.rows) rows")
+        }
+        labels = corpus.labelIndices()
+        if labels == nil { FileHandle.standardError.write(Data("note: \(corpusPath) has no labels; reporting all pairs only\n".utf8)) }
+        itemName = { "\(embeddingsPath): row \($0) (item '\(corpus.items[$0].id)')" }
+        inputs.append(corpusPath)
+    }
+    guard raw.rows >= 2 else { throw ThemeLabError.input("\(embeddingsPath): \(raw.rows) row(s), need at least 2 for a pair") }
+    let unit = try unitRows(raw, itemName: itemName)
+    let progress = ProgressLine(label: "pairs")
+    let distribution = engine.run(unit, labels: labels, progress: progress.update)
+    progress.finish()
+    let summary = PairsSummary(provenance: .current(command: CommandLine.arguments, inputs: try Provenance.checksums(inputs)),
+                               items: raw.rows, dimensions: raw.cols, bins: engine.bins, distribution: distribution)
+    if let out = args.values["out"] { try AtomicFile.write(try JSONOutput.encode(summary), to: out) }
+    if args.flags.contains("json") {
+        print(try JSONOutput.string(summary), terminator: "")
+    } else {
+        print("\(raw.rows) items × \(raw.cols) dims, quantiles: \(summary.quantileMethod), kernel \(summary.provenance.blas.kernel)")
+        print(summary.markdown(), terminator: "")
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import ThemeLab
+
+BLASRuntime.ensureFastKernel()
+
+/// A subcommand: its one-line summary, its help text and what it runs.
+struct Command: Sendable {
+    var summary: String
+    var help: String
+    var options: Set<String> = []
+    var switches: Set<String> = []
+    var run: @Sendable (Arguments) throws -> Void
+}
+
+let commands: [String: Command] = [
+    "bench": benchCommand,
+    "env": envCommand,
+    "pairs": pairsCommand,
+    "reproduce": reproduceCommand,
+]
+
+let usage = """
+    themelab \(ThemeLab.version) — does centring + Otsu grouping find the topics people return to?
+
+    usage: themelab <command> [options]      themelab <command> --help
+
+    commands:
+    \(commands.keys.sorted().map { "  \($0.padding(toLength: 11, withPad: " ", startingAt: 0))\(commands[$0]!.summary)" }.joined(separator: "\n"))
+
+      --version  version, BLAS library and kernel
+      --help     this text
+    """
+
+func fail(_ message: String, code: Int32) -> Never {
+    FileHandle.standardError.write(Data("themelab: \(message)\n".utf8))
+    exit(code)
+}
+
+let words = Array(CommandLine.arguments.dropFirst())
+switch words.first {
+case nil, "--help", "-h", "help":
+    print(usage)
+case "--version":
+    print("themelab \(ThemeLab.version) (OpenBLAS kernel \(BLASRuntime.corename); \(BLASRuntime.kernelSource))")
+case let name?:
+    guard let command = commands[name] else { fail("unknown command '\(name)' (see themelab --help)", code: 2) }
+    let rest = Array(words.dropFirst())
+    if rest.contains("--help") || rest.contains("-h") {
+        print(command.help)
+        exit(0)
+    }
+    do {
+        try command.run(try Arguments(rest, options: command.options, switches: command.switches))
+    } catch ThemeLabError.usage(let message) {
+        fail("\(name): \(message) (see themelab \(name) --help)", code: 2)
+    } catch {
+        fail("\(error)", code: 1)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import ThemeLab
+
+/// Runs the built `themelab` binary, as a user would.
+struct CLI {
+    static let binary = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("themelab").path
+
+    struct Result { var status: Int32; var stdout: String; var stderr: String }
+
+    static func run(_ arguments: [String], environment: [String: String] = [:], removing: [String] = []) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for key in removing { env[key] = nil }
+        env.merge(environment) { $1 }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+}
+
+@Suite(.serialized) struct CLITests {
+    @Test(arguments: [["--help"], ["env", "--help"], ["pairs", "--help"], ["reproduce", "--help"]])
+    func helpExitsZero(_ args: [String]) throws {
+        let r = try CLI.run(args)
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("usage: themelab"))
+    }
+
+    @Test(arguments: [["pairs", "--bogus"], ["pairs"], ["nosuchcommand"], ["pairs", "--embeddings"], ["pairs", "--embeddings", "x", "--bins", "one"]])
+    func badArgumentsGiveOneLineAndExitTwo(_ args: [String]) throws {
+        let r = try CLI.run(args)
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("themelab: ") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+    }
+
+    @Test func badInputExitsOneNamingTheFile() throws {
+        let r = try CLI.run(["pairs", "--embeddings", fixture("npy-int.npy")])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("npy-int.npy: header field 'descr' is '<i4'"))
+        let folder = temporaryFolder()
+        try NPY.write(Matrix(rows: 3, cols: 2, storage: [1, 0, 0, 1, 1, 1]), to: folder + "/x.npy")
+        try AtomicFile.write("{\"id\":\"a\",\"label\":\"p\"}\n{\"id\":\"b\",\"label\":\"p\"}\n", to: folder + "/c.jsonl")
+        let mismatch = try CLI.run(["pairs", "--embeddings", folder + "/x.npy", "--labels", folder + "/c.jsonl"])
+        #expect(mismatch.status == 1 && mismatch.stderr.contains("has 2 items but"))
+    }
+
+    @Test func pairsJSONCarriesStatisticsAndProvenance() throws {
+        let folder = temporaryFolder()
+        // Rows (1,0), (0,1), (1,1)/√2: cosines 0 (a,b), √½ (a,c), √½ (b,c).
+        try NPY.write(Matrix(rows: 3, cols: 2, storage: [1, 0, 0, 1, 1, 1]), to: folder + "/x.npy")
+        try AtomicFile.write("{\"id\":\"a\",\"label\":\"p\"}\n{\"id\":\"b\",\"label\":\"p\"}\n{\"id\":\"c\",\"label\":\"q\"}\n", to: folder + "/c.jsonl")
+        let r = try CLI.run(["pairs", "--embeddings", folder + "/x.npy", "--labels", folder + "/c.jsonl", "--json", "--out", folder + "/r.json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try String(contentsOfFile: folder + "/r.json", encoding: .utf8) == r.stdout)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let stats = try #require(json["statistics"] as? [String: [String: Any]])
+        #expect(stats["related"]?["count"] as? Int == 1)
+        #expect(abs((stats["related"]?["max"] as? Double ?? 9) - 0) < 1e-7)
+        #expect(abs((stats["unrelated"]?["median"] as? Double ?? 9) - 0.5.squareRoot()) < 1e-6)
+        #expect(stats["all"]?["count"] as? Int == 3)
+        let provenance = try #require(json["provenance"] as? [String: Any])
+        let inputs = try #require(provenance["inputs"] as? [String: String])
+        #expect(inputs[folder + "/x.npy"] == (try SHA256.hex(file: folder + "/x.npy")))
+        #expect((provenance["blas"] as? [String: Any])?["kernel"] as? String == BLASRuntimeKernelProbe.autoKernel)
+    }
+
+    @Test func harnessNeverRunsTheGenericKernelOnAVX2() throws {
+        let r = try CLI.run(["env", "--json"], removing: ["OPENBLAS_CORETYPE", "THEMELAB_CORETYPE_FORCED"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let blas = try #require((json["provenance"] as? [String: Any])?["blas"] as? [String: Any])
+        let kernel = try #require(blas["kernel"] as? String)
+        #expect(BLASRuntime.coreTypeToForce(kernel: kernel, cpu: .current(), userCoreType: nil) == nil, "ran \(kernel)")
+    }
+
+    @Test func aUserChosenKernelIsRespectedAndWarnedAbout() throws {
+        let r = try CLI.run(["env"], environment: ["OPENBLAS_CORETYPE": "PRESCOTT"], removing: ["THEMELAB_CORETYPE_FORCED"])
+        #expect(r.stdout.contains("Prescott (user (OPENBLAS_CORETYPE=PRESCOTT))"))
+        #expect(r.stdout.contains("warning: OpenBLAS runs the Prescott kernel") == CPUFeatures.current().hasAVX2)
+    }
+}
+
+enum BLASRuntimeKernelProbe {
+    /// The kernel a fresh `themelab` process reports.
+    static var autoKernel: String {
+        let r = try? CLI.run(["--version"])
+        return r?.stdout.components(separatedBy: "OpenBLAS kernel ").last?.components(separatedBy: ";").first ?? "?"
+    }
+}

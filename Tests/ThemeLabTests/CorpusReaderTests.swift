@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import ThemeLab
+
+@Suite struct CorpusReaderTests {
+    func write(_ text: String, _ name: String) -> String {
+        let path = temporaryFolder() + "/" + name
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        return path
+    }
+
+    @Test func readsJSONL() throws {
+        let path = write("""
+            {"id": "a", "text": "I said the wrong thing", "label": "work", "order": 2}
+
+            {"id": "b", "text": "Café au lait", "label": "food", "group2": "life"}
+            """, "c.jsonl")
+        let c = try CorpusReader.read(path: path)
+        #expect(c.name == "c")
+        #expect(c.items == [CorpusItem(id: "a", text: "I said the wrong thing", label: "work", order: 2),
+                            CorpusItem(id: "b", text: "Café au lait", label: "food", group2: "life")])
+        #expect(c.labelIndices() == [0, 1])
+    }
+
+    @Test func readsCSVWithQuotesAndTSV() throws {
+        let csv = write("id,text,label\r\n1,\"Hello, \"\"you\"\"\",greet\r\n2,\"two\nlines\",greet\r\n3,plain,other\r\n", "c.csv")
+        let c = try CorpusReader.read(path: csv)
+        #expect(c.items.map(\.text) == ["Hello, \"you\"", "two\nlines", "plain"])
+        #expect(c.labelIndices() == [0, 0, 1])
+        let tsv = write("label\tid\ttext\nx\tA\tone, two\ny\tB\tthree\n", "c.tsv")
+        #expect(try CorpusReader.read(path: tsv).items == [CorpusItem(id: "A", text: "one, two", label: "x"),
+                                                            CorpusItem(id: "B", text: "three", label: "y")])
+    }
+
+    @Test func unlabeledCorpusHasNoLabelIndices() throws {
+        let c = try CorpusReader.read(path: write("{\"id\":\"a\",\"text\":\"x\"}\n{\"id\":\"b\",\"text\":\"y\"}\n", "u.jsonl"))
+        #expect(!c.isLabeled && c.labelIndices() == nil)
+    }
+
+    @Test(arguments: [
+        ("{\"id\":\"a\",\"label\":\"x\"}\n{\"id\":\"b\",\"label\":\n", ":2: not valid JSON"),
+        ("{\"id\":\"a\",\"label\":\"x\"}\n{\"text\":\"t\",\"label\":\"x\"}\n", ":2: missing field 'id'"),
+        ("{\"id\":\"a\",\"label\":\"x\"}\n\n{\"id\":\"a\",\"label\":\"y\"}\n", ":3: duplicate id 'a' (first on line 1)"),
+        ("{\"id\":\"a\",\"label\":\"x\"}\n{\"id\":\"b\"}\n", ":2: missing field 'label'"),
+        ("[1, 2]\n", ":1: expected a JSON object"),
+        ("{\"id\":\"a\",\"label\":3}\n", ":1: field 'label' must be a string"),
+        ("\n  \n", ": empty file"),
+    ])
+    func jsonlErrorsNameFileAndLine(_ text: String, _ message: String) {
+        let path = write(text, "bad.jsonl")
+        let error = errorMessage { _ = try CorpusReader.read(path: path) }
+        #expect(error?.hasPrefix(path) == true)
+        #expect(error?.contains(message) == true, "\(error ?? "no error")")
+    }
+
+    @Test func invalidUTF8NamesTheLine() {
+        let path = temporaryFolder() + "/bin.jsonl"
+        var data = Data("{\"id\":\"a\",\"label\":\"x\"}\n{\"id\":\"".utf8)
+        data.append(contentsOf: [0xC3, 0x28])
+        data.append(contentsOf: Array("\",\"label\":\"x\"}\n".utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: data)
+        #expect(errorMessage { _ = try CorpusReader.read(path: path) } == "\(path):2: invalid UTF-8")
+        let csv = temporaryFolder() + "/bin.csv"
+        _ = FileManager.default.createFile(atPath: csv, contents: Data("id,label\n".utf8) + Data([0xFF]) + Data(",x\n".utf8))
+        #expect(errorMessage { _ = try CorpusReader.read(path: csv) } == "\(csv):2: invalid UTF-8")
+    }
+
+    @Test func csvErrors() {
+        let ragged = write("id,label\na,x\nb\n", "r.csv")
+        #expect(errorMessage { _ = try CorpusReader.read(path: ragged) } == "\(ragged):3: 1 fields, header has 2")
+        let open = write("id,label\na,\"x\n", "q.csv")
+        #expect(errorMessage { _ = try CorpusReader.read(path: open) } == "\(open):2: unterminated quoted field")
+        let missing = temporaryFolder() + "/nope.jsonl"
+        #expect(errorMessage { _ = try CorpusReader.read(path: missing) } == "\(missing): cannot read file")
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+@testable import ThemeLab
+
+/// The pairwise pass against a naive Float64 reference: every i<j cosine computed directly.
+@Suite struct PairEngineTests {
+    struct Reference {
+        var related: [Double] = []
+        var unrelated: [Double] = []
+    }
+
+    func reference(_ x: Matrix, labels: [Int32]?) -> Reference {
+        var r = Reference()
+        for i in 0..<x.rows {
+            for j in (i + 1)..<max(x.rows, i + 1) {
+                var dot = 0.0
+                for k in 0..<x.cols { dot += Double(x[i, k]) * Double(x[j, k]) }
+                if let l = labels, l[i] == l[j] { r.related.append(dot) } else { r.unrelated.append(dot) }
+            }
+        }
+        return r
+    }
+
+    /// Bin counts must agree exactly, except that a value within 1e-6 of a bin edge (float
+    /// rounding of the Gram) may fall on either side; the number of such values bounds the difference.
+    func expectSameHistogram(_ got: PairAccumulator, _ values: [Double]) {
+        let bins = got.histogram.count
+        var expected = [Int](repeating: 0, count: bins)
+        var ambiguous = 0
+        for v in values {
+            let position = (v + 1) * Double(bins) / 2
+            if abs(position - position.rounded()) * 2 / Double(bins) < 1e-6 { ambiguous += 1 }
+            expected[min(max(Int(position), 0), bins - 1)] += 1
+        }
+        let difference = zip(got.histogram, expected).reduce(0) { $0 + abs(Int($1.0) - $1.1) }
+        #expect(difference <= 2 * ambiguous, "bins differ by \(difference), \(ambiguous) values on an edge")
+        #expect(got.count == values.count)
+    }
+
+    func numpyQuantile(_ values: [Double], _ q: Double) -> Double {
+        let s = values.sorted()
+        let h = Double(s.count - 1) * q
+        let lo = Int(h.rounded(.down))
+        return s[lo] + (h - Double(lo)) * (s[min(lo + 1, s.count - 1)] - s[lo])
+    }
+
+    func expectStatistics(_ s: PairStatistics, _ values: [Double], quantileTolerance: Double) {
+        let mean = values.reduce(0, +) / Double(values.count)
+        let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count)
+        #expect(s.count == values.count)
+        #expect(abs(s.min - values.min()!) < 1e-6 && abs(s.max - values.max()!) < 1e-6)
+        #expect(abs(s.mean - mean) < 1e-6)
+        #expect(abs(s.std - variance.squareRoot()) < 1e-6)
+        let got = [s.p1, s.p5, s.p25, s.median, s.p75, s.p95, s.p99]
+        for (q, g) in zip(PairStatistics.quantileLevels, got) {
+            #expect(abs(g - numpyQuantile(values, q)) <= quantileTolerance + 1e-6, "q\(q): \(g) vs \(numpyQuantile(values, q))")
+        }
+    }
+
+    @Test(arguments: [(37, 5, 8), (64, 16, 64), (50, 3, 7), (23, 9, 100)])
+    func labeledPassMatchesNaiveReference(n: Int, d: Int, tile: Int) throws {
+        let x = try unitRows(randomMatrix(rows: n, cols: d, seed: UInt64(n * 1000 + d)))
+        let labels = (0..<n).map { Int32(($0 * 7) % 5) }
+        let ref = reference(x, labels: labels)
+        let engine = PairEngine(bins: 64, tileSize: tile)
+        let dist = engine.run(x, labels: labels)
+        expectSameHistogram(dist.related, ref.related)
+        expectSameHistogram(dist.unrelated, ref.unrelated)
+        expectSameHistogram(dist.all, ref.related + ref.unrelated)
+        expectStatistics(try #require(dist.statistics(.related)), ref.related, quantileTolerance: 0)
+        expectStatistics(try #require(dist.statistics(.unrelated)), ref.unrelated, quantileTolerance: 0)
+        expectStatistics(try #require(dist.statistics(.all)), ref.related + ref.unrelated, quantileTolerance: 0)
+    }
+
+    @Test func histogramQuantilesStayWithinOneBin() throws {
+        let x = try unitRows(randomMatrix(rows: 300, cols: 4, seed: 9))
+        let labels = (0..<300).map { Int32($0 % 3) }
+        let ref = reference(x, labels: labels)
+        for bins in [256, 65_536] {
+            let dist = PairEngine(bins: bins, tileSize: 128, exactPairLimit: 0).run(x, labels: labels)
+            let s = try #require(dist.statistics(.unrelated))
+            #expect(s.quantileErrorBound == 2 / Double(bins))
+            expectStatistics(s, ref.unrelated, quantileTolerance: s.quantileErrorBound)
+            expectStatistics(try #require(dist.statistics(.related)), ref.related, quantileTolerance: s.quantileErrorBound)
+        }
+    }
+
+    @Test func unlabeledPassReportsAllPairsOnly() throws {
+        let x = try unitRows(randomMatrix(rows: 40, cols: 6, seed: 2))
+        let dist = PairEngine(bins: 128, tileSize: 16).run(x)
+        #expect(dist.statistics(.related) == nil && dist.statistics(.unrelated) == nil)
+        let ref = reference(x, labels: nil)
+        expectSameHistogram(dist.all, ref.unrelated)
+        expectStatistics(try #require(dist.statistics(.all)), ref.unrelated, quantileTolerance: 0)
+    }
+
+    @Test func tinyInputs() throws {
+        let one = try unitRows(Matrix(rows: 1, cols: 3, storage: [1, 2, 3]))
+        let none = PairEngine(tileSize: 4).run(one, labels: [0])
+        #expect(none.all.count == 0 && none.statistics(.all) == nil)
+
+        let two = try unitRows(Matrix(rows: 2, cols: 2, storage: [3, 4, 4, 3]))
+        let s = try #require(PairEngine().run(two, labels: [0, 0]).statistics(.related))
+        #expect(s.count == 1 && abs(s.median - 0.96) < 1e-6 && s.std == 0)
+
+        // d = 1: every cosine is ±1; signs + − + − + give 4 same-sign pairs and 6 opposite.
+        let line = try unitRows(Matrix(rows: 5, cols: 1, storage: [2, -1, 3, -4, 0.5]))
+        let dist = PairEngine(bins: 8, tileSize: 2).run(line, labels: [0, 0, 1, 1, 1])
+        #expect(dist.all.histogram == [6, 0, 0, 0, 0, 0, 0, 4])
+        #expect(dist.all.min == -1 && dist.all.max == 1)
+    }
+
+    @Test func consumersSeeEveryPairOnceWithCallerIndices() throws {
+        final class Collector: PairConsumer {
+            var seen: [Int: Float] = [:]
+            var n = 0
+            func consume(_ tile: SimilarityTile) {
+                for a in 0..<tile.rowCount {
+                    for b in tile.firstColumn(ofRow: a)..<tile.colCount {
+                        let i = Int(tile.item[tile.rowStart + a]), j = Int(tile.item[tile.colStart + b])
+                        let key = min(i, j) * n + max(i, j)
+                        #expect(seen[key] == nil)
+                        seen[key] = tile.values[a * tile.stride + b]
+                    }
+                }
+            }
+        }
+        let x = try unitRows(randomMatrix(rows: 29, cols: 4, seed: 5))
+        let collector = Collector()
+        collector.n = 29
+        _ = PairEngine(tileSize: 6).run(x, labels: (0..<29).map { Int32($0 % 4) }, consumers: [collector])
+        #expect(collector.seen.count == 29 * 28 / 2)
+        let (i, j) = (3, 17)
+        let dot = (0..<4).reduce(Float(0)) { $0 + x[i, $1] * x[j, $1] }
+        #expect(abs(collector.seen[i * 29 + j]! - dot) < 1e-6)
+    }
+
+    @Test func resultDoesNotDependOnWorkersOrScheduling() throws {
+        let x = try unitRows(randomMatrix(rows: 700, cols: 8, seed: 11))
+        let labels = (0..<700).map { Int32($0 % 9) }
+        let one = PairEngine(tileSize: 64, exactPairLimit: 0, workers: 1).run(x, labels: labels)
+        for _ in 0..<3 {
+            let two = PairEngine(tileSize: 64, exactPairLimit: 0, workers: 2).run(x, labels: labels)
+            #expect(two.related == one.related && two.unrelated == one.unrelated)
+        }
+    }
+
+    @Test func unitRowsRejectsZeroAndNonFiniteRows() {
+        #expect(errorMessage { _ = try unitRows(Matrix(rows: 2, cols: 2, storage: [1, 0, 0, 0])) } == "row 1: vector is zero, cannot normalise")
+        #expect(errorMessage { _ = try unitRows(Matrix(rows: 1, cols: 2, storage: [1, .nan])) } == "row 0: vector has a non-finite value at dimension 1")
+    }
+
+    @Test func numpyLinearQuantileByHand() {
+        #expect(exactQuantile([1, 2, 3, 4], 0.25) == 1.75)
+        #expect(exactQuantile([1, 2, 3, 4], 0.5) == 2.5)
+        #expect(exactQuantile([5], 0.99) == 5)
+    }
+}

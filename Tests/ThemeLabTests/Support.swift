@@ -1,0 +1,26 @@
+import Foundation
+@testable import ThemeLab
+
+/// Path of a committed fixture file.
+func fixture(_ name: String) -> String {
+    Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: nil)!.path
+}
+
+/// A fresh temporary folder for one test.
+func temporaryFolder() -> String {
+    let path = NSTemporaryDirectory() + "themelab-tests-\(UUID().uuidString)"
+    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// Seeded Gaussian rows (not normalised).
+func randomMatrix(rows: Int, cols: Int, seed: UInt64) -> Matrix {
+    var rng = SeededRandom(seed: seed)
+    return Matrix(rows: rows, cols: cols, storage: (0..<(rows * cols)).map { _ in Float(rng.gaussian()) })
+}
+
+/// The message of a ThemeLabError thrown by `body`, or nil.
+func errorMessage(_ body: () throws -> Void) -> String? {
+    do { try body() } catch let e as ThemeLabError { return e.description } catch { return "unexpected \(error)" }
+    return nil
+}
