@@ -13,7 +13,7 @@ let envCommand = Command(
     switches: ["json"]
 ) { args in
     let p = Provenance.current(command: CommandLine.arguments, inputs: [:])
-    let env = EnvironmentReport(provenance: p, swiftVersion: swiftVersion, modelFolder: nil)
+    let env = EnvironmentReport(provenance: p, swiftVersion: swiftVersion, modelFolder: ModelFolder.bootstrapFolder() ?? ProcessInfo.processInfo.environment["THEMELAB_MODEL"])
     if args.flags.contains("json") {
         print(try JSONOutput.string(env), terminator: "")
         return

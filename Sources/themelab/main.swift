@@ -14,6 +14,7 @@ struct Command: Sendable {
 
 let commands: [String: Command] = [
     "bench": benchCommand,
+    "embed": embedCommand,
     "env": envCommand,
     "pairs": pairsCommand,
     "reproduce": reproduceCommand,

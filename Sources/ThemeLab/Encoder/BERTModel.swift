@@ -1,0 +1,208 @@
+import COpenBLAS
+import Foundation
+
+/// A BERT encoder's forward pass on BLAS (Vaswani et al. 2017; Devlin et al. 2019), as
+/// HuggingFace's `BertModel` computes it in inference mode:
+///   h₀ = LayerNorm(word[id] + position[p] + tokenType[0])
+///   per layer: a = LayerNorm(h + Attention(h)·Wₒ + bₒ); h' = LayerNorm(a + GELU(a·W₁ + b₁)·W₂ + b₂)
+/// Sentences in a batch are packed row after row with no padding: every projection is one
+/// `sgemm` over all tokens of the batch, and attention runs per sentence on its own rows, so no
+/// padding mask is needed. Weights are stored [out, in], hence `x·Wᵀ`.
+public final class BERTModel: @unchecked Sendable {
+    struct Linear {
+        var weight: [Float]  // [out, in]
+        var bias: [Float]
+        var input: Int, output: Int
+    }
+
+    struct LayerNorm {
+        var gamma: [Float], beta: [Float]
+    }
+
+    struct Layer {
+        /// Query, key and value projections stacked into one [3·hidden, hidden] weight.
+        var queryKeyValue: Linear
+        var attentionOutput: Linear
+        var attentionNorm: LayerNorm
+        var intermediate: Linear, output: Linear
+        var outputNorm: LayerNorm
+    }
+
+    public let configuration: BERTConfiguration
+    let wordEmbeddings: [Float], positionEmbeddings: [Float], tokenTypeEmbeddings: [Float]
+    let embeddingNorm: LayerNorm
+    let layers: [Layer]
+
+    public init(weights: SafeTensors, configuration c: BERTConfiguration) throws {
+        configuration = c
+        let h = c.hidden
+        func linear(_ name: String, _ input: Int, _ output: Int) throws -> Linear {
+            Linear(weight: try weights.floats("\(name).weight", shape: [output, input]),
+                   bias: try weights.floats("\(name).bias", shape: [output]), input: input, output: output)
+        }
+        func norm(_ name: String) throws -> LayerNorm {
+            LayerNorm(gamma: try weights.floats("\(name).weight", shape: [h]), beta: try weights.floats("\(name).bias", shape: [h]))
+        }
+        wordEmbeddings = try weights.floats("embeddings.word_embeddings.weight", shape: [c.vocabSize, h])
+        positionEmbeddings = try weights.floats("embeddings.position_embeddings.weight", shape: [c.maxPositions, h])
+        tokenTypeEmbeddings = try weights.floats("embeddings.token_type_embeddings.weight", shape: [c.typeVocabSize, h])
+        embeddingNorm = try norm("embeddings.LayerNorm")
+        layers = try (0..<c.layers).map { i in
+            let p = "encoder.layer.\(i)"
+            let qkv = try ["query", "key", "value"].map { try linear("\(p).attention.self.\($0)", h, h) }
+            return Layer(queryKeyValue: Linear(weight: qkv.flatMap(\.weight), bias: qkv.flatMap(\.bias), input: h, output: 3 * h),
+                         attentionOutput: try linear("\(p).attention.output.dense", h, h),
+                         attentionNorm: try norm("\(p).attention.output.LayerNorm"),
+                         intermediate: try linear("\(p).intermediate.dense", h, c.intermediate),
+                         output: try linear("\(p).output.dense", c.intermediate, h),
+                         outputNorm: try norm("\(p).output.LayerNorm"))
+        }
+    }
+
+    /// Mean-pooled hidden states of `layer` (0 = embedding output) for each sentence of a batch
+    /// of token-id sequences: an n×hidden matrix.
+    public func meanPooled(_ batch: [[Int32]], layer: Int) -> Matrix {
+        precondition((0...configuration.layers).contains(layer), "layer out of range")
+        let h = configuration.hidden
+        let lengths = batch.map(\.count)
+        let offsets = lengths.reduce(into: [0]) { $0.append($0.last! + $1) }
+        let tokens = offsets.last!
+        var x = [Float](repeating: 0, count: tokens * h)
+        x.withUnsafeMutableBufferPointer { x in wordEmbeddings.withUnsafeBufferPointer { word in
+        positionEmbeddings.withUnsafeBufferPointer { position in tokenTypeEmbeddings.withUnsafeBufferPointer { type in
+            for (s, ids) in batch.enumerated() {
+                for (p, id) in ids.enumerated() {
+                    let row = x.baseAddress! + (offsets[s] + p) * h
+                    let w = word.baseAddress! + Int(id) * h, q = position.baseAddress! + p * h
+                    for k in 0..<h { row[k] = w[k] + q[k] + type[k] }
+                }
+            }
+        }}}}
+        layerNorm(&x, embeddingNorm, rows: tokens)
+        for l in layers.prefix(layer) { x = forward(l, x, offsets: offsets) }
+
+        var pooled = Matrix(rows: batch.count, cols: h)
+        for s in 0..<batch.count {
+            for p in offsets[s]..<offsets[s + 1] {
+                for k in 0..<h { pooled[s, k] += x[p * h + k] }
+            }
+            let scale = 1 / Float(lengths[s])
+            for k in 0..<h { pooled[s, k] *= scale }
+        }
+        return pooled
+    }
+
+    func forward(_ l: Layer, _ x: [Float], offsets: [Int]) -> [Float] {
+        let h = configuration.hidden, tokens = offsets.last!
+        let context = attention(project(x, l.queryKeyValue, rows: tokens), offsets: offsets)
+        var a = project(context, l.attentionOutput, rows: tokens)
+        add(x, to: &a)
+        layerNorm(&a, l.attentionNorm, rows: tokens)
+        var inner = project(a, l.intermediate, rows: tokens)
+        gelu(&inner)
+        var out = project(inner, l.output, rows: tokens)
+        add(a, to: &out)
+        layerNorm(&out, l.outputNorm, rows: tokens)
+        return out
+    }
+
+    /// The residual connection: y += x.
+    func add(_ x: [Float], to y: inout [Float]) {
+        x.withUnsafeBufferPointer { x in y.withUnsafeMutableBufferPointer { y in for i in y.indices { y[i] += x[i] } } }
+    }
+
+    /// y = x·Wᵀ + b for all rows at once.
+    func project(_ x: [Float], _ f: Linear, rows: Int) -> [Float] {
+        var y = [Float](unsafeUninitializedCapacity: rows * f.output) { buffer, count in
+            f.bias.withUnsafeBufferPointer { b in
+                for r in 0..<rows { UnsafeMutableRawPointer(buffer.baseAddress! + r * f.output).copyMemory(from: b.baseAddress!, byteCount: 4 * f.output) }
+            }
+            count = rows * f.output
+        }
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(f.output), Int32(f.input),
+                    1, x, Int32(f.input), f.weight, Int32(f.input), 1, &y, Int32(f.output))
+        return y
+    }
+
+    /// Scaled dot-product attention per sentence and head, softmax(QKᵀ/√dₕ)·V, reading Q, K and V
+    /// from the rows of the stacked projection [Q | K | V].
+    func attention(_ qkv: [Float], offsets: [Int]) -> [Float] {
+        let h = configuration.hidden, heads = configuration.heads, dh = h / heads
+        let scale = 1 / Float(dh).squareRoot()
+        var context = [Float](repeating: 0, count: offsets.last! * h)
+        let longest = zip(offsets.dropFirst(), offsets).map { $0 - $1 }.max() ?? 0
+        var scores = [Float](repeating: 0, count: longest * longest)
+        qkv.withUnsafeBufferPointer { qkv in
+        context.withUnsafeMutableBufferPointer { c in scores.withUnsafeMutableBufferPointer { s in
+            let q = qkv.baseAddress!, k = q + h, v = q + 2 * h, stride = Int32(3 * h)
+            for sentence in 0..<(offsets.count - 1) {
+                let start = offsets[sentence], n = offsets[sentence + 1] - start
+                for head in 0..<heads {
+                    let input = start * 3 * h + head * dh, output = start * h + head * dh
+                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(n), Int32(n), Int32(dh), scale,
+                                q + input, stride, k + input, stride, 0, s.baseAddress!, Int32(n))
+                    for r in 0..<n { softmax(s.baseAddress! + r * n, n) }
+                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(n), Int32(dh), Int32(n), 1,
+                                s.baseAddress!, Int32(n), v + input, stride, 0, c.baseAddress! + output, Int32(h))
+                }
+            }
+        }}}
+        return context
+    }
+
+    func softmax(_ p: UnsafeMutablePointer<Float>, _ n: Int) {
+        var top = -Float.infinity
+        for i in 0..<n { top = max(top, p[i]) }
+        var sum: Float = 0
+        for i in 0..<n { p[i] = expf(p[i] - top); sum += p[i] }
+        let inverse = 1 / sum
+        for i in 0..<n { p[i] *= inverse }
+    }
+
+    /// GELU, the erf form: x·½(1 + erf(x/√2)), with `fastErf`, so the loop vectorises.
+    func gelu(_ x: inout [Float]) {
+        x.withUnsafeMutableBufferPointer { p in
+            for i in p.indices { p[i] = 0.5 * p[i] * (1 + fastErf(p[i] * 0.70710678118654752)) }
+        }
+    }
+
+    /// (x − mean)/√(var + ε)·γ + β over each row (statistics in Float64).
+    func layerNorm(_ x: inout [Float], _ n: LayerNorm, rows: Int) {
+        let h = configuration.hidden, eps = Double(configuration.layerNormEpsilon)
+        x.withUnsafeMutableBufferPointer { x in n.gamma.withUnsafeBufferPointer { gamma in n.beta.withUnsafeBufferPointer { beta in
+            for r in 0..<rows {
+                let row = x.baseAddress! + r * h
+                var mean = 0.0
+                for k in 0..<h { mean += Double(row[k]) }
+                mean /= Double(h)
+                var variance = 0.0
+                for k in 0..<h { let d = Double(row[k]) - mean; variance += d * d }
+                let inverse = 1 / (variance / Double(h) + eps).squareRoot()
+                for k in 0..<h { row[k] = Float((Double(row[k]) - mean) * inverse) * gamma[k] + beta[k] }
+            }
+        }}}
+    }
+}
+
+/// erf for Float32 by the rational approximation of Eigen and XLA (clamp to [−4, 4]; odd
+/// degree-13 numerator over even degree-8 denominator in x): absolute error below 5e-7 in
+/// Float32 arithmetic (4.2e-7 measured against libm), and
+/// no libm call, so loops over it vectorise.
+@inline(__always)
+func fastErf(_ value: Float) -> Float {
+    let x = min(max(value, -4), 4)
+    let x2 = x * x
+    var p: Float = -2.72614225801306e-10
+    p = p * x2 + 2.77068142495902e-08
+    p = p * x2 - 2.10102402082508e-06
+    p = p * x2 - 5.69250639462346e-05
+    p = p * x2 - 7.34990630326855e-04
+    p = p * x2 - 2.95459980854025e-03
+    p = p * x2 - 1.60960333262415e-02
+    var q: Float = -1.45660718464996e-05
+    q = q * x2 - 2.13374055278905e-04
+    q = q * x2 - 1.68282697438203e-03
+    q = q * x2 - 7.37332916720468e-03
+    q = q * x2 - 1.42647390514189e-02
+    return x * p / q
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// Pooled vectors already computed, keyed by (model hash, layer, text), so re-running an
+/// experiment does not re-embed. One file per model and layer under the cache folder:
+/// "TLEC1\n", the dimension as UInt32, then records of SHA-256(text) (32 bytes) + d Float32s.
+public struct EmbeddingCache {
+    public let file: String
+    public let dimensions: Int
+    private(set) var vectors: [Data: [Float]] = [:]
+    private var dirty = false
+    static let magic = Data("TLEC1\n".utf8)
+
+    /// `$THEMELAB_CACHE`, else `.themelab/cache` in the working directory.
+    public static var defaultFolder: String {
+        ProcessInfo.processInfo.environment["THEMELAB_CACHE"] ?? ".themelab/cache"
+    }
+
+    public init(folder: String = EmbeddingCache.defaultFolder, modelHash: String, layer: Int, dimensions: Int) throws {
+        file = "\(folder)/\(modelHash.prefix(16))-layer\(layer).bin"
+        self.dimensions = dimensions
+        guard let data = FileManager.default.contents(atPath: file) else { return }
+        let record = 32 + 4 * dimensions
+        let header = Self.magic.count + 4
+        let storedDimensions = data.count >= header
+            ? data.subdata(in: Self.magic.count..<header).withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))) } : -1
+        guard data.prefix(Self.magic.count) == Self.magic, storedDimensions == dimensions, (data.count - header) % record == 0 else {
+            throw ThemeLabError.input("\(file): not an embedding cache for \(dimensions)-dim vectors; delete it to rebuild")
+        }
+        var offset = header
+        while offset < data.count {
+            let key = data.subdata(in: offset..<(offset + 32))
+            let values = data.subdata(in: (offset + 32)..<(offset + record)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            vectors[key] = values
+            offset += record
+        }
+    }
+
+    static func key(_ text: String) -> Data {
+        let hex = SHA256.hex(Data(text.utf8))
+        var bytes = Data(capacity: 32)
+        var i = hex.startIndex
+        while i < hex.endIndex {
+            let j = hex.index(i, offsetBy: 2)
+            bytes.append(UInt8(hex[i..<j], radix: 16)!)
+            i = j
+        }
+        return bytes
+    }
+
+    public func vector(for text: String) -> [Float]? { vectors[Self.key(text)] }
+
+    public mutating func store(_ vector: [Float], for text: String) {
+        precondition(vector.count == dimensions)
+        vectors[Self.key(text)] = vector
+        dirty = true
+    }
+
+    public var count: Int { vectors.count }
+
+    /// Writes the cache (atomically) if anything was added. Records are sorted by key, so the
+    /// file's bytes depend only on its contents.
+    public mutating func save() throws {
+        guard dirty else { return }
+        var data = Self.magic
+        withUnsafeBytes(of: UInt32(dimensions).littleEndian) { data.append(contentsOf: $0) }
+        for key in vectors.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            data.append(key)
+            vectors[key]!.withUnsafeBytes { data.append(contentsOf: $0) }
+        }
+        try AtomicFile.write(data, to: file)
+        dirty = false
+    }
+}
+
+extension SentenceEncoder {
+    /// `embed` through the cache: only texts not cached are run through the model.
+    public func embed(_ texts: [String], layer: Int, cache: inout EmbeddingCache, progress: ((Int, Int) -> Void)? = nil) throws -> Matrix {
+        let missing = Array(Set(texts.filter { cache.vector(for: $0) == nil })).sorted()
+        if !missing.isEmpty {
+            let fresh = try embed(missing, layer: layer, progress: progress)
+            for (r, text) in missing.enumerated() { cache.store(Array(fresh.row(r)), for: text) }
+            try cache.save()
+        }
+        var out = Matrix(rows: texts.count, cols: dimensions)
+        for (i, text) in texts.enumerated() {
+            let v = cache.vector(for: text)!
+            for k in 0..<dimensions { out[i, k] = v[k] }
+        }
+        return out
+    }
+}

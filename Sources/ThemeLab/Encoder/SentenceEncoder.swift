@@ -1,0 +1,98 @@
+import COpenBLAS
+import Dispatch
+import Foundation
+
+/// Text → mean-pooled vectors of a chosen layer: tokenizer, weights and forward pass together.
+/// Sentences are sorted by token count and packed into batches of similar length; two workers
+/// each run whole batches with single-threaded BLAS. The batches depend only on the texts, so
+/// the same texts always give the same bits.
+public final class SentenceEncoder: @unchecked Sendable {
+    public let folder: ModelFolder
+    public let configuration: BERTConfiguration
+    public let tokenizer: WordPieceTokenizer
+    public let model: BERTModel
+    /// SHA-256 of model.safetensors.
+    public let modelHash: String
+    public var tokensPerBatch = 2048
+    public var workers = ProcessInfo.processInfo.activeProcessorCount
+
+    public init(folder: ModelFolder) throws {
+        self.folder = folder
+        configuration = try folder.configuration()
+        tokenizer = try WordPieceTokenizer(folder: folder, configuration: configuration)
+        let weightsPath = "\(folder.path)/model.safetensors"
+        model = try BERTModel(weights: try SafeTensors(path: weightsPath), configuration: configuration)
+        modelHash = try SHA256.hex(file: weightsPath)
+    }
+
+    public var dimensions: Int { configuration.hidden }
+
+    /// Mean-pooled vectors of `layer` (0 = embeddings, `layers` = last), one row per text, not
+    /// normalised. `progress` receives sentences done and the total.
+    public func embed(_ texts: [String], layer: Int, progress: ((Int, Int) -> Void)? = nil) throws -> Matrix {
+        guard (0...configuration.layers).contains(layer) else {
+            throw ThemeLabError.usage("--layer must be 0...\(configuration.layers) for this model, got \(layer)")
+        }
+        let ids = texts.map(tokenizer.encode)
+        let order = ids.indices.sorted { (ids[$0].count, $0) < (ids[$1].count, $1) }
+        var batches: [[Int]] = [[]]
+        var budget = 0
+        for i in order {
+            if !batches[batches.count - 1].isEmpty && budget + ids[i].count > tokensPerBatch {
+                batches.append([])
+                budget = 0
+            }
+            batches[batches.count - 1].append(i)
+            budget += ids[i].count
+        }
+        let packed = batches
+        let h = configuration.hidden
+        var out = Matrix(rows: texts.count, cols: h)
+        let results = BatchResults(count: batches.count, total: texts.count, progress: progress)
+        let blasThreads = openblas_get_num_threads()
+        openblas_set_num_threads(1)
+        defer { openblas_set_num_threads(blasThreads) }
+        DispatchQueue.concurrentPerform(iterations: min(workers, batches.count)) { _ in
+            while let b = results.take() {
+                results.store(b, model.meanPooled(packed[b].map { ids[$0] }, layer: layer), sentences: packed[b].count)
+            }
+        }
+        for (b, batch) in packed.enumerated() {
+            let pooled = results.pooled[b]!
+            for (r, i) in batch.enumerated() { for k in 0..<h { out[i, k] = pooled[r, k] } }
+        }
+        return out
+    }
+}
+
+/// The encoder's work queue: batch numbers out, pooled matrices in.
+final class BatchResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private var done = 0
+    private let total: Int
+    private let progress: ((Int, Int) -> Void)?
+    var pooled: [Matrix?]
+
+    init(count: Int, total: Int, progress: ((Int, Int) -> Void)?) {
+        pooled = Array(repeating: nil, count: count)
+        self.total = total
+        self.progress = progress
+    }
+
+    func take() -> Int? {
+        lock.withLock {
+            guard next < pooled.count else { return nil }
+            next += 1
+            return next - 1
+        }
+    }
+
+    func store(_ b: Int, _ m: Matrix, sentences: Int) {
+        lock.withLock {
+            pooled[b] = m
+            done += sentences
+            progress?(done, total)
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import ThemeLab
+
+let embedCommand = Command(
+    summary: "embed a corpus's texts with a BERT sentence-transformers model",
+    help: """
+        usage: themelab embed --corpus C.jsonl --out X.npy [--model DIR] [--layer K] [--normalize] [--no-cache]
+
+        Tokenizes each item's text (BERT WordPiece), runs the encoder and writes the
+        attention-mask mean of layer K's hidden states, one row per item in corpus order, as a
+        '<f4' .npy, plus X.npy.json with provenance (model hash, layer, corpus checksum).
+          --corpus C     JSONL, CSV or TSV corpus; every item needs a text
+          --out X.npy    output file (written atomically)
+          --model DIR    sentence-transformers folder (default: $THEMELAB_MODEL, else the one
+                         scripts/bootstrap installed)
+          --layer K      0 = embedding output, the model's layer count = last (default: last)
+          --normalize    L2-normalise each vector (default: as the model's modules.json says
+                         when K is the last layer, otherwise no)
+          --no-cache     do not read or write the embedding cache ($THEMELAB_CACHE, default
+                         .themelab/cache), keyed by model hash, layer and text
+        """,
+    options: ["corpus", "out", "model", "layer"],
+    switches: ["normalize", "no-cache"]
+) { args in
+    let corpusPath = try args.required("corpus")
+    let out = try args.required("out")
+    let corpus = try CorpusReader.read(path: corpusPath)
+    let texts = try corpus.items.map { item in
+        guard let t = item.text else { throw ThemeLabError.input("\(corpusPath): item '\(item.id)' has no text to embed") }
+        return t
+    }
+    let encoder = try SentenceEncoder(folder: ModelFolder.locate(explicit: args.values["model"]))
+    let layers = encoder.configuration.layers
+    let layer = try args.int("layer", default: layers, range: 0...layers)
+    let progress = ProgressLine(label: "embed")
+    let start = Date()
+    var vectors: Matrix
+    if args.flags.contains("no-cache") {
+        vectors = try encoder.embed(texts, layer: layer, progress: progress.update)
+    } else {
+        var cache = try EmbeddingCache(modelHash: encoder.modelHash, layer: layer, dimensions: encoder.dimensions)
+        vectors = try encoder.embed(texts, layer: layer, cache: &cache, progress: progress.update)
+    }
+    progress.finish()
+    let seconds = Date().timeIntervalSince(start)
+    let normalize = args.flags.contains("normalize") || (layer == layers && encoder.configuration.normalize)
+    if normalize { vectors = try unitRows(vectors) { "\(corpusPath): item '\(corpus.items[$0].id)'" } }
+    try NPY.write(vectors, to: out)
+    let record = EmbeddingRecord(
+        provenance: .current(command: CommandLine.arguments, inputs: try Provenance.checksums([corpusPath]), model: encoder.modelHash),
+        modelFolder: encoder.folder.path, layer: layer, normalized: normalize, items: vectors.rows, dimensions: vectors.cols)
+    try AtomicFile.write(try JSONOutput.encode(record), to: out + ".json")
+    let rate = String(format: "%.1f s, %.0f sentences/s", seconds, Double(texts.count) / seconds)
+    FileHandle.standardError.write(Data("wrote \(out): \(vectors.rows) × \(vectors.cols), layer \(layer)\(normalize ? ", normalised" : "") (encoding \(rate))\n".utf8))
+}
+
+/// The provenance sidecar of an embeddings file.
+struct EmbeddingRecord: Codable {
+    var schemaVersion = 1
+    var provenance: Provenance
+    var modelFolder: String
+    var layer: Int
+    var normalized: Bool
+    var items: Int
+    var dimensions: Int
+}

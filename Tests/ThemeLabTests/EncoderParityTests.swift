@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import ThemeLab
+
+/// The Swift encoder against PyTorch/transformers figures for all-MiniLM-L6-v2
+/// (Fixtures/minilm-reference.json, copied from shared/reference). These need the real weights,
+/// which `make test` installs; without them the tests fail rather than skip.
+@Suite(.serialized) struct EncoderParityTests {
+    struct Reference: Decodable {
+        struct Item: Decodable { var text: String; var tokens: [String]; var input_ids: [Int32]; var mean_pooled: [String: [Float]] }
+        var items: [Item]
+    }
+
+    static let reference: Reference = {
+        let data = FileManager.default.contents(atPath: fixture("minilm-reference.json"))!
+        return try! JSONDecoder().decode(Reference.self, from: data)
+    }()
+
+    static let encoder: Result<SentenceEncoder, Error> = Result { try SentenceEncoder(folder: ModelFolder.locate()) }
+
+    func encoder() throws -> SentenceEncoder {
+        try Self.encoder.mapError { error in
+            ThemeLabError.input("model folder needed for parity tests (run scripts/bootstrap): \(error)")
+        }.get()
+    }
+
+    @Test func modelIsThePinnedOne() throws {
+        #expect(try encoder().modelHash == "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db")
+        let c = try encoder().configuration
+        #expect(c.layers == 6 && c.hidden == 384 && c.heads == 12 && c.maxSequenceLength == 256 && c.normalize)
+    }
+
+    @Test func tokenIdsMatchPyTorchForAll30Sentences() throws {
+        let tokenizer = try encoder().tokenizer
+        for item in Self.reference.items {
+            #expect(tokenizer.encode(item.text) == item.input_ids, "\(item.text): \(tokenizer.tokens(item.text)) vs \(item.tokens)")
+        }
+    }
+
+    @Test func meanPooledVectorsMatchPyTorchWithin1e4() throws {
+        let e = try encoder()
+        var worst: Float = 0
+        for item in Self.reference.items {
+            for (layerName, expected) in item.mean_pooled {
+                let layer = Int(layerName)!
+                let got = e.model.meanPooled([item.input_ids], layer: layer)
+                let error = zip(got.storage, expected).map { abs($0 - $1) }.max()!
+                worst = max(worst, error)
+                #expect(error < 1e-4, "\(item.text) layer \(layer): max abs error \(error)")
+            }
+        }
+        print("encoder parity: max abs error over 30 sentences, all reference layers: \(worst)")
+    }
+
+    @Test func batchedAndOneAtATimeAgreeWithin1e5() throws {
+        let e = try encoder()
+        let texts = Self.reference.items.map(\.text)
+        let batched = try e.embed(texts, layer: 6)
+        var worst: Float = 0
+        for (i, text) in texts.enumerated() {
+            let single = try e.embed([text], layer: 6)
+            worst = max(worst, zip(single.storage, batched.row(i)).map { abs($0 - $1) }.max()!)
+        }
+        #expect(worst < 1e-5, "batched vs single max abs difference \(worst)")
+        #expect(try e.embed(texts, layer: 6) == batched, "same texts, same bits")
+    }
+
+    @Test func cacheReturnsWhatWasStoredAndSkipsTheModel() throws {
+        let e = try encoder()
+        let folder = temporaryFolder()
+        let texts = ["I think I said the wrong thing in standup.", "Baked bread for the first time.", "I think I said the wrong thing in standup."]
+        var cache = try EmbeddingCache(folder: folder, modelHash: e.modelHash, layer: 2, dimensions: 384)
+        let first = try e.embed(texts, layer: 2, cache: &cache)
+        #expect(cache.count == 2)
+        var reopened = try EmbeddingCache(folder: folder, modelHash: e.modelHash, layer: 2, dimensions: 384)
+        #expect(reopened.count == 2)
+        var calls = 0
+        let second = try e.embed(texts, layer: 2, cache: &reopened) { _, _ in calls += 1 }
+        #expect(second == first && calls == 0)
+        #expect(first.row(0) == first.row(2))
+        let direct = e.model.meanPooled([e.tokenizer.encode(texts[1])], layer: 2)
+        #expect(zip(direct.storage, first.row(1)).allSatisfy { abs($0 - $1) < 1e-5 })
+    }
+
+    @Test func layerOutOfRangeIsAUsageError() throws {
+        #expect(errorMessage { _ = try encoder().embed(["x"], layer: 7) } == "--layer must be 0...6 for this model, got 7")
+    }
+}
+
+@Suite struct FastErfTests {
+    @Test func fastErfIsWithin5e7OfLibm() {
+        var worst = 0.0
+        for i in -80_000...80_000 {
+            let x = Float(i) / 10_000
+            worst = max(worst, abs(Double(fastErf(x)) - erf(Double(x))))
+        }
+        #expect(worst < 5e-7, "max abs error \(worst)")
+    }
+}
+
+@Suite(.serialized) struct EmbedCommandTests {
+    @Test func embedsACorpusWithProvenanceAndNamesItemsWithoutText() throws {
+        let folder = temporaryFolder()
+        try AtomicFile.write("""
+            {"id":"a","text":"I think I said the wrong thing in standup.","label":"work"}
+            {"id":"b","text":"Baked bread for the first time.","label":"food"}
+            """, to: folder + "/c.jsonl")
+        let r = try CLI.run(["embed", "--corpus", folder + "/c.jsonl", "--out", folder + "/x.npy", "--layer", "2"],
+                            environment: ["THEMELAB_CACHE": folder + "/cache"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let x = try NPY.read(path: folder + "/x.npy")
+        #expect(x.rows == 2 && x.cols == 384)
+        let expected = EncoderParityTests.reference.items[0].mean_pooled["2"]!
+        #expect(zip(x.row(0), expected).allSatisfy { abs($0 - $1) < 1e-4 }, "layer 2, not normalised")
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/x.npy.json"))) as? [String: Any])
+        #expect(record["layer"] as? Int == 2 && record["normalized"] as? Bool == false)
+        #expect((record["provenance"] as? [String: Any])?["model"] as? String == "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db")
+
+        try AtomicFile.write("{\"id\":\"a\",\"label\":\"x\"}\n", to: folder + "/notext.jsonl")
+        let bad = try CLI.run(["embed", "--corpus", folder + "/notext.jsonl", "--out", folder + "/y.npy"])
+        #expect(bad.status == 1 && bad.stderr.contains("item 'a' has no text to embed"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/y.npy"))
+    }
+}
