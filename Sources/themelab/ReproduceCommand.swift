@@ -26,7 +26,7 @@ let reproduceCommand = Command(
         # ThemeLab results
 
         Produced by `make reproduce` (`themelab reproduce`); do not edit by hand.
-        BLAS kernel: \(summary.provenance.blas.kernel) (\(summary.provenance.blas.kernelChosenBy)); themelab \(ThemeLab.version).
+        BLAS kernel: \(summary.provenance.blas.kernel) (\(summary.provenance.blas.kernelChosenBy)); themelab \(Tool.version).
 
         ## Pairwise distribution, synthetic default (raw space)
         \(vectors.rows) unit vectors, d = \(vectors.cols), 20 topics of 100; generator: anisotropy 2.0, topic strength 1.0,

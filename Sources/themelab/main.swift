@@ -21,7 +21,7 @@ let commands: [String: Command] = [
 ]
 
 let usage = """
-    themelab \(ThemeLab.version) — does centring + Otsu grouping find the topics people return to?
+    themelab \(Tool.version) — does centring + Otsu grouping find the topics people return to?
 
     usage: themelab <command> [options]      themelab <command> --help
 
@@ -42,7 +42,7 @@ switch words.first {
 case nil, "--help", "-h", "help":
     print(usage)
 case "--version":
-    print("themelab \(ThemeLab.version) (OpenBLAS kernel \(BLASRuntime.corename); \(BLASRuntime.kernelSource))")
+    print("themelab \(Tool.version) (OpenBLAS kernel \(BLASRuntime.corename); \(BLASRuntime.kernelSource))")
 case let name?:
     guard let command = commands[name] else { fail("unknown command '\(name)' (see themelab --help)", code: 2) }
     let rest = Array(words.dropFirst())

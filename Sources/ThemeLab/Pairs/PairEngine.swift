@@ -14,9 +14,19 @@ public struct PairDistribution: Sendable {
     /// Different-label pairs, or every pair when there are no labels.
     public var unrelated: PairAccumulator
     public var isLabeled: Bool
-    /// Sorted similarities per class, kept when the pair count is small enough for exact quantiles.
+    /// Ascending similarities per class, kept when the pair count is small enough for exact quantiles.
     var sortedRelated: [Float]?
     var sortedUnrelated: [Float]?
+    var sortedAll: [Float]?
+
+    init(related: PairAccumulator, unrelated: PairAccumulator, isLabeled: Bool, sortedRelated: [Float]?, sortedUnrelated: [Float]?) {
+        self.related = related
+        self.unrelated = unrelated
+        self.isLabeled = isLabeled
+        self.sortedRelated = sortedRelated
+        self.sortedUnrelated = sortedUnrelated
+        if let r = sortedRelated, let u = sortedUnrelated { sortedAll = mergeSorted(r, u) }
+    }
 
     public var all: PairAccumulator {
         var a = unrelated
@@ -32,21 +42,39 @@ public struct PairDistribution: Sendable {
         }
     }
 
-    /// Sorted values of a class, when the pass kept them.
+    /// Ascending values of a class, when the pass kept them.
     public func sortedValues(_ c: PairClass) -> [Float]? {
-        guard let r = sortedRelated, let u = sortedUnrelated else { return nil }
         switch c {
-        case .all: return (r + u).sorted()
-        case .related: return isLabeled ? r : nil
-        case .unrelated: return isLabeled ? u : nil
+        case .all: return sortedAll
+        case .related: return isLabeled ? sortedRelated : nil
+        case .unrelated: return isLabeled ? sortedUnrelated : nil
         }
+    }
+
+    /// numpy's linear quantile of a class: exact from kept values, else from the fine histogram
+    /// (error below one bin width).
+    public func quantile(_ c: PairClass, _ q: Double) -> Double? {
+        guard let a = accumulator(c), a.count > 0 else { return nil }
+        if let values = sortedValues(c) { return exactQuantile(values, q) }
+        return histogramQuantile(a, q)
     }
 
     public func statistics(_ c: PairClass) -> PairStatistics? {
         guard let a = accumulator(c), a.count > 0 else { return nil }
-        if let values = sortedValues(c) { return PairStatistics(accumulator: a, sorted: values) }
-        return PairStatistics(accumulator: a)
+        return PairStatistics(accumulator: a, quantile: { quantile(c, $0)! }, errorBound: sortedValues(c) == nil ? a.binWidth : 0)
     }
+}
+
+func mergeSorted(_ a: [Float], _ b: [Float]) -> [Float] {
+    var out = [Float]()
+    out.reserveCapacity(a.count + b.count)
+    var i = 0, j = 0
+    while i < a.count && j < b.count {
+        if a[i] <= b[j] { out.append(a[i]); i += 1 } else { out.append(b[j]); j += 1 }
+    }
+    out.append(contentsOf: a[i...])
+    out.append(contentsOf: b[j...])
+    return out
 }
 
 /// The pairwise pass: every i<j cosine of N unit vectors, computed tile by tile with BLAS

@@ -31,18 +31,6 @@ public struct PairStatistics: Sendable, Equatable, Codable {
         quantileErrorBound = errorBound
     }
 
-    /// Exact statistics from sorted values.
-    public init(accumulator: PairAccumulator, sorted: [Float]) {
-        self.init(accumulator: accumulator, quantile: { exactQuantile(sorted, $0) }, errorBound: 0)
-    }
-
-    /// Statistics whose quantiles are read off the fine histogram (error below one bin width).
-    public init(accumulator: PairAccumulator) {
-        let cumulative = accumulator.histogram.reduce(into: [UInt64]()) { $0.append(($0.last ?? 0) + $1) }
-        self.init(accumulator: accumulator,
-                  quantile: { histogramQuantile(accumulator, cumulative: cumulative, $0) },
-                  errorBound: accumulator.binWidth)
-    }
 }
 
 /// numpy's `quantile(x, q)` (method "linear") of ascending values.
@@ -57,8 +45,9 @@ public func exactQuantile(_ sorted: [Float], _ q: Double) -> Double {
 
 /// The same quantile estimated from a histogram: each order statistic is placed inside its bin
 /// (at the mid-rank position, clamped to the exact min and max), so the error is below one bin.
-func histogramQuantile(_ a: PairAccumulator, cumulative: [UInt64], _ q: Double) -> Double {
+func histogramQuantile(_ a: PairAccumulator, _ q: Double) -> Double {
     guard a.count > 0 else { return .nan }
+    let cumulative = a.histogram.reduce(into: [UInt64]()) { $0.append(($0.last ?? 0) + $1) }
     func orderStatistic(_ k: Int) -> Double {
         let target = UInt64(k)
         var lo = 0, hi = cumulative.count - 1

@@ -26,7 +26,7 @@ public struct Provenance: Codable, Sendable, Equatable {
         let cpu = CPUFeatures.current()
         let stamp = ISO8601DateFormatter().string(from: Date())
         return Provenance(
-            tool: "themelab", version: ThemeLab.version, command: command,
+            tool: "themelab", version: Tool.version, command: command,
             blas: BLAS(config: BLASRuntime.config, kernel: BLASRuntime.corename,
                        kernelChosenBy: BLASRuntime.kernelSource, threads: BLASRuntime.threads),
             cpu: cpu.model, cpuFeatures: cpu.summary, inputs: inputs, model: model,
@@ -39,6 +39,7 @@ public struct Provenance: Codable, Sendable, Equatable {
     }
 }
 
-public enum ThemeLab {
+/// The harness itself.
+public enum Tool {
     public static let version = "0.1.0"
 }

@@ -1,0 +1,26 @@
+/// The contingency table of two labelings of the same items: n_ck = items with class c (topic)
+/// and cluster k (group). Every recovery metric is a function of it.
+public struct Contingency: Sendable {
+    /// Non-zero cells: (class, cluster, count).
+    public let cells: [(class: Int, cluster: Int, count: Int)]
+    public let classSizes: [Int]
+    public let clusterSizes: [Int]
+    public var total: Int { classSizes.reduce(0, +) }
+
+    public init<C: Hashable, K: Hashable>(classes: [C], clusters: [K]) {
+        precondition(classes.count == clusters.count, "one cluster per item")
+        var classIndex: [C: Int] = [:], clusterIndex: [K: Int] = [:]
+        var counts: [Int: Int] = [:]
+        var classSizes: [Int] = [], clusterSizes: [Int] = []
+        for (c, k) in zip(classes, clusters) {
+            let ci = classIndex[c] ?? { classIndex[c] = classSizes.count; classSizes.append(0); return classSizes.count - 1 }()
+            let ki = clusterIndex[k] ?? { clusterIndex[k] = clusterSizes.count; clusterSizes.append(0); return clusterSizes.count - 1 }()
+            classSizes[ci] += 1
+            clusterSizes[ki] += 1
+            counts[ci << 32 | ki, default: 0] += 1
+        }
+        cells = counts.keys.sorted().map { (class: $0 >> 32, cluster: $0 & 0xFFFF_FFFF, count: counts[$0]!) }
+        self.classSizes = classSizes
+        self.clusterSizes = clusterSizes
+    }
+}

@@ -1,0 +1,17 @@
+/// Purity: each group votes for its most common topic; the share of items that match their
+/// group's vote, Σₖ maxᶜ n_ck / n (Manning et al. 2008, §16.3).
+public func purity(_ c: Contingency) -> Double {
+    var best = [Int](repeating: 0, count: c.clusterSizes.count)
+    for cell in c.cells { best[cell.cluster] = max(best[cell.cluster], cell.count) }
+    return Double(best.reduce(0, +)) / Double(c.total)
+}
+
+/// The share of items that sit alone in their group.
+public func singletonShare(_ c: Contingency) -> Double {
+    Double(c.clusterSizes.filter { $0 == 1 }.count) / Double(c.total)
+}
+
+/// The share of items in the largest group (1 means everything collapsed into one group).
+public func largestGroupShare(_ c: Contingency) -> Double {
+    Double(c.clusterSizes.max() ?? 0) / Double(c.total)
+}

@@ -1,0 +1,11 @@
+/// A constant threshold; the app first used 0.55, tuned on synthetic vectors (claim C3).
+public struct FixedThreshold: ThresholdRule {
+    public let value: Double
+    public var name: String { "fixed(\(formatArgument(value)))" }
+    public func threshold(in context: ThresholdContext) -> Double? { value }
+}
+
+/// `0.55`, `4`, `90`: arguments printed without trailing zeros.
+func formatArgument(_ x: Double) -> String {
+    x == x.rounded() ? String(Int(x)) : String(x)
+}

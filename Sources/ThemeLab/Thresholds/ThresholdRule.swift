@@ -1,0 +1,95 @@
+/// A rule that picks a similarity threshold from the pair distribution; pairs with similarity
+/// ≥ the threshold are taken as related. Adding a rule is one file: a type conforming to this
+/// protocol, plus a line in `thresholdRule(named:)`.
+public protocol ThresholdRule: Sendable {
+    /// The name used on the command line, in experiment files and in reports.
+    var name: String { get }
+    /// True when the rule looks at the labels (an upper bound, never a method).
+    var isLabelInformed: Bool { get }
+    /// The threshold, or nil when the rule has no answer for this distribution (said why in `reason`).
+    func threshold(in context: ThresholdContext) -> Double?
+}
+
+extension ThresholdRule {
+    public var isLabelInformed: Bool { false }
+}
+
+/// What a rule may look at: the pass's distribution and the space's dimension.
+public struct ThresholdContext: Sendable {
+    public let distribution: PairDistribution
+    public let dimensions: Int
+
+    public init(distribution: PairDistribution, dimensions: Int) {
+        self.distribution = distribution
+        self.dimensions = dimensions
+    }
+
+    /// The all-pairs histogram over the observed [min, max] with `bins` equal bins, as
+    /// `numpy.histogram(values, bins)` builds it (float64 edges by linspace, last bin closed).
+    /// Exact when the pass kept the values; otherwise each fine-histogram bin is placed at its
+    /// centre, so a value may land one coarse bin off when it lies within 2/65 536 of an edge.
+    public func coarseHistogram(bins: Int) -> CoarseHistogram? {
+        let all = distribution.all
+        guard all.count > 0 else { return nil }
+        var h = CoarseHistogram(minimum: Double(all.min), maximum: Double(all.max), bins: bins)
+        if let values = distribution.sortedValues(.all) {
+            for v in values { h.add(Double(v), count: 1) }
+        } else {
+            for (b, count) in all.histogram.enumerated() where count > 0 {
+                let centre = -1 + (Double(b) + 0.5) * all.binWidth
+                h.add(min(max(centre, h.edges.first!), h.edges.last!), count: Double(count))
+            }
+        }
+        return h
+    }
+}
+
+/// Counts over equal bins between a minimum and a maximum, with numpy's edges and bin rule.
+public struct CoarseHistogram: Sendable, Equatable {
+    public var edges: [Double]
+    public var counts: [Double]
+    public var centres: [Double] { (0..<counts.count).map { (edges[$0] + edges[$0 + 1]) / 2 } }
+
+    public init(minimum: Double, maximum: Double, bins: Int) {
+        var lo = minimum, hi = maximum
+        if lo == hi { lo -= 0.5; hi += 0.5 }  // numpy widens a zero range the same way
+        let step = (hi - lo) / Double(bins)
+        edges = (0...bins).map { Double($0) * step + lo }
+        edges[bins] = hi
+        counts = [Double](repeating: 0, count: bins)
+    }
+
+    /// numpy's rule: bin i holds edges[i] ≤ v < edges[i+1]; the last bin also holds the maximum.
+    public mutating func add(_ v: Double, count: Double) {
+        let n = counts.count
+        let lo = edges[0], hi = edges[n]
+        var i = Int((v - lo) * (Double(n) / (hi - lo)))
+        i = min(max(i, 0), n - 1)
+        if v < edges[i] { i -= 1 } else if i < n - 1 && v >= edges[i + 1] { i += 1 }
+        counts[max(i, 0)] += count
+    }
+}
+
+/// Every rule by name: `fixed(t)`, `noise-floor(k)`, `percentile(p)`, `otsu(bins)`,
+/// `otsu-floored`, `kittler-illingworth`, `mixture`, `oracle`.
+public func thresholdRule(named text: String) throws -> ThresholdRule {
+    let name = try RuleName(text)
+    switch name.base {
+    case "fixed": return FixedThreshold(value: name.argument ?? 0.55)
+    case "noise-floor": return NoiseFloorThreshold(k: name.argument ?? 4)
+    case "percentile":
+        let p = name.argument ?? 90
+        guard (0...100).contains(p) else { throw ThemeLabError.usage("percentile(\(p)): p must be within 0...100") }
+        return PercentileThreshold(percent: p)
+    case "otsu": return OtsuThreshold(bins: try name.count("bins") ?? 256)
+    case "otsu-floored": return OtsuFlooredThreshold(bins: try name.count("bins") ?? 256)
+    case "kittler-illingworth": return KittlerIllingworthThreshold(bins: try name.count("bins") ?? 256)
+    case "mixture": return MixtureCrossingThreshold()
+    case "oracle": return OracleThreshold()
+    default:
+        throw ThemeLabError.usage("unknown threshold rule '\(text)' (expected fixed(t), noise-floor(k), percentile(p), otsu, otsu-floored, kittler-illingworth, mixture, oracle)")
+    }
+}
+
+/// The rules DESIGN.md lists, in report order.
+public let standardThresholdRules = ["fixed(0.55)", "noise-floor(4)", "percentile(90)", "otsu", "otsu-floored", "kittler-illingworth", "mixture", "oracle"]

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import ThemeLab
+
+/// Threshold rules: Otsu against scikit-image 0.26 (Fixtures/skimage-otsu.json), the others on
+/// hand-worked or analytic cases.
+@Suite struct ThresholdTests {
+    struct Case: Decodable { var name: String; var values: [Double]; var threshold: Double }
+    struct File: Decodable { var cases: [Case] }
+    static let otsuCases = try! JSONDecoder().decode(File.self, from: Data(contentsOf: URL(fileURLWithPath: fixture("skimage-otsu.json")))).cases
+
+    @Test(arguments: otsuCases.map(\.name))
+    func otsuMatchesScikitImage(_ name: String) {
+        let k = Self.otsuCases.first { $0.name == name }!
+        let lo = k.values.min()!, hi = k.values.max()!
+        let got: Double
+        if lo == hi {
+            got = lo
+        } else {
+            var h = CoarseHistogram(minimum: lo, maximum: hi, bins: 256)
+            for v in k.values { h.add(v, count: 1) }
+            got = otsu(h)
+        }
+        #expect(abs(got - k.threshold) < 1e-12, "\(got) vs \(k.threshold)")
+    }
+
+    /// The distribution of the given vectors' pairs, with or without kept values.
+    func context(vectors: Matrix, labels: [Int32]?, exact: Bool = true) throws -> ThresholdContext {
+        let dist = PairEngine(bins: 65_536, tileSize: 64, exactPairLimit: exact ? 10_000_000 : 0).run(try unitRows(vectors), labels: labels)
+        return ThresholdContext(distribution: dist, dimensions: vectors.cols)
+    }
+
+    @Test func simpleRules() throws {
+        let c = try context(vectors: randomMatrix(rows: 40, cols: 16, seed: 3), labels: nil)
+        #expect(try thresholdRule(named: "fixed(0.55)").threshold(in: c) == 0.55)
+        #expect(try thresholdRule(named: "noise-floor").threshold(in: c) == 1.0)  // 4/√16
+        let p90 = try #require(try thresholdRule(named: "percentile(90)").threshold(in: c))
+        #expect(p90 == exactQuantile(c.distribution.sortedValues(.all)!, 0.9))
+        let otsuValue = try #require(try thresholdRule(named: "otsu").threshold(in: c))
+        #expect(try thresholdRule(named: "otsu-floored").threshold(in: c) == max(otsuValue, 1.0))
+    }
+
+    @Test func otsuFromTheFineHistogramIsWithinOneBinOfExact() throws {
+        let x = randomMatrix(rows: 400, cols: 8, seed: 8)
+        let labels = (0..<400).map { Int32($0 % 6) }
+        let exact = try #require(OtsuThreshold(bins: 256).threshold(in: try context(vectors: x, labels: labels)))
+        let binned = try context(vectors: x, labels: labels, exact: false)
+        let approx = try #require(OtsuThreshold(bins: 256).threshold(in: binned))
+        let width = (Double(binned.distribution.all.max) - Double(binned.distribution.all.min)) / 256
+        #expect(abs(exact - approx) <= width + 1e-9)
+    }
+
+    @Test func oracleMaximisesPairF1() throws {
+        // Two tight topics in 2-D plus a stray: the best cut separates them.
+        let x = Matrix(rows: 5, cols: 2, storage: [1, 0.05, 1, -0.05, 0.05, 1, -0.05, 1, 1, 1])
+        let c = try context(vectors: x, labels: [0, 0, 1, 1, 1])
+        let t = try #require(OracleThreshold().threshold(in: c))
+        // Related cosines: 0.995 (0–1), 0.995 (2–3), ~0.74 (2–4, 3–4); unrelated ≤ ~0.74.
+        let sorted = c.distribution.sortedValues(.related)!
+        var best = -1.0, bestT = 0.0
+        for candidate in sorted {
+            let tp = sorted.filter { $0 >= candidate }.count
+            let fp = c.distribution.sortedValues(.unrelated)!.filter { $0 >= candidate }.count
+            let f1 = 2.0 * Double(tp) / Double(2 * tp + fp + (sorted.count - tp))
+            if f1 > best { best = f1; bestT = Double(candidate) }
+        }
+        #expect(t == bestT)
+        #expect(OracleThreshold().isLabelInformed)
+    }
+
+    @Test func mixtureFindsTheAnalyticCrossing() {
+        // Equal weights and spreads: the crossing is the midpoint of the means.
+        let fit = MixtureCrossingThreshold.Fit(weight: (0.5, 0.5), mean: (0.0, 0.4), sigma: (0.1, 0.1))
+        #expect(abs(MixtureCrossingThreshold().crossing(fit)! - 0.2) < 1e-12)
+        // Unequal weights move it toward the smaller component: 0.2 + σ²·ln(w₁/w₂)/(μ₂ − μ₁).
+        let skewed = MixtureCrossingThreshold.Fit(weight: (0.9, 0.1), mean: (0.0, 0.4), sigma: (0.1, 0.1))
+        #expect(abs(MixtureCrossingThreshold().crossing(skewed)! - (0.2 + 0.01 * log(9) / 0.4)) < 1e-12)
+    }
+
+    @Test func kittlerIllingworthSplitsTwoSeparatedModes() {
+        var h = CoarseHistogram(minimum: 0, maximum: 1, bins: 10)
+        for (v, n) in [(0.05, 10.0), (0.15, 20), (0.25, 10), (0.75, 5), (0.85, 10), (0.95, 5)] { h.add(v, count: n) }
+        // Splits after bins 2…6 all give the classes {0.05, 0.15, 0.25} and {0.75, 0.85, 0.95},
+        // the minimum of J (a split inside a mode gives a larger J); the first is bin 2, centre 0.25.
+        #expect(abs(kittlerIllingworth(h)! - 0.25) < 1e-12)
+        var flat = CoarseHistogram(minimum: 0, maximum: 1, bins: 4)
+        flat.add(0.1, count: 3)
+        flat.add(0.9, count: 3)
+        #expect(kittlerIllingworth(flat) == nil, "two spikes: every split leaves a class without spread")
+    }
+
+    @Test func unknownNamesAreUsageErrors() {
+        #expect(errorMessage { _ = try thresholdRule(named: "median") }?.hasPrefix("unknown threshold rule 'median'") == true)
+        #expect(errorMessage { _ = try thresholdRule(named: "percentile(120)") } == "percentile(120.0): p must be within 0...100")
+        #expect(errorMessage { _ = try thresholdRule(named: "otsu(x)") } == "'otsu(x)': expected NAME or NAME(number)")
+    }
+}
