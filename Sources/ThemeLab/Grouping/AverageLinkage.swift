@@ -1,0 +1,108 @@
+/// Average-linkage (UPGMA) agglomeration on cosine similarity, exact: the full dendrogram by
+/// the nearest-neighbour chain (Murtagh 1983; Müllner 2011), with the Lance–Williams update
+/// s(k, a∪b) = (n_a·s(k,a) + n_b·s(k,b))/(n_a + n_b). Average linkage is reducible, so the chain
+/// gives the same dendrogram as merging the most similar pair at each step, and cuts at any
+/// threshold or group count come from one dendrogram.
+/// Memory: the condensed similarity matrix, N(N−1)/2 Float32s (800 MB at N = 20 000), filled by
+/// the streaming pass. Time O(N²).
+public final class AverageLinkage: PairConsumer {
+    public static let maxItems = 25_000
+
+    public struct Merge: Sendable, Equatable {
+        public var a: Int
+        public var b: Int
+        /// Average similarity between the two merged groups.
+        public var similarity: Float
+    }
+
+    public let items: Int
+    private var condensed: [Float]
+
+    public init(items: Int) throws {
+        guard items <= Self.maxItems else {
+            throw ThemeLabError.input("average linkage holds N(N−1)/2 similarities; \(items) items exceeds its limit of \(Self.maxItems) (\(Self.maxItems * (Self.maxItems - 1) / 2 * 4 / 1_000_000) MB)")
+        }
+        self.items = items
+        condensed = [Float](repeating: 0, count: items * (items - 1) / 2)
+    }
+
+    @inline(__always) func index(_ i: Int, _ j: Int) -> Int {
+        let (a, b) = i < j ? (i, j) : (j, i)
+        return a * items - a * (a + 1) / 2 + (b - a - 1)
+    }
+
+    public func consume(_ tile: SimilarityTile) {
+        for a in 0..<tile.rowCount {
+            let row = tile.values + a * tile.stride
+            let i = Int(tile.item[tile.rowStart + a])
+            for b in tile.firstColumn(ofRow: a)..<tile.colCount {
+                condensed[index(i, Int(tile.item[tile.colStart + b]))] = row[b]
+            }
+        }
+    }
+
+    /// The N − 1 merges, by the nearest-neighbour chain (consumes the similarity matrix).
+    public func dendrogram() -> Dendrogram {
+        let n = items
+        var active = [Bool](repeating: true, count: n)
+        var size = [Int](repeating: 1, count: n)
+        var merges: [Merge] = []
+        var chain: [Int] = []
+        var remaining = n
+        var nextStart = 0
+        condensed.withUnsafeMutableBufferPointer { s in
+            while remaining > 1 {
+                if chain.isEmpty {
+                    while !active[nextStart] { nextStart += 1 }
+                    chain.append(nextStart)
+                }
+                let a = chain[chain.count - 1]
+                let previous = chain.count >= 2 ? chain[chain.count - 2] : -1
+                var b = previous, best = previous >= 0 ? s[index(a, previous)] : -Float.infinity
+                for c in 0..<n where active[c] && c != a {
+                    let v = s[index(a, c)]
+                    if v > best { best = v; b = c }
+                }
+                if b == previous {
+                    chain.removeLast(2)
+                    let (keep, drop) = a < b ? (a, b) : (b, a)
+                    merges.append(Merge(a: keep, b: drop, similarity: best))
+                    let (na, nb) = (Float(size[keep]), Float(size[drop]))
+                    for k in 0..<n where active[k] && k != keep && k != drop {
+                        s[index(keep, k)] = (na * s[index(keep, k)] + nb * s[index(drop, k)]) / (na + nb)
+                    }
+                    active[drop] = false
+                    size[keep] += size[drop]
+                    remaining -= 1
+                } else {
+                    chain.append(b)
+                }
+            }
+        }
+        condensed = []
+        return Dendrogram(items: n, merges: merges)
+    }
+}
+
+/// A hierarchy of merges, cut at a similarity or at a number of groups.
+public struct Dendrogram: Sendable {
+    public let items: Int
+    /// In the order performed; each names the surviving representative of two groups.
+    public let merges: [AverageLinkage.Merge]
+
+    /// Groups after every merge with similarity ≥ t. Heights are monotone for average linkage,
+    /// so these merges form a forest that includes all their children.
+    public func cut(atSimilarity t: Double) -> [Int32] {
+        var sets = UnionFind(count: items)
+        for m in merges where Double(m.similarity) >= t { sets.union(m.a, m.b) }
+        return sets.labels()
+    }
+
+    /// Exactly `k` groups: the N − k most similar merges.
+    public func cut(groups k: Int) -> [Int32] {
+        var sets = UnionFind(count: items)
+        let ordered = merges.indices.sorted { (merges[$0].similarity, -$0) > (merges[$1].similarity, -$1) }
+        for i in ordered.prefix(max(0, items - k)) { sets.union(merges[i].a, merges[i].b) }
+        return sets.labels()
+    }
+}

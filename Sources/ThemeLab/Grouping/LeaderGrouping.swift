@@ -1,0 +1,54 @@
+import COpenBLAS
+
+/// The app's grouping: visit items in order; each joins the group whose centroid (normalised
+/// sum of its members) is most similar, if that similarity is ≥ t, else starts a group.
+/// Order-dependent. Time O(N·G·d) with G groups (one `sgemv` per item), memory O(G·d).
+public enum LeaderGrouping {
+    /// Refused above this many items: with G near N the cost is O(N²·d).
+    public static let maxItems = 100_000
+
+    /// Group labels for unit vectors `x` visited in `order` (default: row order).
+    public static func group(_ x: Matrix, threshold t: Double, order: [Int]? = nil) throws -> [Int32] {
+        guard x.rows <= maxItems else {
+            throw ThemeLabError.input("leader grouping is O(N²·d) at worst; \(x.rows) items exceeds its limit of \(maxItems)")
+        }
+        let d = x.cols
+        var labels = [Int32](repeating: -1, count: x.rows)
+        var sums: [[Double]] = []
+        var centroids = [Float]()  // G×d row-major, normalised
+        var similarities = [Float]()
+        x.withUnsafePointer { p in
+            for i in order ?? Array(0..<x.rows) {
+                let v = p + i * d
+                var best = -1, bestSimilarity = -Float.infinity
+                let g = sums.count
+                if g > 0 {
+                    if similarities.count < g { similarities = [Float](repeating: 0, count: 2 * g) }
+                    cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(g), Int32(d), 1, centroids, Int32(d), v, 1, 0, &similarities, 1)
+                    for k in 0..<g where similarities[k] > bestSimilarity { bestSimilarity = similarities[k]; best = k }
+                }
+                if best >= 0 && Double(bestSimilarity) >= t {
+                    labels[i] = Int32(best)
+                    for k in 0..<d { sums[best][k] += Double(v[k]) }
+                    let norm = sums[best].reduce(0) { $0 + $1 * $1 }.squareRoot()
+                    for k in 0..<d { centroids[best * d + k] = Float(sums[best][k] / norm) }
+                } else {
+                    labels[i] = Int32(g)
+                    sums.append((0..<d).map { Double(v[$0]) })
+                    centroids.append(contentsOf: UnsafeBufferPointer(start: v, count: d))
+                }
+            }
+        }
+        return labels
+    }
+
+    /// A seeded random visiting order (Fisher–Yates with SplitMix64).
+    public static func shuffledOrder(count: Int, seed: UInt64) -> [Int] {
+        var rng = SeededRandom(seed: seed)
+        var order = Array(0..<count)
+        for i in stride(from: count - 1, to: 0, by: -1) {
+            order.swapAt(i, Int(rng.next() % UInt64(i + 1)))
+        }
+        return order
+    }
+}

@@ -1,0 +1,42 @@
+/// Disjoint sets over 0..<n with union by size and path halving.
+public struct UnionFind: Sendable {
+    private var parent: [Int32]
+    private var size: [Int32]
+
+    public init(count: Int) {
+        parent = (0..<Int32(count)).map { $0 }
+        size = [Int32](repeating: 1, count: count)
+    }
+
+    public mutating func find(_ x: Int) -> Int {
+        var x = Int32(x)
+        while parent[Int(x)] != x {
+            parent[Int(x)] = parent[Int(parent[Int(x)])]
+            x = parent[Int(x)]
+        }
+        return Int(x)
+    }
+
+    /// Joins the sets of a and b; false when they were already one.
+    @discardableResult
+    public mutating func union(_ a: Int, _ b: Int) -> Bool {
+        var ra = find(a), rb = find(b)
+        guard ra != rb else { return false }
+        if size[ra] < size[rb] { swap(&ra, &rb) }
+        parent[rb] = Int32(ra)
+        size[ra] += size[rb]
+        return true
+    }
+
+    /// Group labels 0..<k numbered by first appearance.
+    public mutating func labels() -> [Int32] {
+        var number: [Int: Int32] = [:]
+        return (0..<parent.count).map { i in
+            let r = find(i)
+            if let n = number[r] { return n }
+            let n = Int32(number.count)
+            number[r] = n
+            return n
+        }
+    }
+}
