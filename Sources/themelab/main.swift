@@ -13,6 +13,7 @@ struct Command: Sendable {
 }
 
 let commands: [String: Command] = [
+    "analyze": analyzeCommand,
     "bench": benchCommand,
     "embed": embedCommand,
     "env": envCommand,

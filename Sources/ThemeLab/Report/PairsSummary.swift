@@ -26,16 +26,19 @@ public struct PairsSummary: Codable, Sendable {
     }
 
     /// A Markdown table, one row per pair class.
-    public func markdown() -> String {
-        let columns = ["pairs", "count", "min", "p1", "p5", "p25", "median", "p75", "p95", "p99", "max", "mean", "std"]
-        var lines = ["| " + columns.joined(separator: " | ") + " |", "|" + String(repeating: "---|", count: columns.count)]
-        for c in PairClass.allCases {
-            guard let s = statistics[c.rawValue] else { continue }
-            let values = [s.min, s.p1, s.p5, s.p25, s.median, s.p75, s.p95, s.p99, s.max, s.mean, s.std]
-            lines.append("| \(c.rawValue) | \(s.count) | " + values.map { formatFigure($0) }.joined(separator: " | ") + " |")
-        }
-        return lines.joined(separator: "\n") + "\n"
+    public func markdown() -> String { distributionTable(statistics) }
+}
+
+/// The distribution statistics as a Markdown table, one row per pair class present.
+public func distributionTable(_ statistics: [String: PairStatistics]) -> String {
+    let columns = ["pairs", "count", "min", "p1", "p5", "p25", "median", "p75", "p95", "p99", "max", "mean", "std"]
+    var lines = ["| " + columns.joined(separator: " | ") + " |", "|" + String(repeating: "---|", count: columns.count)]
+    for c in PairClass.allCases {
+        guard let s = statistics[c.rawValue] else { continue }
+        let values = [s.min, s.p1, s.p5, s.p25, s.median, s.p75, s.p95, s.p99, s.max, s.mean, s.std]
+        lines.append("| \(c.rawValue) | \(s.count) | " + values.map { formatFigure($0) }.joined(separator: " | ") + " |")
     }
+    return lines.joined(separator: "\n") + "\n"
 }
 
 /// Four decimals, the precision the reports print similarities at.

@@ -22,6 +22,10 @@ public struct MixtureCrossingThreshold: ThresholdRule {
         return crossing(fit)
     }
 
+    public func whyNoThreshold(in context: ThresholdContext) -> String {
+        fit(context) == nil ? "EM left a component empty" : "the two fitted Gaussians do not cross between their means"
+    }
+
     public func fit(_ context: ThresholdContext) -> Fit? {
         let all = context.distribution.all
         guard all.count > 2, all.min < all.max, let split = OtsuThreshold(bins: 256).threshold(in: context) else { return nil }

@@ -6,6 +6,8 @@ public struct OracleThreshold: ThresholdRule {
     public var name: String { "oracle" }
     public var isLabelInformed: Bool { true }
 
+    public func whyNoThreshold(in context: ThresholdContext) -> String { "no related pairs (needs labels with a topic of two or more)" }
+
     public func threshold(in context: ThresholdContext) -> Double? {
         let d = context.distribution
         guard d.isLabeled, d.related.count > 0 else { return nil }

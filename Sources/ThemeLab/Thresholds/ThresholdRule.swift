@@ -6,12 +6,15 @@ public protocol ThresholdRule: Sendable {
     var name: String { get }
     /// True when the rule looks at the labels (an upper bound, never a method).
     var isLabelInformed: Bool { get }
-    /// The threshold, or nil when the rule has no answer for this distribution (said why in `reason`).
+    /// The threshold, or nil when the rule has no answer for this distribution.
     func threshold(in context: ThresholdContext) -> Double?
+    /// Why `threshold` is nil, for reports.
+    func whyNoThreshold(in context: ThresholdContext) -> String
 }
 
 extension ThresholdRule {
     public var isLabelInformed: Bool { false }
+    public func whyNoThreshold(in context: ThresholdContext) -> String { "\(name) gives no threshold for this distribution" }
 }
 
 /// What a rule may look at: the pass's distribution and the space's dimension.

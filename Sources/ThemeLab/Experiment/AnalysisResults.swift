@@ -1,0 +1,23 @@
+/// The results file of `analyze` and `ablate`: provenance, settings and every analysis.
+public struct AnalysisResults: Codable, Sendable {
+    public var schemaVersion = 1
+    public var name: String
+    public var provenance: Provenance
+    public var settings: AnalysisSettings
+    public var analyses: [CorpusAnalysis]
+
+    public init(name: String, provenance: Provenance, settings: AnalysisSettings, analyses: [CorpusAnalysis]) {
+        self.name = name
+        self.provenance = provenance
+        self.settings = settings
+        self.analyses = analyses
+    }
+
+    /// Markdown for every analysis, under a title and a provenance line.
+    public func markdown() -> String {
+        var out = "# \(name)\n\nthemelab \(provenance.version), OpenBLAS kernel \(provenance.blas.kernel); spaces \(settings.spaces.joined(separator: ", ")); "
+            + "leader shuffles \(settings.shuffles), seed \(settings.seed). † = label-informed.\n\n"
+        out += analyses.map { AnalysisReport.markdown($0) }.joined(separator: "\n")
+        return out
+    }
+}

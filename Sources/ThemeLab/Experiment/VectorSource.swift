@@ -1,0 +1,55 @@
+import Foundation
+
+/// Where a corpus's vectors come from: a `.npy` file (rows in corpus order) or an encoder.
+public enum VectorSource: Sendable, Equatable {
+    case embeddings(path: String)
+    /// A sentence-transformers folder (nil: the default one) and a layer (nil: the last).
+    case model(folder: String?, layer: Int?)
+
+    public struct Vectors {
+        public var matrix: Matrix
+        /// For reports: "all-MiniLM-L6-v2 (53aa5117) layer 6" or "embeddings x.npy".
+        public var description: String
+        public var modelHash: String?
+        /// Files read, for input checksums.
+        public var files: [String]
+    }
+
+    public func vectors(for corpus: Corpus, log: (String) -> Void = { _ in },
+                        progress: ((Int, Int) -> Void)? = nil) throws -> Vectors {
+        switch self {
+        case .embeddings(let path):
+            let m = try NPY.read(path: path)
+            return Vectors(matrix: m, description: "embeddings \(URL(fileURLWithPath: path).lastPathComponent)", modelHash: nil, files: [path])
+        case .model(let folder, let layer):
+            let encoder = try SentenceEncoder.shared(folder: ModelFolder.locate(explicit: folder))
+            let k = layer ?? encoder.configuration.layers
+            let texts = try corpus.items.map { item -> String in
+                guard let t = item.text else { throw ThemeLabError.input("corpus '\(corpus.name)': item '\(item.id)' has no text to embed") }
+                return t
+            }
+            var cache = try EmbeddingCache(modelHash: encoder.modelHash, layer: k, dimensions: encoder.dimensions)
+            log("embedding \(texts.count) texts of \(corpus.name) (layer \(k))")
+            let m = try encoder.embed(texts, layer: k, cache: &cache, progress: progress)
+            let name = URL(fileURLWithPath: encoder.folder.path).standardizedFileURL.pathComponents.suffix(2)
+                .first(where: { $0 != "model" }) ?? "model"
+            return Vectors(matrix: m, description: "\(name) (\(encoder.modelHash.prefix(8))) layer \(k)", modelHash: encoder.modelHash,
+                           files: ["\(encoder.folder.path)/model.safetensors"])
+        }
+    }
+}
+
+extension SentenceEncoder {
+    nonisolated(unsafe) private static var loaded: [String: SentenceEncoder] = [:]
+    private static let lock = NSLock()
+
+    /// One encoder per folder per process (loading hashes and copies ~90 MB of weights).
+    public static func shared(folder: ModelFolder) throws -> SentenceEncoder {
+        try lock.withLock {
+            if let e = loaded[folder.path] { return e }
+            let e = try SentenceEncoder(folder: folder)
+            loaded[folder.path] = e
+            return e
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import COpenBLAS
+
+/// How far related pairs sit from unrelated ones, before any threshold.
+public struct Separation: Codable, Sendable, Equatable {
+    /// P(related similarity > unrelated similarity), ties counted half (the Mann–Whitney AUC).
+    public var auc: Double
+    /// d′ = (mean_rel − mean_unrel)/√((var_rel + var_unrel)/2).
+    public var dPrime: Double
+    /// Unrelated p99 − p1: how narrow the band of unrelated similarities is (claim C1).
+    public var bandWidth: Double
+    /// For each topic centroid, max − min similarity to other topics' items: median and max over topics.
+    public var topicBandMedian: Double
+    public var topicBandMax: Double
+    /// Upper bound on the AUC's error (0 when computed from the kept values; else the share of
+    /// pair comparisons falling in a shared histogram bin, counted as ties).
+    public var aucErrorBound: Double
+}
+
+/// AUC from the pass's distribution: exact over kept values, else from the fine histograms
+/// (pairs sharing a bin count as ties; the bound is half their share).
+public func areaUnderCurve(_ d: PairDistribution) -> (auc: Double, errorBound: Double)? {
+    let (r, u) = (d.related, d.unrelated)
+    guard d.isLabeled, r.count > 0, u.count > 0 else { return nil }
+    let total = Double(r.count) * Double(u.count)
+    if let rel = d.sortedValues(.related), let unrel = d.sortedValues(.unrelated) {
+        var below = 0, equalEnd = 0, wins = 0.0
+        for v in rel {
+            while below < unrel.count && unrel[below] < v { below += 1 }
+            equalEnd = max(equalEnd, below)
+            while equalEnd < unrel.count && unrel[equalEnd] == v { equalEnd += 1 }
+            wins += Double(below) + 0.5 * Double(equalEnd - below)
+        }
+        return (wins / total, 0)
+    }
+    var unrelatedBelow = 0.0, wins = 0.0, shared = 0.0
+    for b in r.histogram.indices {
+        let (nr, nu) = (Double(r.histogram[b]), Double(u.histogram[b]))
+        wins += nr * (unrelatedBelow + 0.5 * nu)
+        shared += nr * nu
+        unrelatedBelow += nu
+    }
+    return (wins / total, 0.5 * shared / total)
+}
+
+/// d′ from the exact moments.
+public func dPrime(_ d: PairDistribution) -> Double? {
+    guard d.isLabeled, d.related.count > 0, d.unrelated.count > 0 else { return nil }
+    let pooled = ((d.related.variance + d.unrelated.variance) / 2).squareRoot()
+    return pooled > 0 ? (d.related.mean - d.unrelated.mean) / pooled : nil
+}
+
+/// Per-topic band: each topic's centroid (normalised mean of its unit vectors) against the
+/// items of every other topic; returns max − min per topic (one `sgemm` for all topics).
+public func topicBands(_ x: Matrix, labels: [Int32]) -> [Double] {
+    let k = Int(labels.max() ?? -1) + 1, d = x.cols, n = x.rows
+    guard k >= 2 else { return [] }
+    var centroids = [Float](repeating: 0, count: k * d)
+    var sums = [Double](repeating: 0, count: k * d)
+    for i in 0..<n { for t in 0..<d { sums[Int(labels[i]) * d + t] += Double(x[i, t]) } }
+    for c in 0..<k {
+        let norm = (0..<d).reduce(0.0) { $0 + sums[c * d + $1] * sums[c * d + $1] }.squareRoot()
+        for t in 0..<d { centroids[c * d + t] = norm > 0 ? Float(sums[c * d + t] / norm) : 0 }
+    }
+    var similarity = [Float](repeating: 0, count: n * k)
+    x.withUnsafePointer { p in
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(n), Int32(k), Int32(d), 1, p, Int32(d), centroids, Int32(d), 0, &similarity, Int32(k))
+    }
+    return (0..<k).map { c in
+        var lo = Float.infinity, hi = -Float.infinity
+        for i in 0..<n where Int(labels[i]) != c {
+            lo = min(lo, similarity[i * k + c])
+            hi = max(hi, similarity[i * k + c])
+        }
+        return Double(hi - lo)
+    }
+}
+
+/// Median of a non-empty list (mean of the middle two for an even count).
+func median(_ values: [Double]) -> Double {
+    let s = values.sorted()
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// Markdown and tidy CSV renderings of analyses.
+public enum AnalysisReport {
+    /// One section per corpus × source: distributions, separation, and the threshold × grouping
+    /// table (ARI, pair F1 and group count per cell; the best ARI per grouping in bold, among
+    /// label-free rules; label-informed rows marked †).
+    public static func markdown(_ a: CorpusAnalysis, heading: String = "##") -> String {
+        var out = "\(heading) \(a.corpus.name) — \(a.source)\n\n"
+        out += "\(a.corpus.items) items"
+        if let k = a.corpus.topics { out += ", \(k) topics" }
+        if let share = a.corpus.relatedPairShare { out += ", related pairs \(String(format: "%.2f", 100 * share))% of all pairs" }
+        out += ", d = \(a.dimensions).\n"
+        for note in a.notes { out += "\nNote: \(note).\n" }
+        for s in a.spaces { out += "\n" + space(s, heading: heading + "#") }
+        return out
+    }
+
+    static func space(_ s: SpaceAnalysis, heading: String) -> String {
+        var out = "\(heading) \(s.space) space\n\nDistribution of pair similarities (quantiles: \(s.quantileMethod)):\n\n"
+        out += distributionTable(s.statistics)
+        if let sep = s.separation {
+            out += "\nSeparation: AUC \(formatFigure(sep.auc)), d′ \(formatFigure(sep.dPrime)), unrelated band (p99 − p1) "
+                + "\(formatFigure(sep.bandWidth)), per-topic band median \(formatFigure(sep.topicBandMedian)), max \(formatFigure(sep.topicBandMax)).\n"
+        }
+        var groupings: [String] = []
+        for g in s.groupings where g.rule != nil && !groupings.contains(g.grouping) { groupings.append(g.grouping) }
+        out += "\n| rule | threshold | " + groupings.map { "\($0): ARI / pair F1 / groups" }.joined(separator: " | ") + " |\n"
+        out += "|---|---|" + String(repeating: "---|", count: groupings.count) + "\n"
+        var best: [String: Double] = [:]
+        for g in s.groupings where !g.labelInformed && g.rule != nil {
+            if let ari = g.recovery?.ari { best[g.grouping] = max(best[g.grouping] ?? -.infinity, ari) }
+        }
+        for t in s.thresholds {
+            var cells: [String] = []
+            for g in groupings {
+                guard let o = s.groupings.first(where: { $0.grouping == g && $0.rule == t.rule }) else { cells.append(""); continue }
+                cells.append(cell(o, bold: !o.labelInformed && o.recovery?.ari == best[g]))
+            }
+            out += "| \(t.rule)\(t.labelInformed ? " †" : "") | \(t.value.map(formatFigure) ?? "n/a") | " + cells.joined(separator: " | ") + " |\n"
+        }
+        let references = s.groupings.filter { $0.rule == nil }
+        if !references.isEmpty {
+            out += "\nLabel-informed references (k = number of topics) †: "
+                + references.map { "\($0.grouping) \(cell($0, bold: false))" }.joined(separator: "; ") + ".\n"
+        }
+        if s.groupings.contains(where: { $0.spread != nil && $0.spread?.ari != nil }) {
+            out += "\nLeader over seeded shuffles of the visiting order (ARI mean ± std [min, max]): "
+                + s.groupings.compactMap { g -> String? in
+                    guard let a = g.spread?.ari, let r = g.rule else { return nil }
+                    return "\(r) \(formatFigure(a.mean)) ± \(formatFigure(a.std)) [\(formatFigure(a.min)), \(formatFigure(a.max))]"
+                }.joined(separator: "; ") + ".\n"
+        }
+        return out
+    }
+
+    static func cell(_ o: GroupingOutcome, bold: Bool) -> String {
+        if let note = o.note, o.groups == nil { return "n/a (\(note))" }
+        guard let r = o.recovery else { return o.groups.map { "\($0) groups" } ?? "n/a" }
+        let ari = bold ? "**\(formatFigure(r.ari))**" : formatFigure(r.ari)
+        return "\(ari) / \(r.pairF1.map(formatFigure) ?? "n/a") / \(r.groups)"
+    }
+
+    public static let csvColumns = ["corpus", "source", "space", "rule", "threshold", "grouping", "label_informed", "groups",
+                                    "ari", "nmi", "homogeneity", "completeness", "v_measure", "pair_precision", "pair_recall",
+                                    "pair_f1", "purity", "singleton_share", "largest_group_share",
+                                    "leader_shuffles_ari_mean", "leader_shuffles_ari_std"]
+
+    /// One row per corpus × source × space × threshold rule × grouping.
+    public static func tidyCSV(_ analyses: [CorpusAnalysis]) -> String {
+        var lines = [csvColumns.joined(separator: ",")]
+        for a in analyses {
+            for s in a.spaces {
+                for g in s.groupings {
+                    var fields = [a.corpus.name, a.source, s.space, g.rule ?? "k=topics", g.threshold.map { String($0) } ?? "",
+                                  g.grouping, g.labelInformed ? "true" : "false", g.groups.map(String.init) ?? ""]
+                    let metrics = g.recovery.map { r in r.named.dropFirst().map { $0.1.map { String($0) } ?? "" } }
+                        ?? Array(repeating: "", count: 11)
+                    fields += metrics
+                    fields += [g.spread?.ari.map { String($0.mean) } ?? "", g.spread?.ari.map { String($0.std) } ?? ""]
+                    lines.append(fields.map(csvField).joined(separator: ","))
+                }
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func csvField(_ s: String) -> String {
+        s.contains(",") || s.contains("\"") || s.contains("\n") ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+    }
+}

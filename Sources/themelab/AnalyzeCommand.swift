@@ -1,0 +1,77 @@
+import Foundation
+import ThemeLab
+
+let analyzeCommand = Command(
+    summary: "distribution, separation, every threshold × grouping and its recovery for one corpus",
+    help: """
+        usage: themelab analyze --corpus C.jsonl [--embeddings X.npy | --model DIR [--layer K]]
+                                [--space raw,centred] [--thresholds R,…] [--groupings G,…]
+                                [--shuffles 10] [--seed 0] [--json] [--out DIR]
+
+        One table per space: pair distribution (all / related / unrelated), separation (AUC, d′,
+        band widths), each threshold rule's value, and for each rule × grouping the recovery
+        metrics (ARI, NMI, V-measure, pair precision/recall/F1, purity, singleton and
+        largest-group shares). Without labels: distributions and thresholds only.
+          --corpus C        JSONL, CSV or TSV corpus (labels in 'label')
+          --embeddings X    vectors, one row per item in corpus order (else the encoder runs)
+          --model DIR       sentence-transformers folder (default: the bootstrap one)
+          --layer K         encoder layer (default: last)
+          --space S,…       raw, centred, centred-unnormalised, abtt, abtt(D), whiten, whiten(k)
+                            (default raw,centred)
+          --thresholds R,…  fixed(t), noise-floor(k), percentile(p), otsu, otsu-floored,
+                            kittler-illingworth, mixture, oracle (default: all)
+          --groupings G,…   components, leader, average, kmeans-k, average-k (default: all)
+          --shuffles N      seeded shuffles for the leader's order spread (default 10)
+          --seed S          seed for shuffles and k-means (default 0)
+          --json            print the results JSON instead of Markdown
+          --out DIR         also write DIR/analysis.{json,md,csv}
+        """,
+    options: ["corpus", "embeddings", "model", "layer", "space", "thresholds", "groupings", "shuffles", "seed", "out"],
+    switches: ["json"]
+) { args in
+    let corpusPath = try args.required("corpus")
+    if args.values["embeddings"] != nil && (args.values["model"] != nil || args.values["layer"] != nil) {
+        throw ThemeLabError.usage("give --embeddings or --model/--layer, not both")
+    }
+    var settings = AnalysisSettings()
+    if let s = args.values["space"] { settings.spaces = s.split(separator: ",").map(String.init) }
+    if let s = args.values["thresholds"] { settings.thresholds = s.split(separator: ",").map(String.init) }
+    if let s = args.values["groupings"] { settings.groupings = s.split(separator: ",").map(String.init) }
+    settings.shuffles = try args.int("shuffles", default: 10, range: 0...1000)
+    settings.seed = UInt64(try args.int("seed", default: 0, range: 0...Int.max))
+    // Validate names before any heavy work.
+    _ = try settings.spaces.map(EmbeddingSpace.init(name:))
+    _ = try settings.thresholds.map(thresholdRule(named:))
+    _ = try settings.groupings.map(GroupingMethod.init(name:))
+
+    let corpus = try CorpusReader.read(path: corpusPath)
+    let source: VectorSource = try args.values["embeddings"].map { .embeddings(path: $0) }
+        ?? .model(folder: args.values["model"], layer: args.values["layer"].map { _ in try args.int("layer", default: 0, range: 0...1000) })
+    let progress = ProgressLine(label: "embed")
+    let vectors = try source.vectors(for: corpus, log: note, progress: progress.update)
+    progress.finish()
+    var analysis = Analysis(settings: settings)
+    analysis.log = note
+    let result = AnalysisResults(
+        name: "analysis of \(corpus.name)",
+        provenance: .current(command: CommandLine.arguments, inputs: try Provenance.checksums([corpusPath] + vectors.files), model: vectors.modelHash),
+        settings: settings, analyses: [try analysis.run(corpus: corpus, vectors: vectors.matrix, source: vectors.description)])
+    if let out = args.values["out"] { try writeResults(result, folder: out, stem: "analysis") }
+    if args.flags.contains("json") {
+        print(try JSONOutput.string(result), terminator: "")
+    } else {
+        print(result.markdown(), terminator: "")
+    }
+}
+
+/// A line on stderr.
+func note(_ message: String) {
+    FileHandle.standardError.write(Data("\(message)\n".utf8))
+}
+
+/// Writes FOLDER/STEM.json, .md and .csv (each atomically).
+func writeResults(_ r: AnalysisResults, folder: String, stem: String) throws {
+    try AtomicFile.write(try JSONOutput.encode(r), to: "\(folder)/\(stem).json")
+    try AtomicFile.write(r.markdown(), to: "\(folder)/\(stem).md")
+    try AtomicFile.write(AnalysisReport.tidyCSV(r.analyses), to: "\(folder)/\(stem).csv")
+}
