@@ -13,12 +13,16 @@ struct Command: Sendable {
 }
 
 let commands: [String: Command] = [
+    "ablate": ablateCommand,
     "analyze": analyzeCommand,
     "bench": benchCommand,
+    "check": checkCommand,
+    "datasets": datasetsCommand,
     "embed": embedCommand,
     "env": envCommand,
     "pairs": pairsCommand,
     "reproduce": reproduceCommand,
+    "synth": synthCommand,
 ]
 
 let usage = """

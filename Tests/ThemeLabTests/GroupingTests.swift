@@ -52,8 +52,8 @@ import Testing
         // (cos 40° = 0.77) and then 95° (cos 25° from the 70° centroid) join: order matters.
         #expect(try LeaderGrouping.group(x, threshold: 0.75) == [0, 0, 1, 1, 2])
         #expect(try LeaderGrouping.group(x, threshold: 0.75, order: [4, 0, 1, 2, 3]) == [1, 1, 0, 0, 0])
-        #expect(LeaderGrouping.shuffledOrder(count: 5, seed: 1).sorted() == [0, 1, 2, 3, 4])
-        #expect(LeaderGrouping.shuffledOrder(count: 50, seed: 1) == LeaderGrouping.shuffledOrder(count: 50, seed: 1))
+        #expect(SeededRandom.permutation(count: 5, seed: 1).sorted() == [0, 1, 2, 3, 4])
+        #expect(SeededRandom.permutation(count: 50, seed: 1) == SeededRandom.permutation(count: 50, seed: 1))
     }
 
     @Test func sphericalKMeansRecoversSeparatedTopicsDeterministically() throws {

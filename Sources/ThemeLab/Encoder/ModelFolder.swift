@@ -31,18 +31,7 @@ public struct ModelFolder: Sendable {
 
     /// The bootstrap-installed folder, if one is found.
     public static func bootstrapFolder() -> String? {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        for start in [URL(fileURLWithPath: FileManager.default.currentDirectoryPath), executable] {
-            var folder = start.standardizedFileURL
-            while true {
-                let candidate = folder.appendingPathComponent(bootstrapRelativePath).path
-                if FileManager.default.fileExists(atPath: candidate + "/model.safetensors") { return candidate }
-                let parent = folder.deletingLastPathComponent()
-                if parent.path == folder.path { break }
-                folder = parent
-            }
-        }
-        return nil
+        ProjectFiles.locate(bootstrapRelativePath + "/model.safetensors").map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
     }
 
     func json(_ file: String) throws -> [String: Any]? {

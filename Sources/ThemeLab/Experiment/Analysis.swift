@@ -197,7 +197,7 @@ public struct Analysis {
         guard settings.shuffles > 0 else { return nil }
         var runs: [[Int32]] = []
         for s in 0..<settings.shuffles {
-            let order = LeaderGrouping.shuffledOrder(count: x.rows, seed: settings.seed &+ UInt64(s) &+ 1)
+            let order = SeededRandom.permutation(count: x.rows, seed: settings.seed &+ UInt64(s) &+ 1)
             runs.append(try LeaderGrouping.group(x, threshold: t, order: order))
         }
         let recoveries = labels.map { l in runs.map { Recovery(topics: l, groups: $0) } }

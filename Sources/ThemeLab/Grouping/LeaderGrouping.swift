@@ -41,14 +41,4 @@ public enum LeaderGrouping {
         }
         return labels
     }
-
-    /// A seeded random visiting order (Fisher–Yates with SplitMix64).
-    public static func shuffledOrder(count: Int, seed: UInt64) -> [Int] {
-        var rng = SeededRandom(seed: seed)
-        var order = Array(0..<count)
-        for i in stride(from: count - 1, to: 0, by: -1) {
-            order.swapAt(i, Int(rng.next() % UInt64(i + 1)))
-        }
-        return order
-    }
 }

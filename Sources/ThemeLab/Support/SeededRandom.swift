@@ -16,6 +16,16 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
     /// Uniform in [0, 1) with 53 random bits.
     public mutating func uniform() -> Double { Double(next() >> 11) * 0x1p-53 }
 
+    /// A seeded random permutation of 0..<count (Fisher–Yates).
+    public static func permutation(count: Int, seed: UInt64) -> [Int] {
+        var rng = SeededRandom(seed: seed)
+        var order = Array(0..<count)
+        for i in stride(from: count - 1, to: 0, by: -1) {
+            order.swapAt(i, Int(rng.next() % UInt64(i + 1)))
+        }
+        return order
+    }
+
     /// Standard normal by Box–Muller (one value per call; deterministic).
     public mutating func gaussian() -> Double {
         let u1 = 1 - uniform(), u2 = uniform()

@@ -1,0 +1,86 @@
+import Foundation
+
+/// CLINC150 (Larson et al., EMNLP-IJCNLP 2019; CC BY 3.0): 150 intents in 10 domains, short
+/// user utterances. Read from `<data dir>/clinc150/data_full.json` and `domains.json`; never
+/// copied into this repository.
+public enum CLINC150 {
+    public static let dataSHA256 = "36923c3705a59e08fe9c3883d8bc2dd966ef93e22cb78ac41171782a698d56e0"
+    public static let domainsSHA256 = "b947b579d3b8e74b06f93b01083d8efaff2888b43a3e362533bd88a6e1211b3a"
+    public static let sourceCommit = "828f809"
+
+    public struct Options: Codable, Sendable, Equatable {
+        /// train, val or test.
+        public var split = "test"
+        /// intent (150 topics) or domain (10).
+        public var level = "intent"
+        public var includeOutOfScope = false
+        /// Seeded subsample: this many intents …
+        public var intents: Int?
+        /// … and this many utterances of each.
+        public var perIntent: Int?
+        public var seed: UInt64 = 0
+        public init() {}
+    }
+
+    public static func load(folder: String, options o: Options) throws -> Corpus {
+        let dataPath = "\(folder)/data_full.json", domainsPath = "\(folder)/domains.json"
+        guard let data = FileManager.default.contents(atPath: dataPath) else {
+            throw ThemeLabError.input("\(dataPath): not found (set --data-dir or THEMELAB_DATA to the folder holding clinc150/, or run 'themelab datasets fetch clinc150')")
+        }
+        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw ThemeLabError.input("\(dataPath): expected a JSON object with train/val/test lists")
+        }
+        guard ["train", "val", "test"].contains(o.split), let rows = root[o.split] as? [[Any]] else {
+            throw ThemeLabError.input("\(dataPath): no split '\(o.split)' (expected train, val or test)")
+        }
+        guard ["intent", "domain"].contains(o.level) else { throw ThemeLabError.usage("clinc150 level '\(o.level)': expected intent or domain") }
+        var domainOf: [String: String] = [:]
+        if let d = FileManager.default.contents(atPath: domainsPath),
+           let domains = try? JSONSerialization.jsonObject(with: d) as? [String: [String]] {
+            for (domain, intents) in domains { for i in intents { domainOf[i] = domain } }
+        } else {
+            throw ThemeLabError.input("\(domainsPath): expected a JSON object mapping each domain to its intents")
+        }
+        var items: [CorpusItem] = []
+        for (i, row) in rows.enumerated() {
+            guard row.count == 2, let text = row[0] as? String, let intent = row[1] as? String else {
+                throw ThemeLabError.input("\(dataPath): \(o.split)[\(i)] is not a [text, intent] pair")
+            }
+            items.append(CorpusItem(id: "\(o.split)-\(i)", text: text, label: intent, group2: domainOf[intent]))
+        }
+        if o.includeOutOfScope, let oos = root["oos_\(o.split)"] as? [[Any]] {
+            for (i, row) in oos.enumerated() {
+                if let text = row.first as? String { items.append(CorpusItem(id: "oos_\(o.split)-\(i)", text: text, label: "oos", group2: "oos")) }
+            }
+        }
+        items = subsample(items, intents: o.intents, perIntent: o.perIntent, seed: o.seed)
+        if o.level == "domain" {
+            items = items.map { var x = $0; (x.label, x.group2) = (x.group2, x.label); return x }
+        }
+        var name = "clinc150-\(o.split)"
+        if let k = o.intents { name += "-\(k)i" }
+        if let m = o.perIntent { name += "x\(m)" }
+        if o.level == "domain" { name += "-domain" }
+        return Corpus(name: name, items: items)
+    }
+
+    /// A seeded choice of `intents` labels and `perIntent` items of each, in corpus order.
+    static func subsample(_ items: [CorpusItem], intents: Int?, perIntent: Int?, seed: UInt64) -> [CorpusItem] {
+        var labels: [String] = []
+        for i in items where !labels.contains(i.label!) { labels.append(i.label!) }
+        var rng = SeededRandom(seed: seed)
+        var chosen = Set(labels)
+        if let k = intents, k < labels.count {
+            chosen = Set(SeededRandom.permutation(count: labels.count, seed: rng.next()).prefix(k).map { labels[$0] })
+        }
+        var kept: [CorpusItem] = []
+        for label in labels where chosen.contains(label) {
+            let members = items.indices.filter { items[$0].label == label }
+            let take = perIntent.map { min($0, members.count) } ?? members.count
+            let picked = SeededRandom.permutation(count: members.count, seed: rng.next()).prefix(take).sorted()
+            kept += picked.map { items[members[$0]] }
+        }
+        let position = Dictionary(uniqueKeysWithValues: items.enumerated().map { ($1.id, $0) })
+        return kept.sorted { position[$0.id]! < position[$1.id]! }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// What `themelab datasets list` shows: each registry corpus, where it lives, and its shape.
+public enum DatasetCatalogue {
+    public struct Row: Codable, Sendable {
+        public var name: String
+        public var description: String
+        public var source: String
+        public var licence: String
+        public var citation: String
+        public var present: Bool
+        public var items: Int?
+        public var topics: Int?
+        public var relatedPairShare: Double?
+        /// Seeds: share of same-topic pairs that share no content word.
+        public var sameTopicPairsWithoutSharedContentWord: Double?
+        public var note: String?
+    }
+
+    public static func rows(dataDirectory: String?) -> [Row] {
+        DatasetRegistry.entries.map { e in
+            var row = Row(name: e.name, description: e.description, source: e.source, licence: e.licence, citation: e.citation, present: false)
+            do {
+                let c = try DatasetRegistry.load(CorpusSpec(name: e.name), dataDirectory: dataDirectory).corpus
+                row.present = true
+                let labels = c.labelIndices() ?? []
+                var sizes: [Int: Int] = [:]
+                for l in labels { sizes[Int(l), default: 0] += 1 }
+                row.items = c.count
+                row.topics = sizes.count
+                let pairs = Double(c.count * (c.count - 1) / 2)
+                row.relatedPairShare = Double(sizes.values.reduce(0) { $0 + $1 * ($1 - 1) / 2 }) / pairs
+                if e.name.hasPrefix("seed") { row.sameTopicPairsWithoutSharedContentWord = ContentWords.disjointSameTopicShare(c) }
+            } catch {
+                row.note = "\(error)"
+            }
+            return row
+        }
+    }
+
+    public static func markdown(_ rows: [Row]) -> String {
+        var out = "| corpus | items | topics | related pairs | present | source | licence |\n|---|---|---|---|---|---|---|\n"
+        for r in rows {
+            let share = r.relatedPairShare.map { String(format: "%.2f%%", 100 * $0) } ?? "n/a"
+            out += "| \(r.name) | \(r.items.map(String.init) ?? "n/a") | \(r.topics.map(String.init) ?? "n/a") | \(share) | "
+                + "\(r.present ? "yes" : "no") | \(r.source) | \(r.licence) |\n"
+        }
+        for r in rows where r.note != nil { out += "\n\(r.name): \(r.note!)" }
+        for r in rows { if let s = r.sameTopicPairsWithoutSharedContentWord { out += "\n\(r.name): \(String(format: "%.0f%%", 100 * s)) of same-topic pairs share no content word" } }
+        return out + "\n"
+    }
+}
+
+/// Content words of a sentence: lower-cased words (letters, digits, apostrophes) that are not
+/// English function words.
+public enum ContentWords {
+    static let stopwords: Set<String> = Set("""
+        a about above after again against all am an and any are as at be because been before being below between both but by \
+        can could couldn't did didn't do does doesn't doing don't down during each few for from further had hadn't has hasn't \
+        have haven't having he her here hers herself him himself his how i i'm i've if in into is isn't it it's its itself just \
+        me more most my myself no nor not now of off on once only or other our ours out over own probably really same she \
+        should so some still such than that the their theirs them then there these they they're this those through to too \
+        under until up very was wasn't we were what when where which while who whom why will with without won't would you \
+        your yours another every whole right all's nobody
+        """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
+
+    public static func of(_ text: String) -> Set<String> {
+        let words = text.lowercased().split { !($0.isLetter || $0.isNumber || $0 == "'" || $0 == "’") }
+        return Set(words.map { $0.replacingOccurrences(of: "’", with: "'") }.filter { !stopwords.contains($0) })
+    }
+
+    /// The share of same-topic pairs whose content words do not overlap.
+    public static func disjointSameTopicShare(_ c: Corpus) -> Double? {
+        let words = c.items.map { of($0.text ?? "") }
+        var pairs = 0, disjoint = 0
+        for i in c.items.indices {
+            for j in (i + 1)..<c.items.count where c.items[i].label == c.items[j].label {
+                pairs += 1
+                if words[i].isDisjoint(with: words[j]) { disjoint += 1 }
+            }
+        }
+        return pairs > 0 ? Double(disjoint) / Double(pairs) : nil
+    }
+}

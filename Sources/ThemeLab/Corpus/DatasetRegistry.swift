@@ -1,0 +1,107 @@
+import Foundation
+
+/// A corpus as commands and experiment files name it: a registry name with its options, or a
+/// file path. Options apply only to the corpora that take them.
+public struct CorpusSpec: Codable, Sendable, Equatable {
+    public var name: String
+    /// For name "file": a JSONL, CSV or TSV corpus.
+    public var path: String?
+    /// CLINC150: split, level, seeded subsample.
+    public var split: String?
+    public var level: String?
+    public var intents: Int?
+    public var perIntent: Int?
+    public var includeOutOfScope: Bool?
+    public var seed: UInt64?
+    /// WordNet: smallest topic kept, and a seeded cap on the item count.
+    public var minimumTopicSize: Int?
+    public var maxItems: Int?
+    /// synthetic: the generator (its corpus carries its own vectors).
+    public var generator: SyntheticVectors?
+
+    public init(name: String) { self.name = name }
+}
+
+/// A loaded corpus, with its vectors when the corpus brings them (the generator).
+public struct LoadedCorpus {
+    public var corpus: Corpus
+    public var vectors: Matrix?
+    /// Files read, for input checksums.
+    public var files: [String]
+}
+
+/// Every corpus the harness knows, where it is read from, and its licence.
+public enum DatasetRegistry {
+    public struct Entry: Sendable {
+        public var name: String
+        public var description: String
+        public var source: String
+        public var licence: String
+        public var citation: String
+    }
+
+    public static let entries: [Entry] = [
+        Entry(name: "seed-12", description: "12 journal sentences, 4 topics of 4, 3, 3, 2 (the app's Otsu shape)",
+              source: "Datasets/seed-12.jsonl (written by this project)", licence: "CC0", citation: "this repository"),
+        Entry(name: "seed-26", description: "26 journal sentences, 6 topics of 7, 6, 5, 4, 2, 2 (the app's fixed-0.55 shape)",
+              source: "Datasets/seed-26.jsonl (written by this project)", licence: "CC0", citation: "this repository"),
+        Entry(name: "synthetic", description: "vector-level generator (no text); default: the app's raw picture, d = 512",
+              source: "generated (themelab synth)", licence: "n/a", citation: "this repository"),
+        Entry(name: "clinc150", description: "intent utterances, 150 intents in 10 domains (intent or domain level)",
+              source: "$THEMELAB_DATA/clinc150 (github.com/clinc/oos-eval @ 828f809)", licence: "CC BY 3.0",
+              citation: "Larson et al., An Evaluation Dataset for Intent Classification and Out-of-Scope Prediction, EMNLP-IJCNLP 2019"),
+        Entry(name: "wordnet-domains", description: "WordNet glosses labeled by topic domain (;c pointer)",
+              source: "/usr/share/wordnet (Debian wordnet-base)", licence: "WordNet 3.0 licence (BSD-like)",
+              citation: "Miller, WordNet: A Lexical Database for English, CACM 1995; Fellbaum (ed.) 1998"),
+        Entry(name: "wordnet-lexnames", description: "WordNet example sentences labeled by lexicographer file",
+              source: "/usr/share/wordnet (Debian wordnet-base)", licence: "WordNet 3.0 licence (BSD-like)",
+              citation: "Miller, WordNet: A Lexical Database for English, CACM 1995; Fellbaum (ed.) 1998"),
+    ]
+
+    /// `--data-dir`, else `$THEMELAB_DATA`.
+    public static func dataDirectory(_ explicit: String? = nil) -> String? {
+        explicit ?? ProcessInfo.processInfo.environment["THEMELAB_DATA"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    public static func load(_ spec: CorpusSpec, dataDirectory: String? = nil) throws -> LoadedCorpus {
+        switch spec.name {
+        case "file":
+            guard let path = spec.path else { throw ThemeLabError.usage("corpus 'file' needs a path") }
+            return LoadedCorpus(corpus: try CorpusReader.read(path: path), files: [path])
+        case "seed-12", "seed-26":
+            guard let path = ProjectFiles.locate("Datasets/\(spec.name).jsonl") else {
+                throw ThemeLabError.input("Datasets/\(spec.name).jsonl not found (run from a checkout of the project)")
+            }
+            return LoadedCorpus(corpus: try CorpusReader.read(path: path), files: [path])
+        case "synthetic":
+            var g = spec.generator ?? .appRaw()
+            if let s = spec.seed { g.seed = s }
+            let (corpus, vectors) = g.corpus(name: spec.generator == nil ? "synthetic-app-raw" : "synthetic")
+            return LoadedCorpus(corpus: corpus, vectors: vectors, files: [])
+        case "clinc150":
+            guard let dir = DatasetRegistry.dataDirectory(dataDirectory) else {
+                throw ThemeLabError.input("clinc150 is read from a data directory: pass --data-dir DIR or set THEMELAB_DATA (a folder holding clinc150/)")
+            }
+            var o = CLINC150.Options()
+            if let v = spec.split { o.split = v }
+            if let v = spec.level { o.level = v }
+            o.intents = spec.intents
+            o.perIntent = spec.perIntent
+            o.includeOutOfScope = spec.includeOutOfScope ?? false
+            o.seed = spec.seed ?? 0
+            let folder = "\(dir)/clinc150"
+            return LoadedCorpus(corpus: try CLINC150.load(folder: folder, options: o), files: ["\(folder)/data_full.json", "\(folder)/domains.json"])
+        case "wordnet-domains", "wordnet-lexnames":
+            let minimum = spec.minimumTopicSize ?? 20
+            var c = spec.name == "wordnet-domains" ? try WordNet.domains(minimumTopicSize: minimum) : try WordNet.lexnames(minimumTopicSize: minimum)
+            if let cap = spec.maxItems, cap < c.count {
+                let keep = SeededRandom.permutation(count: c.count, seed: spec.seed ?? 0).prefix(cap).sorted()
+                c.items = keep.map { c.items[$0] }
+                c.name += "-\(cap)"
+            }
+            return LoadedCorpus(corpus: c, files: WordNet.parts.map { "\(WordNet.defaultFolder)/data.\($0)" })
+        default:
+            throw ThemeLabError.usage("unknown corpus '\(spec.name)' (expected \(entries.map(\.name).joined(separator: ", ")), or file with a path)")
+        }
+    }
+}

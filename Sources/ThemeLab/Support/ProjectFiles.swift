@@ -1,0 +1,20 @@
+import Foundation
+
+/// Files that ship with the project (Datasets/, the bootstrap model), found by walking up from
+/// the working directory and from the executable, so commands work from any folder of a checkout.
+public enum ProjectFiles {
+    public static func locate(_ relativePath: String) -> String? {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        for start in [URL(fileURLWithPath: FileManager.default.currentDirectoryPath), executable] {
+            var folder = start.standardizedFileURL
+            while true {
+                let candidate = folder.appendingPathComponent(relativePath).path
+                if FileManager.default.fileExists(atPath: candidate) { return candidate }
+                let parent = folder.deletingLastPathComponent()
+                if parent.path == folder.path { break }
+                folder = parent
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import ThemeLab
+
+let ablateCommand = Command(
+    summary: "run an experiment file's grid and write results/NAME/",
+    help: """
+        usage: themelab ablate Experiments/NAME.json [--results DIR] [--data-dir DIR]
+
+        Runs every corpus × encoder/layer × space × threshold × grouping the experiment file
+        names and writes DIR/NAME/NAME.json (full provenance), NAME.csv (tidy, one row per
+        corpus × source × space × rule × grouping) and NAME.md. Progress on stderr.
+          --results DIR    output root (default results)
+          --data-dir DIR   folder holding real corpora such as clinc150/ (default $THEMELAB_DATA)
+
+        Experiment file: {"name": …, "corpora": [{"name": "seed-12"}, {"name": "clinc150",
+        "intents": 20, "perIntent": 30, "seed": 1}, {"name": "file", "path": "x.jsonl"}],
+        "encoders": [{"model": "default", "layers": [6]}], "spaces": […], "thresholds": […],
+        "groupings": […], "shuffles": 10, "seed": 0}
+        """,
+    options: ["results", "data-dir"]
+) { args in
+    guard args.positional.count == 1 else { throw ThemeLabError.usage("expected one experiment file") }
+    let plan = try ExperimentPlan.read(path: args.positional[0])
+    let results = try runExperiment(plan, root: args.values["results"] ?? "results", dataDirectory: args.values["data-dir"])
+    note("wrote \(args.values["results"] ?? "results")/\(plan.name)/\(plan.name).{json,csv,md} (\(results.analyses.count) analyses)")
+}
+
+/// Runs a plan and writes its results folder.
+@discardableResult
+func runExperiment(_ plan: ExperimentPlan, root: String, dataDirectory: String?) throws -> AnalysisResults {
+    let progress = ProgressLine(label: "embed")
+    let results = try plan.run(dataDirectory: dataDirectory, command: CommandLine.arguments, log: note, progress: progress.update)
+    progress.finish()
+    try writeResults(results, folder: "\(root)/\(plan.name)", stem: plan.name)
+    return results
+}

@@ -1,0 +1,40 @@
+import Foundation
+import ThemeLab
+
+let checkCommand = Command(
+    summary: "fail when recovery falls below a baseline (for CI)",
+    help: """
+        usage: themelab check --results R.json --baseline B.json
+               themelab check --results R.json --write-baseline B.json [--tolerance METRIC=VALUE,…]
+
+        Compares every row (corpus × source × space × rule × grouping) of the baseline with
+        the results: exits 1 and lists each metric that fell by more than its tolerance, each
+        threshold that moved by more than its tolerance, and each missing row; exits 0 when
+        all hold. The baseline is a results file with a "tolerances" object (metric → allowed
+        drop; "threshold" → allowed move). --write-baseline makes one from results.
+        """,
+    options: ["results", "baseline", "write-baseline", "tolerance"]
+) { args in
+    let resultsPath = try args.required("results")
+    let results = try RegressionCheck.readBaseline(path: resultsPath)
+    if let out = args.values["write-baseline"] {
+        var tolerances = RegressionCheck.defaultTolerances
+        for pair in (args.values["tolerance"] ?? "").split(separator: ",") {
+            let parts = pair.split(separator: "=")
+            guard parts.count == 2, let v = Double(parts[1]), v >= 0 else { throw ThemeLabError.usage("--tolerance takes METRIC=VALUE pairs, got '\(pair)'") }
+            tolerances[String(parts[0])] = v
+        }
+        try AtomicFile.write(try JSONOutput.encode(RegressionCheck.Baseline(tolerances: tolerances, analyses: results.analyses)), to: out)
+        note("wrote baseline \(out)")
+        return
+    }
+    let baseline = try RegressionCheck.readBaseline(path: try args.required("baseline"))
+    let failures = RegressionCheck.compare(results: results.analyses, baseline: baseline)
+    if failures.isEmpty {
+        print("check passed: \(resultsPath) holds every baseline row within tolerance")
+        return
+    }
+    print("check failed: \(failures.count) regression(s) in \(resultsPath)")
+    for f in failures { print("  " + f) }
+    exit(1)
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+@testable import ThemeLab
+
+/// analyze, ablate, check, datasets fetch and synth, run as a user would.
+@Suite(.serialized) struct CommandTests {
+    @Test func analyzeOnEmbeddingsWithAndWithoutLabels() throws {
+        let folder = temporaryFolder()
+        let r = try CLI.run(["synth", "--out-corpus", folder + "/c.jsonl", "--out-embeddings", folder + "/x.npy", "--topics", "6,5,4", "--dims", "32"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let a = try CLI.run(["analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/x.npy", "--json", "--out", folder + "/out"])
+        #expect(a.status == 0, "\(a.stderr)")
+        let results = try JSONDecoder().decode(AnalysisResults.self, from: Data(a.stdout.utf8))
+        let centred = try #require(results.analyses[0].spaces.first { $0.space == "centred" })
+        #expect(centred.thresholds.map(\.rule) == ["fixed(0.55)", "noise-floor(4)", "percentile(90)", "otsu", "otsu-floored", "kittler-illingworth", "mixture", "oracle"])
+        #expect(centred.groupings.contains { $0.grouping == "kmeans-k" && $0.labelInformed })
+        #expect(FileManager.default.fileExists(atPath: folder + "/out/analysis.csv"))
+        let csv = try String(contentsOfFile: folder + "/out/analysis.csv", encoding: .utf8)
+        #expect(csv.hasPrefix(AnalysisReport.csvColumns.joined(separator: ",")))
+
+        // Without labels: thresholds, no recovery, and it says so.
+        let unlabeled = try String(contentsOfFile: folder + "/c.jsonl", encoding: .utf8)
+            .replacingOccurrences(of: #","label":"topic-[0-9]+""#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: #""label":"topic-[0-9]+","#, with: "", options: .regularExpression)
+        try AtomicFile.write(unlabeled, to: folder + "/u.jsonl")
+        let u = try CLI.run(["analyze", "--corpus", folder + "/u.jsonl", "--embeddings", folder + "/x.npy"])
+        #expect(u.status == 0, "\(u.stderr)")
+        #expect(u.stdout.contains("no labels: distributions and thresholds only"))
+        #expect(!u.stdout.contains("oracle"))
+    }
+
+    @Test func analyzeRejectsBadInputClearly() throws {
+        let folder = temporaryFolder()
+        try AtomicFile.write("{\"id\":\"a\",\"label\":\"x\"}\n{\"id\":\"b\",\"label\":\"y\"}\n", to: folder + "/c.jsonl")
+        try NPY.write(Matrix(rows: 3, cols: 2, storage: [1, 0, 0, 1, 1, 1]), to: folder + "/three.npy")
+        let mismatch = try CLI.run(["analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/three.npy"])
+        #expect(mismatch.status == 1 && mismatch.stderr.contains("has 2 items but the vectors have 3 rows"))
+        try NPY.write(Matrix(rows: 2, cols: 2, storage: [1, .nan, 0, 1]), to: folder + "/nan.npy")
+        let nan = try CLI.run(["analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/nan.npy"])
+        #expect(nan.status == 1 && nan.stderr.contains("item 'a': vector has a non-finite value"))
+        let space = try CLI.run(["analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/nan.npy", "--space", "curved"])
+        #expect(space.status == 2 && space.stderr.contains("unknown space 'curved'"))
+        try AtomicFile.write("{\"id\":\"a\",\"label\":\"x\"}\n", to: folder + "/one.jsonl")
+        try NPY.write(Matrix(rows: 1, cols: 2, storage: [1, 0]), to: folder + "/one.npy")
+        let one = try CLI.run(["analyze", "--corpus", folder + "/one.jsonl", "--embeddings", folder + "/one.npy"])
+        #expect(one.status == 1 && one.stderr.contains("pairs need at least 2"))
+    }
+
+    @Test func checkPassesOnItselfAndFailsOnADegradedResult() throws {
+        let folder = temporaryFolder()
+        _ = try CLI.run(["synth", "--out-corpus", folder + "/c.jsonl", "--out-embeddings", folder + "/x.npy", "--topics", "6,5,4", "--dims", "32"])
+        _ = try CLI.run(["analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/x.npy", "--out", folder + "/r", "--groupings", "average"])
+        let write = try CLI.run(["check", "--results", folder + "/r/analysis.json", "--write-baseline", folder + "/b.json", "--tolerance", "ari=0.01"])
+        #expect(write.status == 0, "\(write.stderr)")
+        let pass = try CLI.run(["check", "--results", folder + "/r/analysis.json", "--baseline", folder + "/b.json"])
+        #expect(pass.status == 0 && pass.stdout.hasPrefix("check passed"), "\(pass.stdout)")
+        // Degrade: move every average-linkage grouping's ARI down by 0.1.
+        var results = try JSONDecoder().decode(AnalysisResults.self, from: Data(contentsOf: URL(fileURLWithPath: folder + "/r/analysis.json")))
+        for s in results.analyses[0].spaces.indices {
+            for g in results.analyses[0].spaces[s].groupings.indices where results.analyses[0].spaces[s].groupings[g].recovery != nil {
+                results.analyses[0].spaces[s].groupings[g].recovery!.ari -= 0.1
+            }
+        }
+        try AtomicFile.write(try JSONOutput.encode(results), to: folder + "/worse.json")
+        let fail = try CLI.run(["check", "--results", folder + "/worse.json", "--baseline", folder + "/b.json"])
+        #expect(fail.status == 1)
+        #expect(fail.stdout.contains("ari fell:") && fail.stdout.contains("(−0.1000, tolerance 0.01)"), "\(fail.stdout)")
+    }
+
+    @Test func ablateRunsAnExperimentFile() throws {
+        let folder = temporaryFolder()
+        try AtomicFile.write("""
+            {"name": "tiny", "corpora": [{"name": "synthetic", "generator": {"dimensions": 24, "topicSizes": [5, 4, 3],
+              "anisotropy": 2, "anisotropySpread": 0.2, "topicStrength": 1, "noise": 0.5, "seed": 4}}],
+             "spaces": ["raw", "centred", "abtt(1)", "whiten(8)"], "thresholds": ["otsu", "oracle"], "groupings": ["components", "average", "kmeans-k"], "shuffles": 0}
+            """, to: folder + "/tiny.json")
+        let r = try CLI.run(["ablate", folder + "/tiny.json", "--results", folder + "/results"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let csv = try String(contentsOfFile: folder + "/results/tiny/tiny.csv", encoding: .utf8)
+        // 4 spaces × (2 rules × 2 groupings + 1 reference) rows, plus the header.
+        #expect(csv.split(separator: "\n").count == 1 + 4 * 5)
+        let again = try CLI.run(["ablate", folder + "/tiny.json", "--results", folder + "/again"])
+        #expect(again.status == 0)
+        #expect(try String(contentsOfFile: folder + "/again/tiny/tiny.csv", encoding: .utf8) == csv, "same inputs and seed, same bytes")
+        try AtomicFile.write("{\"name\": \"bad\", \"corpora\": [{\"name\": \"seed-12\"}], \"thresholds\": [\"median\"]}", to: folder + "/bad.json")
+        let bad = try CLI.run(["ablate", folder + "/bad.json"])
+        #expect(bad.status == 1 && bad.stderr.contains("bad.json: unknown threshold rule 'median'"))
+    }
+
+    @Test func fetchVerifiesChecksumsAgainstALoopbackServer() throws {
+        let served = temporaryFolder()
+        let dir = try #require(DatasetRegistry.dataDirectory(), "THEMELAB_DATA must point at the shared datasets")
+        try FileManager.default.copyItem(atPath: "\(dir)/clinc150/data_full.json", toPath: served + "/data_full.json")
+        try FileManager.default.copyItem(atPath: "\(dir)/clinc150/domains.json", toPath: served + "/domains.json")
+        let server = try LoopbackServer(folder: served)
+        defer { server.stop() }
+        let target = temporaryFolder()
+        let ok = try CLI.run(["datasets", "fetch", "clinc150", "--data-dir", target, "--url", server.url])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(try SHA256.hex(file: target + "/clinc150/data_full.json") == CLINC150.dataSHA256)
+
+        try AtomicFile.write("{\"tampered\": true}", to: served + "/domains.json")
+        let other = temporaryFolder()
+        let bad = try CLI.run(["datasets", "fetch", "clinc150", "--data-dir", other, "--url", server.url])
+        #expect(bad.status == 1 && bad.stderr.contains("does not match the expected"))
+        #expect(!FileManager.default.fileExists(atPath: other + "/clinc150"), "nothing half-written")
+    }
+}
+
+/// `python3 -m http.server` on 127.0.0.1 and a free port, serving a folder; stopped by `stop()`.
+final class LoopbackServer {
+    let process = Process()
+    let url: String
+
+    init(folder: String) throws {
+        let port = 20_000 + Int(getpid() % 20_000)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", folder]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        url = "http://127.0.0.1:\(port)"
+        for _ in 0..<50 {  // wait up to 5 s for the port to accept connections
+            if Self.accepts(port: port) { return }
+            usleep(100_000)
+        }
+        stop()
+        throw ThemeLabError.input("loopback server did not start on \(url)")
+    }
+
+    static func accepts(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
+    /// SIGKILL and reap directly (Foundation's waitUntilExit can hang here on Linux).
+    func stop() {
+        let pid = process.processIdentifier
+        guard pid > 0 else { return }
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        _ = waitpid(pid, &status, 0)
+    }
+}

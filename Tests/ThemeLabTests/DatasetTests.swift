@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import ThemeLab
+
+/// Corpora through the registry, on real rows: the committed seeds, CLINC150 from the data
+/// directory (CI sets THEMELAB_DATA), WordNet from Debian's wordnet-base.
+@Suite struct DatasetTests {
+    @Test func seedsHaveTheirShapes() throws {
+        let twelve = try DatasetRegistry.load(CorpusSpec(name: "seed-12")).corpus
+        #expect(twelve.count == 12)
+        var sizes: [String: Int] = [:]
+        for i in twelve.items { sizes[i.label!, default: 0] += 1 }
+        #expect(sizes.values.sorted(by: >) == [4, 3, 3, 2])
+        // 66 pairs, 6 + 3 + 3 + 1 = 13 same-topic.
+        let topics = twelve.labelIndices()!
+        var related = 0
+        for i in 0..<12 { for j in (i + 1)..<12 where topics[i] == topics[j] { related += 1 } }
+        #expect(related == 13)
+        let twentySix = try DatasetRegistry.load(CorpusSpec(name: "seed-26")).corpus
+        #expect(twentySix.count == 26 && Set(twentySix.items.map(\.label)).count == 6)
+        #expect(ContentWords.disjointSameTopicShare(twelve) == 1)
+        #expect(ContentWords.of("I think I said the wrong thing in standup.") == ["think", "said", "wrong", "thing", "standup"])
+    }
+
+    @Test func clinc150LoadsRealRowsWithBothLevelsAndSubsamples() throws {
+        let dir = try #require(DatasetRegistry.dataDirectory(), "THEMELAB_DATA must point at the shared datasets (CI sets it)")
+        var spec = CorpusSpec(name: "clinc150")
+        let test = try DatasetRegistry.load(spec, dataDirectory: dir).corpus
+        #expect(test.count == 4500 && Set(test.items.map(\.label)).count == 150)
+        #expect(test.items[0].text != nil && test.items[0].group2 != nil)
+        spec.level = "domain"
+        #expect(Set(try DatasetRegistry.load(spec, dataDirectory: dir).corpus.items.map(\.label)).count == 10)
+        spec = CorpusSpec(name: "clinc150")
+        spec.split = "train"
+        spec.intents = 5
+        spec.perIntent = 7
+        spec.seed = 3
+        let sub = try DatasetRegistry.load(spec, dataDirectory: dir).corpus
+        #expect(sub.count == 35 && Set(sub.items.map(\.label)).count == 5 && sub.name == "clinc150-train-5ix7")
+        #expect(try DatasetRegistry.load(spec, dataDirectory: dir).corpus == sub, "seeded")
+        spec.split = "dev"
+        #expect(errorMessage { _ = try DatasetRegistry.load(spec, dataDirectory: dir) }?.contains("no split 'dev'") == true)
+        #expect(errorMessage { _ = try DatasetRegistry.load(CorpusSpec(name: "clinc150"), dataDirectory: "/nonexistent") }?.contains("not found") == true)
+    }
+
+    @Test func wordnetCorporaParseDebianData() throws {
+        let domains = try WordNet.domains(minimumTopicSize: 20)
+        #expect(domains.count > 1000)
+        let cell = try #require(domains.items.first { $0.id == "wn-n00006484" })
+        #expect(cell.text!.hasPrefix("cell: (biology) the basic structural and functional unit") && cell.label == "biology")
+        let lexnames = try WordNet.lexnames(minimumTopicSize: 20)
+        #expect(Set(lexnames.items.map(\.label)).contains("noun.food"))
+        #expect(lexnames.items.allSatisfy { !($0.text ?? "").hasPrefix("\"") })
+    }
+
+    @Test func syntheticPresetReproducesTheAppsRawBand() throws {
+        let loaded = try DatasetRegistry.load(CorpusSpec(name: "synthetic"))
+        let x = try #require(loaded.vectors)
+        let d = PairEngine().run(x, labels: loaded.corpus.labelIndices())
+        let u = try #require(d.statistics(.unrelated))
+        #expect(u.p1 > 0.80 && u.p99 - u.p1 < 0.15, "unrelated raw band \(u.p1)…\(u.p99)")
+        #expect(x.cols == 512)
+    }
+
+    @Test func unknownCorpusIsAUsageError() {
+        #expect(errorMessage { _ = try DatasetRegistry.load(CorpusSpec(name: "imdb")) }?.hasPrefix("unknown corpus 'imdb'") == true)
+    }
+}
