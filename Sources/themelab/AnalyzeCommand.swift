@@ -4,7 +4,7 @@ import ThemeLab
 let analyzeCommand = Command(
     summary: "distribution, separation, every threshold × grouping and its recovery for one corpus",
     help: """
-        usage: themelab analyze --corpus C.jsonl [--embeddings X.npy | --model DIR [--layer K]]
+        usage: themelab analyze --corpus C.jsonl|NAME [--embeddings X.npy | --model DIR [--layer K]]
                                 [--space raw,centred] [--thresholds R,…] [--groupings G,…]
                                 [--shuffles 10] [--seed 0] [--json] [--out DIR]
 
@@ -12,7 +12,12 @@ let analyzeCommand = Command(
         band widths), each threshold rule's value, and for each rule × grouping the recovery
         metrics (ARI, NMI, V-measure, pair precision/recall/F1, purity, singleton and
         largest-group shares). Without labels: distributions and thresholds only.
-          --corpus C        JSONL, CSV or TSV corpus (labels in 'label')
+          --corpus C        JSONL, CSV or TSV corpus (labels in 'label'), or a registry name
+                            (themelab datasets list): seed-12, seed-26, synthetic, clinc150,
+                            wordnet-domains, wordnet-lexnames
+          --data-dir DIR    folder holding real corpora (default $THEMELAB_DATA)
+          --split S, --level L, --intents K, --per-intent M, --max-items N, --corpus-seed S
+                            registry options (CLINC150 split/level/subsample; WordNet cap)
           --embeddings X    vectors, one row per item in corpus order (else the encoder runs)
           --model DIR       sentence-transformers folder (default: the bootstrap one)
           --layer K         encoder layer (default: last)
@@ -26,7 +31,8 @@ let analyzeCommand = Command(
           --json            print the results JSON instead of Markdown
           --out DIR         also write DIR/analysis.{json,md,csv}
         """,
-    options: ["corpus", "embeddings", "model", "layer", "space", "thresholds", "groupings", "shuffles", "seed", "out"],
+    options: ["corpus", "embeddings", "model", "layer", "space", "thresholds", "groupings", "shuffles", "seed", "out",
+              "data-dir", "split", "level", "intents", "per-intent", "max-items", "corpus-seed"],
     switches: ["json"]
 ) { args in
     let corpusPath = try args.required("corpus")
@@ -44,17 +50,35 @@ let analyzeCommand = Command(
     _ = try settings.thresholds.map(thresholdRule(named:))
     _ = try settings.groupings.map(GroupingMethod.init(name:))
 
-    let corpus = try CorpusReader.read(path: corpusPath)
-    let source: VectorSource = try args.values["embeddings"].map { .embeddings(path: $0) }
-        ?? .model(folder: args.values["model"], layer: args.values["layer"].map { _ in try args.int("layer", default: 0, range: 0...1000) })
-    let progress = ProgressLine(label: "embed")
-    let vectors = try source.vectors(for: corpus, log: note, progress: progress.update)
-    progress.finish()
+    var spec = CorpusSpec(name: "file")
+    if FileManager.default.fileExists(atPath: corpusPath) || !DatasetRegistry.entries.contains(where: { $0.name == corpusPath }) {
+        spec.path = corpusPath
+    } else {
+        spec = CorpusSpec(name: corpusPath)
+        spec.split = args.values["split"]
+        spec.level = args.values["level"]
+        spec.intents = try args.values["intents"].map { _ in try args.int("intents", default: 0, range: 1...1000) }
+        spec.perIntent = try args.values["per-intent"].map { _ in try args.int("per-intent", default: 0, range: 1...100_000) }
+        spec.maxItems = try args.values["max-items"].map { _ in try args.int("max-items", default: 0, range: 2...10_000_000) }
+        spec.seed = try args.values["corpus-seed"].map { _ in UInt64(try args.int("corpus-seed", default: 0, range: 0...Int.max)) }
+    }
+    let loaded = try DatasetRegistry.load(spec, dataDirectory: args.values["data-dir"])
+    let corpus = loaded.corpus
+    let vectors: VectorSource.Vectors
+    if let own = loaded.vectors, args.values["embeddings"] == nil {
+        vectors = VectorSource.Vectors(matrix: own, description: "generator", modelHash: nil, files: [])
+    } else {
+        let source: VectorSource = try args.values["embeddings"].map { .embeddings(path: $0) }
+            ?? .model(folder: args.values["model"], layer: args.values["layer"].map { _ in try args.int("layer", default: 0, range: 0...1000) })
+        let progress = ProgressLine(label: "embed")
+        vectors = try source.vectors(for: corpus, log: note, progress: progress.update)
+        progress.finish()
+    }
     var analysis = Analysis(settings: settings)
     analysis.log = note
     let result = AnalysisResults(
         name: "analysis of \(corpus.name)",
-        provenance: .current(command: CommandLine.arguments, inputs: try Provenance.checksums([corpusPath] + vectors.files), model: vectors.modelHash),
+        provenance: .current(command: CommandLine.arguments, inputs: try Provenance.checksums(loaded.files + vectors.files), model: vectors.modelHash),
         settings: settings, analyses: [try analysis.run(corpus: corpus, vectors: vectors.matrix, source: vectors.description)])
     if let out = args.values["out"] { try writeResults(result, folder: out, stem: "analysis") }
     if args.flags.contains("json") {

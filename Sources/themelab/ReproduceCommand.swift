@@ -2,38 +2,78 @@ import Foundation
 import ThemeLab
 
 let reproduceCommand = Command(
-    summary: "run the embedded default and write results/",
+    summary: "run every Experiments/*.json and write results/ with REPORT.md",
     help: """
-        usage: themelab reproduce [--results DIR]
+        usage: themelab reproduce [--results DIR] [--data-dir DIR] [--only NAME,…]
 
-        Runs the harness's embedded default (no data directory, no network) and writes
-        DIR (default results/): the pairwise distribution of a seeded synthetic corpus
-        (d = 384, 20 topics of 100 items, raw space) as JSON and Markdown.
-          --results DIR   output folder (default results)
+        Runs every experiment file in Experiments/ (sorted by name), writes DIR/NAME/ for each,
+        and DIR/REPORT.md: the claims table (C1–C7 against the app's reported figures), the
+        threshold ablation, how rules move with the number of topics, and provenance. An
+        experiment whose corpora are not here (CLINC150 without a data directory) is skipped
+        and the report says so. Embeddings are computed afresh into a private cache, so the
+        same inputs give the same bytes; the only field that changes between runs is the
+        timestamp (and run time) in DIR/provenance.json and each results file's createdAt.
+          --results DIR    output folder (default results)
+          --data-dir DIR   folder holding real corpora (default $THEMELAB_DATA)
+          --only N,…       run only these experiments
         """,
-    options: ["results"]
+    options: ["results", "data-dir", "only"]
 ) { args in
-    let folder = args.values["results"] ?? "results"
-    let generator = SyntheticVectors(dimensions: 384, topicSizes: Array(repeating: 100, count: 20),
-                                     anisotropy: 2.0, topicStrength: 1.0, noise: 1.2, seed: 12)
-    let (vectors, labels) = generator.generate()
-    let engine = PairEngine()
-    let distribution = engine.run(vectors, labels: labels)
-    let summary = PairsSummary(provenance: .current(command: ["themelab", "reproduce"], inputs: [:]),
-                               items: vectors.rows, dimensions: vectors.cols, bins: engine.bins, distribution: distribution)
-    try AtomicFile.write(try JSONOutput.encode(summary), to: "\(folder)/pairs/synthetic-default.json")
-    let report = """
-        # ThemeLab results
+    let start = Date()
+    let root = args.values["results"] ?? "results"
+    guard let folder = ProjectFiles.locate("Experiments") else { throw ThemeLabError.input("Experiments/ not found (run from a checkout)") }
+    var files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.sorted()
+    if let only = args.values["only"] {
+        let names = Set(only.split(separator: ",").map { "\($0).json" })
+        files = files.filter(names.contains)
+    }
+    let cache = NSTemporaryDirectory() + "themelab-reproduce-\(getpid())"
+    setenv("THEMELAB_CACHE", cache, 1)
+    setenv("THEMELAB_TIMESTAMP", ISO8601DateFormatter().string(from: start), 1)
+    defer { try? FileManager.default.removeItem(atPath: cache) }
 
-        Produced by `make reproduce` (`themelab reproduce`); do not edit by hand.
-        BLAS kernel: \(summary.provenance.blas.kernel) (\(summary.provenance.blas.kernelChosenBy)); themelab \(Tool.version).
+    var all: [(plan: ExperimentPlan, results: AnalysisResults)] = []
+    var skipped: [String] = []
+    for file in files {
+        let plan = try ExperimentPlan.read(path: "\(folder)/\(file)")
+        do {
+            all.append((plan, try runExperiment(plan, root: root, dataDirectory: args.values["data-dir"])))
+        } catch let ThemeLabError.input(message) where message.contains("data directory") || message.contains("not found (set --data-dir") {
+            skipped.append("\(plan.name): skipped — \(message)")
+            note("skipped \(plan.name): \(message)")
+        }
+    }
+    let c7 = try themeSumsCheck()
+    let report = ReproductionReport(experiments: all.map { ($0.plan.name, $0.plan.description ?? "", $0.results) }, skipped: skipped, c7: c7)
+    try AtomicFile.write(report.markdown(), to: "\(root)/REPORT.md")
+    let provenance = Provenance.current(command: CommandLine.arguments, inputs: [:])
+    try AtomicFile.write(try JSONOutput.encode(ReproduceProvenance(provenance: provenance, runSeconds: (Date().timeIntervalSince(start) * 10).rounded() / 10,
+                                                                   experiments: all.map(\.plan.name), skipped: skipped)),
+                         to: "\(root)/provenance.json")
+    note("wrote \(root)/REPORT.md (\(all.count) experiments, \(skipped.count) skipped) in \(Int(Date().timeIntervalSince(start))) s")
+}
 
-        ## Pairwise distribution, synthetic default (raw space)
-        \(vectors.rows) unit vectors, d = \(vectors.cols), 20 topics of 100; generator: anisotropy 2.0, topic strength 1.0,
-        noise 1.2, seed 12. Quantiles: \(summary.quantileMethod).
+struct ReproduceProvenance: Codable {
+    var provenance: Provenance
+    var runSeconds: Double
+    var experiments: [String]
+    var skipped: [String]
+}
 
-        \(summary.markdown())
-        """
-    try AtomicFile.write(report, to: "\(folder)/REPORT.md")
-    print("wrote \(folder)/REPORT.md and \(folder)/pairs/synthetic-default.json")
+/// Claim C7 on real vectors: seed-26's MiniLM vectors (unit), summed per theme in Float64 and
+/// then across themes, against the plain sentence mean.
+func themeSumsCheck() throws -> ReproductionReport.ThemeSumsResult {
+    let corpus = try DatasetRegistry.load(CorpusSpec(name: "seed-26")).corpus
+    let v = try VectorSource.model(folder: nil, layer: nil).vectors(for: corpus)
+    let x = try unitRows(v.matrix)
+    let labels = corpus.labelIndices()!
+    var sums = ThemeSums(dimensions: x.cols)
+    var direct = [Double](repeating: 0, count: x.cols)
+    for i in 0..<x.rows {
+        sums.add(x.row(i), to: Int(labels[i]))
+        for k in 0..<x.cols { direct[k] += Double(x[i, k]) }
+    }
+    let mean = direct.map { $0 / Double(x.rows) }
+    let worst = zip(sums.mean, mean).map { abs($0 - $1) }.max() ?? 0
+    return .init(corpus: corpus.name, source: v.description, identicalBits: sums.mean == mean, maxAbsDifference: worst)
 }

@@ -46,6 +46,9 @@ public struct ThresholdOutcome: Codable, Sendable, Equatable {
     public var rule: String
     public var value: Double?
     public var labelInformed: Bool
+    /// Pairs with similarity ≥ the threshold, and how many of them are related.
+    public var pairsAbove: Int?
+    public var relatedAbove: Int?
     /// Why there is no value.
     public var note: String?
 }
@@ -111,10 +114,20 @@ public struct Analysis {
             relatedShare = Double(sizes.reduce(0) { $0 + $1 * ($1 - 1) / 2 }) / Double(n * (n - 1) / 2)
         }
         let order = corpus.items.indices.sorted { (corpus.items[$0].order ?? $0, $0) < (corpus.items[$1].order ?? $1, $1) }
-        let results = try spaces.map { space -> SpaceAnalysis in
+        // Bad vectors fail the run; a space that cannot be built for this corpus (whitening with
+        // fewer items than dimensions) is skipped with a note.
+        _ = try EmbeddingSpace.raw.transform(vectors) { "\(corpus.name): item '\(corpus.items[$0].id)'" }
+        var results: [SpaceAnalysis] = []
+        for space in spaces {
             log("\(corpus.name): \(space) space")
-            let x = try space.transform(vectors) { "\(corpus.name): item '\(corpus.items[$0].id)'" }
-            return try analyzeSpace(space, x, labels: labels, topics: topics, rules: rules, groupings: groupings, order: order)
+            let x: Matrix
+            do {
+                x = try space.transform(vectors) { "\(corpus.name): item '\(corpus.items[$0].id)'" }
+            } catch {
+                notes.append("\(space) space skipped: \(error)")
+                continue
+            }
+            results.append(try analyzeSpace(space, x, labels: labels, topics: topics, rules: rules, groupings: groupings, order: order))
         }
         return CorpusAnalysis(
             corpus: .init(name: corpus.name, items: n, topics: topics, labeled: labels != nil, relatedPairShare: relatedShare),
@@ -129,6 +142,8 @@ public struct Analysis {
         let thresholds = usable.map { rule in
             let value = rule.threshold(in: context)
             return ThresholdOutcome(rule: rule.name, value: value, labelInformed: rule.isLabelInformed,
+                                    pairsAbove: value.map { distribution.count(.all, atLeast: $0) },
+                                    relatedAbove: value.flatMap { distribution.isLabeled ? distribution.count(.related, atLeast: $0) : nil },
                                     note: value == nil ? rule.whyNoThreshold(in: context) : nil)
         }
 

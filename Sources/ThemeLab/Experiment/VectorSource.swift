@@ -13,6 +13,13 @@ public enum VectorSource: Sendable, Equatable {
         public var modelHash: String?
         /// Files read, for input checksums.
         public var files: [String]
+
+        public init(matrix: Matrix, description: String, modelHash: String?, files: [String]) {
+            self.matrix = matrix
+            self.description = description
+            self.modelHash = modelHash
+            self.files = files
+        }
     }
 
     public func vectors(for corpus: Corpus, log: (String) -> Void = { _ in },

@@ -59,6 +59,20 @@ public struct PairDistribution: Sendable {
         return histogramQuantile(a, q)
     }
 
+    /// Pairs of a class with similarity ≥ t: exact from kept values, else counted by fine bins
+    /// (a bin straddling t counts when its left edge is ≥ t).
+    public func count(_ c: PairClass, atLeast t: Double) -> Int {
+        if let values = sortedValues(c) {
+            var lo = 0, hi = values.count
+            while lo < hi { let mid = (lo + hi) / 2; if Double(values[mid]) < t { lo = mid + 1 } else { hi = mid } }
+            return values.count - lo
+        }
+        guard let a = accumulator(c) else { return 0 }
+        var n: UInt64 = 0
+        for (b, count) in a.histogram.enumerated() where -1 + Double(b) * a.binWidth >= t { n += count }
+        return Int(n)
+    }
+
     public func statistics(_ c: PairClass) -> PairStatistics? {
         guard let a = accumulator(c), a.count > 0 else { return nil }
         return PairStatistics(accumulator: a, quantile: { quantile(c, $0)! }, errorBound: sortedValues(c) == nil ? a.binWidth : 0)
