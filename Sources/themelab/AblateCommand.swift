@@ -8,7 +8,7 @@ let ablateCommand = Command(
 
         Runs every corpus × encoder/layer × space × threshold × grouping the experiment file
         names and writes DIR/NAME/NAME.json (full provenance), NAME.csv (tidy, one row per
-        corpus × source × space × rule × grouping) and NAME.md. Progress on stderr.
+        corpus × source × space × rule × grouping), NAME.md and plots/*.svg. Progress on stderr.
           --results DIR    output root (default results)
           --data-dir DIR   folder holding real corpora such as clinc150/ (default $THEMELAB_DATA)
 
@@ -32,5 +32,6 @@ func runExperiment(_ plan: ExperimentPlan, root: String, dataDirectory: String?)
     let results = try plan.run(dataDirectory: dataDirectory, command: CommandLine.arguments, log: note, progress: progress.update)
     progress.finish()
     try writeResults(results, folder: "\(root)/\(plan.name)", stem: plan.name)
+    _ = try SVGPlot.writeAll(results, folder: "\(root)/\(plan.name)/plots")
     return results
 }

@@ -18,6 +18,7 @@ let commands: [String: Command] = [
     "bench": benchCommand,
     "check": checkCommand,
     "datasets": datasetsCommand,
+    "plot": plotCommand,
     "embed": embedCommand,
     "env": envCommand,
     "pairs": pairsCommand,

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 @testable import ThemeLab
 
@@ -147,5 +150,41 @@ final class LoopbackServer {
         kill(pid, SIGKILL)
         var status: Int32 = 0
         _ = waitpid(pid, &status, 0)
+    }
+}
+
+/// The project's own regression gate: the fast corpora (Experiments/ci-gate.json) must hold
+/// results/baseline.json within its tolerances.
+@Suite(.serialized) struct RegressionGateTests {
+    @Test func fastCorporaHoldTheBaseline() throws {
+        let plan = try #require(ProjectFiles.locate("Experiments/ci-gate.json"))
+        let baseline = try #require(ProjectFiles.locate("results/baseline.json"))
+        let folder = temporaryFolder()
+        let run = try CLI.run(["ablate", plan, "--results", folder], environment: ["THEMELAB_CACHE": folder + "/cache"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let check = try CLI.run(["check", "--results", folder + "/ci-gate/ci-gate.json", "--baseline", baseline])
+        #expect(check.status == 0, "\(check.stdout)")
+    }
+}
+
+@Suite struct PlotTests {
+    @Test func plotsAreWellFormedAndCarryTheirSeries() throws {
+        let folder = temporaryFolder()
+        _ = try CLI.run(["synth", "--out-corpus", folder + "/c.jsonl", "--out-embeddings", folder + "/x.npy", "--topics", "6,5,4", "--dims", "32"])
+        _ = try CLI.run(["analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/x.npy", "--out", folder + "/r", "--shuffles", "0"])
+        let r = try CLI.run(["plot", "--results", folder + "/r/analysis.json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let plots = try FileManager.default.contentsOfDirectory(atPath: folder + "/r/plots").sorted()
+        #expect(plots.count == 4, "\(plots)")  // histogram + ablation for raw and centred
+        let histogram = try #require(plots.first { $0.hasSuffix("centred-histogram.svg") })
+        let text = try String(contentsOfFile: folder + "/r/plots/" + histogram, encoding: .utf8)
+        let doc = try XMLDocument(xmlString: text)
+        let ids = try doc.nodes(forXPath: "//@id").compactMap(\.stringValue)
+        for id in ["title", "x-label", "y-label", "series-related", "series-unrelated", "threshold-otsu", "threshold-otsu-floored", "threshold-oracle"] {
+            #expect(ids.contains(id), "missing \(id)")
+        }
+        #expect(try doc.nodes(forXPath: "//*[@class='legend']").count >= 4)
+        let ablation = try XMLDocument(xmlString: String(contentsOfFile: folder + "/r/plots/" + plots.first { $0.hasSuffix("centred-ablation.svg") }!, encoding: .utf8))
+        #expect(try ablation.nodes(forXPath: "//*[@class='bar']").count > 0)
     }
 }

@@ -40,6 +40,14 @@ public struct ReproductionReport {
             """
         if !skipped.isEmpty { out += "\nSkipped:\n" + skipped.map { "- \($0)" }.joined(separator: "\n") + "\n" }
 
+        out += "\n## Key figures\n\n"
+        for (experiment, corpus, space) in [("seeds", "seed-12", "centred"), ("clinc150", "clinc150-test", "centred"), ("synthetic", "synthetic-app-raw", "raw"), ("synthetic", "synthetic-app-raw", "centred")] {
+            guard let e = experiments.first(where: { $0.name == experiment }),
+                  let a = e.results.analyses.first(where: { $0.corpus.name == corpus }) else { continue }
+            out += "![\(corpus), \(space) space](\(experiment)/plots/\(SVGPlot.slug(corpus))-\(SVGPlot.slug(a.source))-\(space)-histogram.svg)\n"
+        }
+        if experiments.contains(where: { $0.name == "layers" }) { out += "![anisotropy by layer](layers/plots/seed-26-layers.svg)\n" }
+
         out += "\n## Claims\n\n"
         let analyses = experiments.flatMap { e in e.results.analyses.filter { _ in e.name != "layers" } }
         out += ClaimsReport.markdown(ClaimsReport.rows(analyses))

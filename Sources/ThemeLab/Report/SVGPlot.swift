@@ -1,0 +1,174 @@
+import Foundation
+
+/// Plots as standalone SVG, written by the harness (no plotting dependency): similarity
+/// histograms with threshold lines, the threshold ablation, and anisotropy by layer.
+/// Colours: the Okabe–Ito palette, safe for colour-blind readers.
+public enum SVGPlot {
+    static let palette = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+    /// Threshold lines: the rest of the palette, then two greys-and-wine Tol colours.
+    static let thresholdColours = ["#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000", "#999999", "#882255"]
+    static let width = 760.0, height = 420.0
+    static let left = 70.0, right = 200.0, top = 40.0, bottom = 70.0
+
+    static func escape(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+    static func n(_ x: Double) -> String { String(format: "%.2f", x) }
+
+    /// Frame, title, axis labels and ticks; returns the opening and a mapping from data to pixels.
+    static func frame(title: String, xLabel: String, yLabel: String, x: ClosedRange<Double>, y: ClosedRange<Double>,
+                      xTicks: [Double], yTicks: [Double]) -> (svg: String, px: (Double) -> Double, py: (Double) -> Double) {
+        let plotW = width - left - right, plotH = height - top - bottom
+        let px = { (v: Double) in left + (v - x.lowerBound) / (x.upperBound - x.lowerBound) * plotW }
+        let py = { (v: Double) in top + plotH - (v - y.lowerBound) / (y.upperBound - y.lowerBound) * plotH }
+        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
+        s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+        s += "<text id=\"title\" x=\"\(n(width / 2))\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">\(escape(title))</text>\n"
+        s += "<rect x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(plotW))\" height=\"\(n(plotH))\" fill=\"none\" stroke=\"#444\"/>\n"
+        for t in xTicks {
+            s += "<line x1=\"\(n(px(t)))\" y1=\"\(n(top + plotH))\" x2=\"\(n(px(t)))\" y2=\"\(n(top + plotH + 5))\" stroke=\"#444\"/>"
+            s += "<text x=\"\(n(px(t)))\" y=\"\(n(top + plotH + 18))\" text-anchor=\"middle\">\(String(format: "%g", t))</text>\n"
+        }
+        for t in yTicks {
+            s += "<line x1=\"\(n(left - 5))\" y1=\"\(n(py(t)))\" x2=\"\(n(left))\" y2=\"\(n(py(t)))\" stroke=\"#444\"/>"
+            s += "<text x=\"\(n(left - 8))\" y=\"\(n(py(t) + 4))\" text-anchor=\"end\">\(String(format: "%g", t == 0 ? 0 : t))</text>\n"
+        }
+        s += "<text id=\"x-label\" x=\"\(n(left + plotW / 2))\" y=\"\(n(height - 12))\" text-anchor=\"middle\">\(escape(xLabel))</text>\n"
+        s += "<text id=\"y-label\" transform=\"translate(18 \(n(top + plotH / 2))) rotate(-90)\" text-anchor=\"middle\">\(escape(yLabel))</text>\n"
+        return (s, px, py)
+    }
+
+    static func legend(_ entries: [(label: String, colour: String, dashed: Bool)]) -> String {
+        var s = ""
+        for (i, e) in entries.enumerated() {
+            let y = top + 10 + Double(i) * 18, x = width - right + 14
+            s += "<g class=\"legend\"><line x1=\"\(n(x))\" y1=\"\(n(y))\" x2=\"\(n(x + 22))\" y2=\"\(n(y))\" stroke=\"\(e.colour)\" stroke-width=\"2.5\"\(e.dashed ? " stroke-dasharray=\"5 3\"" : "")/>"
+            s += "<text x=\"\(n(x + 28))\" y=\"\(n(y + 4))\">\(escape(e.label))</text></g>\n"
+        }
+        return s
+    }
+
+    static func ticks(_ r: ClosedRange<Double>, count: Int = 5) -> [Double] {
+        let raw = (r.upperBound - r.lowerBound) / Double(count)
+        let magnitude = pow(10, floor(log10(raw)))
+        let step = [1.0, 2, 2.5, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? raw
+        return stride(from: ceil(r.lowerBound / step) * step, through: r.upperBound + 1e-12, by: step).map { ($0 / step).rounded() * step + 0 }
+    }
+
+    /// Related and unrelated similarities (each normalised to its own total) with a vertical
+    /// line per threshold rule.
+    public static func histogram(_ s: SpaceAnalysis, corpus: String, source: String) -> String {
+        let classes = s.histogram["related"] != nil ? ["related", "unrelated"] : ["all"]
+        let bins = 200, binWidth = 2.0 / Double(bins)
+        let shares = classes.map { c -> [Double] in
+            let counts = s.histogram[c] ?? []
+            let total = Double(counts.reduce(0, +))
+            return counts.map { total > 0 ? Double($0) / total : 0 }
+        }
+        let occupied = shares.flatMap { $0.enumerated().filter { $0.element > 0 }.map(\.offset) }
+        let cuts = s.thresholds.compactMap(\.value)
+        let lo = max(-1, min(-1 + Double((occupied.min() ?? 0) - 2) * binWidth, (cuts.min() ?? 1) - 0.02))
+        let hi = min(1, max(-1 + Double((occupied.max() ?? bins) + 3) * binWidth, (cuts.max() ?? -1) + 0.02))
+        let ymax = max(shares.flatMap { $0 }.max() ?? 1, 1e-9) * 1.1
+        let f = frame(title: "\(corpus) — \(source) — \(s.space) space", xLabel: "cosine similarity",
+                      yLabel: "share of the class's pairs per bin (width 0.01)", x: lo...hi, y: 0...ymax,
+                      xTicks: ticks(lo...hi), yTicks: ticks(0...ymax))
+        var svg = f.svg
+        var entries: [(String, String, Bool)] = []
+        for (k, c) in classes.enumerated() {
+            var d = ""
+            for (b, v) in shares[k].enumerated() {
+                let x0 = -1 + Double(b) * binWidth
+                guard x0 + binWidth >= lo && x0 <= hi else { continue }
+                d += (d.isEmpty ? "M" : "L") + "\(n(f.px(max(x0, lo)))) \(n(f.py(v))) L\(n(f.px(min(x0 + binWidth, hi)))) \(n(f.py(v))) "
+            }
+            let colour = palette[k]
+            svg += "<path class=\"series\" id=\"series-\(c)\" d=\"\(d)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"/>\n"
+            entries.append(("\(c) pairs", colour, false))
+        }
+        for (i, t) in s.thresholds.enumerated() {
+            guard let v = t.value, v >= lo, v <= hi else { continue }
+            let colour = thresholdColours[i % thresholdColours.count]
+            svg += "<line class=\"threshold\" id=\"threshold-\(escape(t.rule))\" x1=\"\(n(f.px(v)))\" y1=\"\(n(top))\" x2=\"\(n(f.px(v)))\" y2=\"\(n(height - bottom))\" stroke=\"\(colour)\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>\n"
+            entries.append(("\(t.rule)\(t.labelInformed ? " †" : "") = \(String(format: "%.3f", v))", colour, true))
+        }
+        return svg + legend(entries) + "</svg>\n"
+    }
+
+    /// Each rule's ARI per threshold grouping, as grouped bars.
+    public static func ablation(_ s: SpaceAnalysis, corpus: String, source: String) -> String {
+        var groupings: [String] = []
+        for g in s.groupings where g.rule != nil && !groupings.contains(g.grouping) { groupings.append(g.grouping) }
+        let rules = s.thresholds.map(\.rule)
+        let informed = Set(s.thresholds.filter(\.labelInformed).map(\.rule))
+        let f = frame(title: "Threshold ablation — \(corpus) — \(source) — \(s.space)", xLabel: "",
+                      yLabel: "ARI", x: 0...Double(max(rules.count, 1)), y: -0.1...1, xTicks: [], yTicks: ticks(-0.1...1))
+        var svg = f.svg
+        let slot = (width - left - right) / Double(max(rules.count, 1))
+        let barW = slot * 0.8 / Double(max(groupings.count, 1))
+        for (r, rule) in rules.enumerated() {
+            let labelX = left + (Double(r) + 0.5) * slot
+            svg += "<text transform=\"translate(\(n(labelX)) \(n(height - bottom + 10))) rotate(-20)\" text-anchor=\"end\" font-size=\"10\">\(escape(rule))\(informed.contains(rule) ? " †" : "")</text>\n"
+            for (g, grouping) in groupings.enumerated() {
+                guard let ari = s.groupings.first(where: { $0.rule == rule && $0.grouping == grouping })?.recovery?.ari else { continue }
+                let x = left + Double(r) * slot + slot * 0.1 + Double(g) * barW
+                let (y0, y1) = (f.py(max(ari, 0)), f.py(min(ari, 0)))
+                svg += "<rect class=\"bar\" data-rule=\"\(escape(rule))\" data-grouping=\"\(grouping)\" x=\"\(n(x))\" y=\"\(n(y0))\" width=\"\(n(barW * 0.9))\" height=\"\(n(max(y1 - y0, 0.5)))\" fill=\"\(palette[g])\"/>\n"
+            }
+        }
+        svg += "<line x1=\"\(n(left))\" y1=\"\(n(f.py(0)))\" x2=\"\(n(width - right))\" y2=\"\(n(f.py(0)))\" stroke=\"#444\"/>\n"
+        return svg + legend(groupings.enumerated().map { ($0.element, palette[$0.offset], false) }) + "</svg>\n"
+    }
+
+    /// Median raw cosine of unrelated pairs and unrelated band width, per layer, raw vs centred.
+    public static func layers(_ analyses: [CorpusAnalysis], corpus: String) -> String {
+        let layers = analyses.compactMap { a -> (Int, CorpusAnalysis)? in
+            guard let k = a.source.components(separatedBy: "layer ").last.flatMap({ Int($0) }) else { return nil }
+            return (k, a)
+        }.sorted { $0.0 < $1.0 }
+        let maxLayer = Double(layers.last?.0 ?? 1)
+        let f = frame(title: "Anisotropy by layer — \(corpus)", xLabel: "encoder layer (0 = embedding output)", yLabel: "cosine",
+                      x: 0...max(maxLayer, 1), y: -0.2...1, xTicks: layers.map { Double($0.0) }, yTicks: ticks(-0.2...1))
+        var svg = f.svg
+        var entries: [(String, String, Bool)] = []
+        var k = 0
+        for space in ["raw", "centred"] {
+            for (metric, pick) in [("unrelated median", { (s: PairStatistics) in s.median }), ("unrelated band p99 − p1", { (s: PairStatistics) in s.p99 - s.p1 })] {
+                let points = layers.compactMap { l, a in a.spaces.first { $0.space == space }?.statistics["unrelated"].map { (Double(l), pick($0)) } }
+                let d = points.enumerated().map { "\($0.offset == 0 ? "M" : "L")\(n(f.px($0.element.0))) \(n(f.py($0.element.1)))" }.joined(separator: " ")
+                let colour = palette[k]
+                svg += "<path class=\"series\" id=\"series-\(space)-\(metric.replacingOccurrences(of: " ", with: "-"))\" d=\"\(d)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"\(space == "centred" ? " stroke-dasharray=\"6 3\"" : "")/>\n"
+                entries.append(("\(space): \(metric)", colour, space == "centred"))
+                k += 1
+            }
+        }
+        return svg + legend(entries) + "</svg>\n"
+    }
+
+    /// A file-name-safe form: lower case, anything but letters and digits as "-".
+    public static func slug(_ s: String) -> String { String(s.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }) }
+
+    /// Every plot of a results file: FOLDER/NAME-CORPUS-SPACE-{histogram,ablation}.svg, and a
+    /// layer plot when one corpus was pooled at several layers. Returns the paths written.
+    public static func writeAll(_ r: AnalysisResults, folder: String) throws -> [String] {
+        var written: [String] = []
+        for a in r.analyses {
+            for s in a.spaces {
+                let stem = "\(folder)/\(slug(a.corpus.name))-\(slug(a.source))-\(slug(s.space))"
+                try AtomicFile.write(histogram(s, corpus: a.corpus.name, source: a.source), to: stem + "-histogram.svg")
+                written.append(stem + "-histogram.svg")
+                if a.corpus.labeled {
+                    try AtomicFile.write(ablation(s, corpus: a.corpus.name, source: a.source), to: stem + "-ablation.svg")
+                    written.append(stem + "-ablation.svg")
+                }
+            }
+        }
+        let byCorpus = Dictionary(grouping: r.analyses, by: { $0.corpus.name })
+        for (corpus, list) in byCorpus.sorted(by: { $0.key < $1.key }) where list.count > 1 && list.allSatisfy({ $0.source.contains("layer ") }) {
+            let path = "\(folder)/\(slug(corpus))-layers.svg"
+            try AtomicFile.write(layers(list, corpus: corpus), to: path)
+            written.append(path)
+        }
+        return written
+    }
+}
