@@ -127,13 +127,13 @@ public enum SVGPlot {
             return (k, a)
         }.sorted { $0.0 < $1.0 }
         let maxLayer = Double(layers.last?.0 ?? 1)
-        let f = frame(title: "Anisotropy by layer — \(corpus)", xLabel: "encoder layer (0 = embedding output)", yLabel: "cosine",
+        let f = frame(title: "Anisotropy by layer — \(corpus)", xLabel: "encoder layer (0 = embedding output)", yLabel: "unrelated pairs: cosine median, band p99 − p1",
                       x: 0...max(maxLayer, 1), y: -0.2...1, xTicks: layers.map { Double($0.0) }, yTicks: ticks(-0.2...1))
         var svg = f.svg
         var entries: [(String, String, Bool)] = []
         var k = 0
         for space in ["raw", "centred"] {
-            for (metric, pick) in [("unrelated median", { (s: PairStatistics) in s.median }), ("unrelated band p99 − p1", { (s: PairStatistics) in s.p99 - s.p1 })] {
+            for (metric, pick) in [("median", { (s: PairStatistics) in s.median }), ("band", { (s: PairStatistics) in s.p99 - s.p1 })] {
                 let points = layers.compactMap { l, a in a.spaces.first { $0.space == space }?.statistics["unrelated"].map { (Double(l), pick($0)) } }
                 let d = points.enumerated().map { "\($0.offset == 0 ? "M" : "L")\(n(f.px($0.element.0))) \(n(f.py($0.element.1)))" }.joined(separator: " ")
                 let colour = palette[k]
