@@ -8,7 +8,7 @@ let plotCommand = Command(
 
         Writes, for every corpus × source × space in R.json: the similarity histogram
         (related vs unrelated, each normalised to its class, with a dashed line per threshold
-        rule) and the threshold ablation (ARI per rule and grouping); and, when a corpus was
+        rule) and the threshold ablation (ARI and pair F1 per rule and grouping); and, when a corpus was
         pooled at several layers, anisotropy by layer. Default DIR: a plots/ folder beside R.json.
         """,
     options: ["results", "out"]

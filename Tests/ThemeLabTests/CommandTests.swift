@@ -175,7 +175,7 @@ final class LoopbackServer {
         let r = try CLI.run(["plot", "--results", folder + "/r/analysis.json"])
         #expect(r.status == 0, "\(r.stderr)")
         let plots = try FileManager.default.contentsOfDirectory(atPath: folder + "/r/plots").sorted()
-        #expect(plots.count == 4, "\(plots)")  // histogram + ablation for raw and centred
+        #expect(plots.count == 6, "\(plots)")  // histogram + ARI and pair-F1 ablations, for raw and centred
         let histogram = try #require(plots.first { $0.hasSuffix("centred-histogram.svg") })
         let text = try String(contentsOfFile: folder + "/r/plots/" + histogram, encoding: .utf8)
         let doc = try XMLDocument(xmlString: text)
@@ -184,7 +184,7 @@ final class LoopbackServer {
             #expect(ids.contains(id), "missing \(id)")
         }
         #expect(try doc.nodes(forXPath: "//*[@class='legend']").count >= 4)
-        let ablation = try XMLDocument(xmlString: String(contentsOfFile: folder + "/r/plots/" + plots.first { $0.hasSuffix("centred-ablation.svg") }!, encoding: .utf8))
+        let ablation = try XMLDocument(xmlString: String(contentsOfFile: folder + "/r/plots/" + plots.first { $0.hasSuffix("centred-ablation-pair-f1.svg") }!, encoding: .utf8))
         #expect(try ablation.nodes(forXPath: "//*[@class='bar']").count > 0)
     }
 }

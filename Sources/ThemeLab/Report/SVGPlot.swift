@@ -95,14 +95,21 @@ public enum SVGPlot {
         return svg + legend(entries) + "</svg>\n"
     }
 
-    /// Each rule's ARI per threshold grouping, as grouped bars.
-    public static func ablation(_ s: SpaceAnalysis, corpus: String, source: String) -> String {
+    /// A recovery metric plotted by `ablation`.
+    public enum Metric: String, CaseIterable, Sendable {
+        case ari = "ARI", pairF1 = "pair F1"
+        func value(_ r: Recovery) -> Double? { self == .ari ? r.ari : r.pairF1 }
+        var file: String { self == .ari ? "ablation-ari" : "ablation-pair-f1" }
+    }
+
+    /// Each rule's ARI or pair F1 per threshold grouping, as grouped bars.
+    public static func ablation(_ s: SpaceAnalysis, corpus: String, source: String, metric: Metric = .ari) -> String {
         var groupings: [String] = []
         for g in s.groupings where g.rule != nil && !groupings.contains(g.grouping) { groupings.append(g.grouping) }
         let rules = s.thresholds.map(\.rule)
         let informed = Set(s.thresholds.filter(\.labelInformed).map(\.rule))
         let f = frame(title: "Threshold ablation — \(corpus) — \(source) — \(s.space)", xLabel: "",
-                      yLabel: "ARI", x: 0...Double(max(rules.count, 1)), y: -0.1...1, xTicks: [], yTicks: ticks(-0.1...1))
+                      yLabel: metric.rawValue, x: 0...Double(max(rules.count, 1)), y: -0.1...1, xTicks: [], yTicks: ticks(-0.1...1))
         var svg = f.svg
         let slot = (width - left - right) / Double(max(rules.count, 1))
         let barW = slot * 0.8 / Double(max(groupings.count, 1))
@@ -110,7 +117,7 @@ public enum SVGPlot {
             let labelX = left + (Double(r) + 0.5) * slot
             svg += "<text transform=\"translate(\(n(labelX)) \(n(height - bottom + 10))) rotate(-20)\" text-anchor=\"end\" font-size=\"10\">\(escape(rule))\(informed.contains(rule) ? " †" : "")</text>\n"
             for (g, grouping) in groupings.enumerated() {
-                guard let ari = s.groupings.first(where: { $0.rule == rule && $0.grouping == grouping })?.recovery?.ari else { continue }
+                guard let ari = s.groupings.first(where: { $0.rule == rule && $0.grouping == grouping })?.recovery.flatMap(metric.value) else { continue }
                 let x = left + Double(r) * slot + slot * 0.1 + Double(g) * barW
                 let (y0, y1) = (f.py(max(ari, 0)), f.py(min(ari, 0)))
                 svg += "<rect class=\"bar\" data-rule=\"\(escape(rule))\" data-grouping=\"\(grouping)\" x=\"\(n(x))\" y=\"\(n(y0))\" width=\"\(n(barW * 0.9))\" height=\"\(n(max(y1 - y0, 0.5)))\" fill=\"\(palette[g])\"/>\n"
@@ -148,7 +155,7 @@ public enum SVGPlot {
     /// A file-name-safe form: lower case, anything but letters and digits as "-".
     public static func slug(_ s: String) -> String { String(s.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }) }
 
-    /// Every plot of a results file: FOLDER/NAME-CORPUS-SPACE-{histogram,ablation}.svg, and a
+    /// Every plot of a results file: FOLDER/CORPUS-SOURCE-SPACE-{histogram,ablation-ari,ablation-pair-f1}.svg, and a
     /// layer plot when one corpus was pooled at several layers. Returns the paths written.
     public static func writeAll(_ r: AnalysisResults, folder: String) throws -> [String] {
         var written: [String] = []
@@ -157,9 +164,9 @@ public enum SVGPlot {
                 let stem = "\(folder)/\(slug(a.corpus.name))-\(slug(a.source))-\(slug(s.space))"
                 try AtomicFile.write(histogram(s, corpus: a.corpus.name, source: a.source), to: stem + "-histogram.svg")
                 written.append(stem + "-histogram.svg")
-                if a.corpus.labeled {
-                    try AtomicFile.write(ablation(s, corpus: a.corpus.name, source: a.source), to: stem + "-ablation.svg")
-                    written.append(stem + "-ablation.svg")
+                for metric in Metric.allCases where a.corpus.labeled {
+                    try AtomicFile.write(ablation(s, corpus: a.corpus.name, source: a.source, metric: metric), to: "\(stem)-\(metric.file).svg")
+                    written.append("\(stem)-\(metric.file).svg")
                 }
             }
         }

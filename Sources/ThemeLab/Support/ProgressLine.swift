@@ -1,16 +1,24 @@
 import Foundation
 
 /// A progress line with an ETA on stderr for long work. Silent for work that ends within a
-/// second, and redrawn at most twice a second.
+/// second, and redrawn at most twice a second. When the count starts over (a new task reports
+/// through the same line), the clock starts over too.
 public final class ProgressLine: @unchecked Sendable {
     private let label: String
-    private let start = Date()
+    private var start = Date()
     private var lastDraw = Date.distantPast
+    private var lastDone = Int.max
     private var drew = false
 
     public init(label: String) { self.label = label }
 
     public func update(done: Int, total: Int) {
+        if done < lastDone {
+            finish()
+            start = Date()
+            drew = false
+        }
+        lastDone = done
         let now = Date()
         let elapsed = now.timeIntervalSince(start)
         guard elapsed > 1, now.timeIntervalSince(lastDraw) > 0.5 || done == total, total > 0 else { return }
