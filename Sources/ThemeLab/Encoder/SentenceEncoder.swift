@@ -48,51 +48,26 @@ public final class SentenceEncoder: @unchecked Sendable {
         let packed = batches
         let h = configuration.hidden
         var out = Matrix(rows: texts.count, cols: h)
-        let results = BatchResults(count: batches.count, total: texts.count, progress: progress)
+        struct Results { var pooled: [Matrix?]; var done = 0; var progress: ((Int, Int) -> Void)? }
+        let queue = WorkQueue(count: packed.count, state: Results(pooled: Array(repeating: nil, count: packed.count), progress: progress))
         let blasThreads = openblas_get_num_threads()
         openblas_set_num_threads(1)
         defer { openblas_set_num_threads(blasThreads) }
         DispatchQueue.concurrentPerform(iterations: min(workers, batches.count)) { _ in
-            while let b = results.take() {
-                results.store(b, model.meanPooled(packed[b].map { ids[$0] }, layer: layer), sentences: packed[b].count)
+            while let b = queue.take() {
+                let pooled = model.meanPooled(packed[b].map { ids[$0] }, layer: layer)
+                queue.withState { r in
+                    r.pooled[b] = pooled
+                    r.done += packed[b].count
+                    r.progress?(r.done, texts.count)
+                }
             }
         }
+        let pooledBatches = queue.withState { $0.pooled }
         for (b, batch) in packed.enumerated() {
-            let pooled = results.pooled[b]!
+            let pooled = pooledBatches[b]!
             for (r, i) in batch.enumerated() { for k in 0..<h { out[i, k] = pooled[r, k] } }
         }
         return out
-    }
-}
-
-/// The encoder's work queue: batch numbers out, pooled matrices in.
-final class BatchResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
-    private var done = 0
-    private let total: Int
-    private let progress: ((Int, Int) -> Void)?
-    var pooled: [Matrix?]
-
-    init(count: Int, total: Int, progress: ((Int, Int) -> Void)?) {
-        pooled = Array(repeating: nil, count: count)
-        self.total = total
-        self.progress = progress
-    }
-
-    func take() -> Int? {
-        lock.withLock {
-            guard next < pooled.count else { return nil }
-            next += 1
-            return next - 1
-        }
-    }
-
-    func store(_ b: Int, _ m: Matrix, sentences: Int) {
-        lock.withLock {
-            pooled[b] = m
-            done += sentences
-            progress?(done, total)
-        }
     }
 }

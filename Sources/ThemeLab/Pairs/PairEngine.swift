@@ -150,7 +150,9 @@ public struct PairEngine: Sendable {
         let t = Swift.max(1, Swift.min(tileSize, n, Swift.max(256, (n + 3) / 4)))
         let side = (n + t - 1) / t
         let tiles = (0..<side).flatMap { ti in (ti..<side).map { tj in (ti, tj) } }
-        let queue = TileQueue(count: tiles.count, consumers: consumers, progress: progress)
+        /// Consumers see finished tiles one at a time, with the count of tiles delivered.
+        struct Delivery { var consumers: [PairConsumer]; var progress: ((Int, Int) -> Void)?; var delivered = 0 }
+        let queue = WorkQueue(count: tiles.count, state: Delivery(consumers: consumers, progress: progress))
         // Per tile: related sum, related sum of squares, unrelated sum, unrelated sum of squares.
         let tileSums = UnsafeMutablePointer<Double>.allocate(capacity: 4 * tiles.count)
         defer { tileSums.deallocate() }
@@ -186,7 +188,11 @@ public struct PairEngine: Sendable {
                                 histogram(view, starts: starts, ends: ends, related: related[worker], unrelated: unrelated[worker])
                                 (sums[4 * k], sums[4 * k + 1]) = related[worker].takeTileSums()
                                 (sums[4 * k + 2], sums[4 * k + 3]) = unrelated[worker].takeTileSums()
-                                queue.deliver(view)
+                                queue.withState { d in
+                                    for consumer in d.consumers { consumer.consume(view) }
+                                    d.delivered += 1
+                                    d.progress?(d.delivered, tiles.count)
+                                }
                             }
                         }
                     }
@@ -220,38 +226,6 @@ public struct PairEngine: Sendable {
             unrelated.add(row + first, relLo - first)
             related.add(row + relLo, relHi - relLo)
             unrelated.add(row + relHi, tile.colCount - relHi)
-        }
-    }
-}
-
-/// Hands out tile numbers to the workers and delivers finished tiles to the consumers, one at a time.
-final class TileQueue: @unchecked Sendable {
-    private let lock = NSLock()
-    private let count: Int
-    private var next = 0
-    private var delivered = 0
-    private let consumers: [PairConsumer]
-    private let progress: ((Int, Int) -> Void)?
-
-    init(count: Int, consumers: [PairConsumer], progress: ((Int, Int) -> Void)?) {
-        self.count = count
-        self.consumers = consumers
-        self.progress = progress
-    }
-
-    func take() -> Int? {
-        lock.withLock {
-            guard next < count else { return nil }
-            next += 1
-            return next - 1
-        }
-    }
-
-    func deliver(_ tile: SimilarityTile) {
-        lock.withLock {
-            for consumer in consumers { consumer.consume(tile) }
-            delivered += 1
-            progress?(delivered, count)
         }
     }
 }
