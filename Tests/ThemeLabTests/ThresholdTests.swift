@@ -50,6 +50,18 @@ import Testing
         #expect(abs(exact - approx) <= width + 1e-9)
     }
 
+    @Test func countedCoarseHistogramEqualsTheOneFromKeptValues() throws {
+        let x = try unitRows(randomMatrix(rows: 300, cols: 8, seed: 12))
+        let labels = (0..<300).map { Int32($0 % 7) }
+        let kept = try context(vectors: x, labels: labels)
+        let binned = try context(vectors: x, labels: labels, exact: false)
+        let counting = CoarseHistogramPass(minimum: Double(binned.distribution.all.min), maximum: Double(binned.distribution.all.max), bins: 256)
+        _ = PairEngine(tileSize: 64).run(x, labels: labels, consumers: [counting])
+        let counted = ThresholdContext(distribution: binned.distribution, dimensions: 8, exactCoarse: counting.histogram)
+        #expect(counted.coarseHistogram(bins: 256) == kept.coarseHistogram(bins: 256))
+        #expect(OtsuThreshold(bins: 256).threshold(in: counted) == OtsuThreshold(bins: 256).threshold(in: kept))
+    }
+
     @Test func oracleMaximisesPairF1() throws {
         // Two tight topics in 2-D plus a stray: the best cut separates them.
         let x = Matrix(rows: 5, cols: 2, storage: [1, 0.05, 1, -0.05, 0.05, 1, -0.05, 1, 1, 1])

@@ -137,7 +137,13 @@ public struct Analysis {
     func analyzeSpace(_ space: EmbeddingSpace, _ x: Matrix, labels: [Int32]?, topics: Int?, rules: [ThresholdRule],
                       groupings: [GroupingMethod], order: [Int]) throws -> SpaceAnalysis {
         let distribution = engine.run(x, labels: labels)
-        let context = ThresholdContext(distribution: distribution, dimensions: x.cols)
+        var exactCoarse: CoarseHistogram?
+        if distribution.sortedValues(.all) == nil, distribution.all.count > 0 {
+            let counting = CoarseHistogramPass(minimum: Double(distribution.all.min), maximum: Double(distribution.all.max), bins: 256)
+            _ = engine.run(x, labels: labels, consumers: [counting])
+            exactCoarse = counting.histogram
+        }
+        let context = ThresholdContext(distribution: distribution, dimensions: x.cols, exactCoarse: exactCoarse)
         let usable = rules.filter { !$0.isLabelInformed || labels != nil }
         let thresholds = usable.map { rule in
             let value = rule.threshold(in: context)

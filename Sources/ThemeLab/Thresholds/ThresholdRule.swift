@@ -21,19 +21,25 @@ extension ThresholdRule {
 public struct ThresholdContext: Sendable {
     public let distribution: PairDistribution
     public let dimensions: Int
+    /// The all-pairs histogram counted from the values in a pass of its own, when the first
+    /// pass did not keep them (see `CoarseHistogramPass`).
+    public let exactCoarse: CoarseHistogram?
 
-    public init(distribution: PairDistribution, dimensions: Int) {
+    public init(distribution: PairDistribution, dimensions: Int, exactCoarse: CoarseHistogram? = nil) {
         self.distribution = distribution
         self.dimensions = dimensions
+        self.exactCoarse = exactCoarse
     }
 
     /// The all-pairs histogram over the observed [min, max] with `bins` equal bins, as
     /// `numpy.histogram(values, bins)` builds it (float64 edges by linspace, last bin closed).
-    /// Exact when the pass kept the values; otherwise each fine-histogram bin is placed at its
-    /// centre, so a value may land one coarse bin off when it lies within 2/65 536 of an edge.
+    /// Exact when the pass kept the values or a counted histogram of that size is given;
+    /// otherwise each fine-histogram bin is placed at its centre, so a value may land one coarse
+    /// bin off when it lies within 2/65 536 of an edge.
     public func coarseHistogram(bins: Int) -> CoarseHistogram? {
         let all = distribution.all
         guard all.count > 0 else { return nil }
+        if let exact = exactCoarse, exact.counts.count == bins { return exact }
         var h = CoarseHistogram(minimum: Double(all.min), maximum: Double(all.max), bins: bins)
         if let values = distribution.sortedValues(.all) {
             for v in values { h.add(Double(v), count: 1) }
@@ -44,6 +50,36 @@ public struct ThresholdContext: Sendable {
             }
         }
         return h
+    }
+}
+
+/// Counts every pair into a coarse histogram over the first pass's [min, max], in a pass of its
+/// own: Otsu and Kittler–Illingworth then see exactly numpy's histogram at any N.
+public final class CoarseHistogramPass: PairConsumer {
+    public private(set) var histogram: CoarseHistogram
+
+    public init(minimum: Double, maximum: Double, bins: Int) {
+        histogram = CoarseHistogram(minimum: minimum, maximum: maximum, bins: bins)
+    }
+
+    public func consume(_ tile: SimilarityTile) {
+        // numpy's rule (as `CoarseHistogram.add`) on local copies, so the loop stays tight.
+        let edges = histogram.edges
+        let n = histogram.counts.count
+        let lo = edges[0], scale = Double(n) / (edges[n] - lo)
+        var counts = [Int](repeating: 0, count: n)
+        edges.withUnsafeBufferPointer { e in
+            for a in 0..<tile.rowCount {
+                let row = tile.values + a * tile.stride
+                for b in tile.firstColumn(ofRow: a)..<tile.colCount {
+                    let v = Double(row[b])
+                    var i = min(max(Int((v - lo) * scale), 0), n - 1)
+                    if v < e[i] { i -= 1 } else if i < n - 1 && v >= e[i + 1] { i += 1 }
+                    counts[max(i, 0)] += 1
+                }
+            }
+        }
+        for i in 0..<n where counts[i] > 0 { histogram.counts[i] += Double(counts[i]) }
     }
 }
 
