@@ -5,6 +5,7 @@ let pairsCommand = Command(
     summary: "distribution of all pairwise cosines (all / related / unrelated)",
     help: """
         usage: themelab pairs --embeddings X.npy [--labels C.jsonl] [--json] [--out FILE]
+               themelab pairs --embeddings X.npy [--labels C.jsonl] --shard i/n --out PART.json
 
         Normalises each row of X to unit length, computes every i<j cosine with tiled BLAS and
         prints count, min, p1, p5, p25, median, p75, p95, p99, max, mean and std for all pairs,
@@ -16,8 +17,10 @@ let pairsCommand = Command(
           --tile N            tile edge in rows (default 2048)
           --json              print the JSON result instead of a table
           --out FILE          also write the JSON result to FILE (atomically)
+          --shard i/n         only tiles k with k mod n = i; writes the partial state to --out,
+                              for `themelab merge`, which gives exactly the unsharded result
         """,
-    options: ["embeddings", "labels", "bins", "tile", "out"],
+    options: ["embeddings", "labels", "bins", "tile", "out", "shard"],
     switches: ["json"]
 ) { args in
     let embeddingsPath = try args.required("embeddings")
@@ -40,15 +43,58 @@ let pairsCommand = Command(
     guard raw.rows >= 2 else { throw ThemeLabError.input("\(embeddingsPath): \(raw.rows) row(s), need at least 2 for a pair") }
     let unit = try unitRows(raw, itemName: itemName)
     let progress = ProgressLine(label: "pairs")
+    if let shardText = args.values["shard"] {
+        let shard = try PairShard(text: shardText)
+        let out = try args.required("out")
+        let partial = engine.pass(unit, labels: labels, shard: shard, progress: progress.update)
+        progress.finish()
+        try AtomicFile.write(try JSONOutput.encode(partial), to: out)
+        FileHandle.standardError.write(Data("wrote shard \(shard.index)/\(shard.count) (\(partial.tileSums.count) of \(partial.tiles) tiles) to \(out)\n".utf8))
+        return
+    }
     let distribution = engine.run(unit, labels: labels, progress: progress.update)
     progress.finish()
     let summary = PairsSummary(provenance: .current(command: CommandLine.arguments, inputs: try Provenance.checksums(inputs)),
                                items: raw.rows, dimensions: raw.cols, bins: engine.bins, distribution: distribution)
+    try show(summary, args)
+}
+
+/// Prints a pairs summary as a table or JSON, and writes it to --out when given.
+func show(_ summary: PairsSummary, _ args: Arguments) throws {
     if let out = args.values["out"] { try AtomicFile.write(try JSONOutput.encode(summary), to: out) }
     if args.flags.contains("json") {
         print(try JSONOutput.string(summary), terminator: "")
     } else {
-        print("\(raw.rows) items × \(raw.cols) dims, quantiles: \(summary.quantileMethod), kernel \(summary.provenance.blas.kernel)")
+        print("\(summary.items) items × \(summary.dimensions) dims, quantiles: \(summary.quantileMethod), kernel \(summary.provenance.blas.kernel)")
         print(summary.markdown(), terminator: "")
     }
+}
+
+let mergeCommand = Command(
+    summary: "fold `pairs --shard` parts into the unsharded result",
+    help: """
+        usage: themelab merge PART.json … [--json] [--out FILE]
+
+        Merges the partial states written by `themelab pairs --shard i/n` (one per shard, all
+        of the same pass) and prints the same statistics `themelab pairs` prints for the whole
+        matrix — bit for bit: histograms and counts add, extremes take max/min, and each
+        tile's sums are added in tile order as the unsharded pass does.
+          --json      print the JSON result instead of a table
+          --out FILE  also write the JSON result to FILE (atomically)
+        """,
+    options: ["out"],
+    switches: ["json"]
+) { args in
+    guard !args.positional.isEmpty else { throw ThemeLabError.usage("give the part files to merge") }
+    let parts = try args.positional.map { path -> PairPartial in
+        guard let data = FileManager.default.contents(atPath: path) else { throw ThemeLabError.input("\(path): cannot read") }
+        do { return try JSONOutput.decode(PairPartial.self, from: data) } catch {
+            throw ThemeLabError.input("\(path): not a part written by themelab pairs --shard")
+        }
+    }
+    let distribution = try PairPartial.merge(parts)
+    let summary = PairsSummary(provenance: .current(command: CommandLine.arguments, inputs: try Provenance.checksums(args.positional)),
+                               items: parts[0].items, dimensions: parts[0].dimensions, bins: parts[0].related.histogram.count,
+                               distribution: distribution)
+    try show(summary, args)
 }

@@ -18,6 +18,7 @@ let commands: [String: Command] = [
     "bench": benchCommand,
     "check": checkCommand,
     "datasets": datasetsCommand,
+    "merge": mergeCommand,
     "plot": plotCommand,
     "embed": embedCommand,
     "env": envCommand,

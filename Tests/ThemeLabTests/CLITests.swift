@@ -72,6 +72,26 @@ struct CLI {
         #expect((provenance["blas"] as? [String: Any])?["kernel"] as? String == BLASRuntimeKernelProbe.autoKernel)
     }
 
+    @Test func shardedPairsMergeToTheSameStatistics() throws {
+        let folder = temporaryFolder()
+        try NPY.write(randomMatrix(rows: 900, cols: 5, seed: 3), to: folder + "/x.npy")
+        let whole = try CLI.run(["pairs", "--embeddings", folder + "/x.npy", "--tile", "100", "--json"])
+        var parts: [String] = []
+        for i in 0..<4 {
+            let r = try CLI.run(["pairs", "--embeddings", folder + "/x.npy", "--tile", "100", "--shard", "\(i)/4", "--out", folder + "/part\(i).json"])
+            #expect(r.status == 0, "\(r.stderr)")
+            parts.append(folder + "/part\(i).json")
+        }
+        let merged = try CLI.run(["merge", "--json"] + parts)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        func statistics(_ text: String) throws -> NSDictionary {
+            try #require((try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["statistics"] as? NSDictionary)
+        }
+        #expect(try statistics(merged.stdout) == statistics(whole.stdout))
+        let missing = try CLI.run(["merge"] + parts.dropLast())
+        #expect(missing.status == 1 && missing.stderr.contains("need each of 0..<4 once"))
+    }
+
     @Test func harnessNeverRunsTheGenericKernelOnAVX2() throws {
         let r = try CLI.run(["env", "--json"], removing: ["OPENBLAS_CORETYPE", "THEMELAB_CORETYPE_FORCED"])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])

@@ -145,6 +145,23 @@ import Testing
         }
     }
 
+    @Test(arguments: [true, false])
+    func shardsMergeIntoExactlyTheUnshardedResult(exact: Bool) throws {
+        let x = try unitRows(randomMatrix(rows: 500, cols: 6, seed: 21))
+        let labels = (0..<500).map { Int32($0 % 11) }
+        let engine = PairEngine(bins: 1024, tileSize: 64, exactPairLimit: exact ? 1_000_000 : 0)
+        let whole = engine.run(x, labels: labels)
+        let parts = (0..<3).map { engine.pass(x, labels: labels, shard: PairShard(index: $0, count: 3)) }
+        let merged = try PairPartial.merge(parts.reversed())
+        #expect(merged.related == whole.related && merged.unrelated == whole.unrelated)
+        #expect(merged.statistics(.all) == whole.statistics(.all) && merged.statistics(.related) == whole.statistics(.related))
+        // Through JSON, as the CLI stores them.
+        let decoded = try parts.map { try JSONOutput.decode(PairPartial.self, from: JSONOutput.encode($0)) }
+        #expect(try PairPartial.merge(decoded).unrelated == whole.unrelated)
+        #expect(errorMessage { _ = try PairPartial.merge(Array(parts.prefix(2))) } == "shards 0, 1 given; need each of 0..<3 once")
+        #expect(errorMessage { _ = try PairShard(text: "3/3") } == "--shard takes i/n with 0 ≤ i < n, got '3/3'")
+    }
+
     @Test func unitRowsRejectsZeroAndNonFiniteRows() {
         #expect(errorMessage { _ = try unitRows(Matrix(rows: 2, cols: 2, storage: [1, 0, 0, 0])) } == "row 1: vector is zero, cannot normalise")
         #expect(errorMessage { _ = try unitRows(Matrix(rows: 1, cols: 2, storage: [1, .nan])) } == "row 0: vector has a non-finite value at dimension 1")

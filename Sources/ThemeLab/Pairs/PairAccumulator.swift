@@ -3,7 +3,7 @@
 /// Bin b covers [-1 + b·w, -1 + (b+1)·w) with w = 2/bins; the last bin is closed, and values a
 /// rounding step outside [-1, 1] fall into the end bins. Min, max, count, sum and sum of squares
 /// are taken from the values themselves (sums in Float64), so they carry no binning error.
-public struct PairAccumulator: Sendable, Equatable {
+public struct PairAccumulator: Sendable, Equatable, Codable {
     public var histogram: [UInt64]
     public var count: Int = 0
     public var sum: Double = 0

@@ -117,6 +117,14 @@ public struct PairEngine: Sendable {
     /// Runs the pass. `x` must hold unit vectors in its rows; `labels`, when given, one per row.
     public func run(_ x: Matrix, labels: [Int32]? = nil, consumers: [PairConsumer] = [],
                     progress: ((_ done: Int, _ total: Int) -> Void)? = nil) -> PairDistribution {
+        // One shard of one is the whole pass; merging it alone adds the tile sums in order.
+        try! PairPartial.merge([pass(x, labels: labels, shard: PairShard(index: 0, count: 1), consumers: consumers, progress: progress)])
+    }
+
+    /// The pass over one shard's tiles (tile k belongs to shard k mod count): a partial state
+    /// that `PairPartial.merge` folds with the other shards' into exactly the unsharded result.
+    public func pass(_ x: Matrix, labels: [Int32]? = nil, shard: PairShard, consumers: [PairConsumer] = [],
+                     progress: ((_ done: Int, _ total: Int) -> Void)? = nil) -> PairPartial {
         let n = x.rows, d = x.cols
         precondition(labels == nil || labels!.count == n, "one label per row")
         let pairCount = n * (n - 1) / 2
@@ -150,11 +158,13 @@ public struct PairEngine: Sendable {
         let t = Swift.max(1, Swift.min(tileSize, n, Swift.max(256, (n + 3) / 4)))
         let side = (n + t - 1) / t
         let tiles = (0..<side).flatMap { ti in (ti..<side).map { tj in (ti, tj) } }
+        let mine = tiles.indices.filter { $0 % shard.count == shard.index }
         /// Consumers see finished tiles one at a time, with the count of tiles delivered.
         struct Delivery { var consumers: [PairConsumer]; var progress: ((Int, Int) -> Void)?; var delivered = 0 }
-        let queue = WorkQueue(count: tiles.count, state: Delivery(consumers: consumers, progress: progress))
+        let queue = WorkQueue(count: mine.count, state: Delivery(consumers: consumers, progress: progress))
         // Per tile: related sum, related sum of squares, unrelated sum, unrelated sum of squares.
         let tileSums = UnsafeMutablePointer<Double>.allocate(capacity: 4 * tiles.count)
+        tileSums.initialize(repeating: 0, count: 4 * tiles.count)
         defer { tileSums.deallocate() }
 
         // Each worker takes whole tiles: a single-threaded BLAS Gram, then its histogram. Two
@@ -168,11 +178,12 @@ public struct PairEngine: Sendable {
                 runStart.withUnsafeBufferPointer { starts in
                     runEnd.withUnsafeBufferPointer { ends in
                         let shared = UnsafeSendable((a: a, item: item.baseAddress!, starts: starts, ends: ends, sums: tileSums))
-                        DispatchQueue.concurrentPerform(iterations: Swift.min(workers, tiles.count)) { worker in
+                        DispatchQueue.concurrentPerform(iterations: Swift.max(1, Swift.min(workers, mine.count))) { worker in
                             let (a, item, starts, ends, sums) = shared.value
                             let tile = UnsafeMutablePointer<Float>.allocate(capacity: t * t)
                             defer { tile.deallocate() }
-                            while let k = queue.take() {
+                            while let job = queue.take() {
+                                let k = mine[job]
                                 let (ti, tj) = tiles[k]
                                 let r0 = ti * t, c0 = tj * t
                                 let rc = Swift.min(t, n - r0), cc = Swift.min(t, n - c0)
@@ -191,7 +202,7 @@ public struct PairEngine: Sendable {
                                 queue.withState { d in
                                     for consumer in d.consumers { consumer.consume(view) }
                                     d.delivered += 1
-                                    d.progress?(d.delivered, tiles.count)
+                                    d.progress?(d.delivered, mine.count)
                                 }
                             }
                         }
@@ -200,18 +211,15 @@ public struct PairEngine: Sendable {
             }
         }
 
-        func merged(_ parts: [WorkerTotals], sumsAt offset: Int) -> PairAccumulator {
-            var total = parts.map { $0.finish() }.reduce(into: PairAccumulator(bins: bins)) { $0.merge($1) }
-            for k in 0..<tiles.count {
-                total.sum += tileSums[4 * k + offset]
-                total.sumSquares += tileSums[4 * k + offset + 1]
-            }
-            return total
+        func merged(_ parts: [WorkerTotals]) -> PairAccumulator {
+            parts.map { $0.finish() }.reduce(into: PairAccumulator(bins: bins)) { $0.merge($1) }
         }
-        return PairDistribution(
-            related: merged(related, sumsAt: 0), unrelated: merged(unrelated, sumsAt: 2), isLabeled: labels != nil,
-            sortedRelated: keep ? related.flatMap { $0.exactValues! }.sorted() : nil,
-            sortedUnrelated: keep ? unrelated.flatMap { $0.exactValues! }.sorted() : nil)
+        return PairPartial(
+            items: n, dimensions: d, tiles: tiles.count, shard: shard, isLabeled: labels != nil,
+            related: merged(related), unrelated: merged(unrelated),
+            tileSums: Dictionary(uniqueKeysWithValues: mine.map { k in (k, (0..<4).map { tileSums[4 * k + $0] }) }),
+            relatedValues: keep ? related.flatMap { $0.exactValues! } : nil,
+            unrelatedValues: keep ? unrelated.flatMap { $0.exactValues! } : nil)
     }
 
     /// Adds each row's three runs (unrelated, related, unrelated) to the worker's totals.

@@ -12,6 +12,13 @@ public enum JSONOutput {
         return data
     }
 
+    /// Reads what `encode` wrote (non-finite numbers as "inf", "-inf", "nan").
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return try decoder.decode(type, from: data)
+    }
+
     public static func string<T: Encodable>(_ value: T) throws -> String {
         String(decoding: try encode(value), as: UTF8.self)
     }

@@ -1,0 +1,71 @@
+/// Which tiles a pass covers: tile k belongs to shard k mod count.
+public struct PairShard: Codable, Sendable, Equatable {
+    public var index: Int
+    public var count: Int
+
+    public init(index: Int, count: Int) {
+        precondition(count >= 1 && (0..<count).contains(index), "shard index must be in 0..<count")
+        self.index = index
+        self.count = count
+    }
+
+    /// Parses "i/n".
+    public init(text: String) throws {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, (0..<n).contains(i) else {
+            throw ThemeLabError.usage("--shard takes i/n with 0 ≤ i < n, got '\(text)'")
+        }
+        self.init(index: i, count: n)
+    }
+}
+
+/// The state of a pass over some of the tiles: histograms, counts and extremes per class
+/// (associative), each tile's sums (added in tile order on merge, so sharding does not change
+/// a bit), and the values when the corpus is small enough for exact quantiles.
+public struct PairPartial: Codable, Sendable {
+    public var schemaVersion = 1
+    public var items: Int
+    public var dimensions: Int
+    public var tiles: Int
+    public var shard: PairShard
+    public var isLabeled: Bool
+    /// Sums are zero here; they live in `tileSums`.
+    public var related: PairAccumulator
+    public var unrelated: PairAccumulator
+    /// Tile index → [related sum, related sum of squares, unrelated sum, unrelated sum of squares].
+    public var tileSums: [Int: [Double]]
+    public var relatedValues: [Float]?
+    public var unrelatedValues: [Float]?
+
+    /// Folds the partial states of every shard of one pass into its distribution. Errors when
+    /// the parts do not belong together or a shard is missing or repeated.
+    public static func merge(_ parts: [PairPartial]) throws -> PairDistribution {
+        guard let first = parts.first else { throw ThemeLabError.usage("nothing to merge") }
+        for p in parts where p.items != first.items || p.dimensions != first.dimensions || p.tiles != first.tiles || p.shard.count != first.shard.count
+            || p.isLabeled != first.isLabeled || p.related.histogram.count != first.related.histogram.count {
+            throw ThemeLabError.input("shard \(p.shard.index)/\(p.shard.count) is not from the same pass as shard \(first.shard.index)/\(first.shard.count) (items, tiles, bins or labels differ)")
+        }
+        let indices = parts.map(\.shard.index).sorted()
+        guard indices == Array(0..<first.shard.count) else {
+            throw ThemeLabError.input("shards \(indices.map(String.init).joined(separator: ", ")) given; need each of 0..<\(first.shard.count) once")
+        }
+        var related = PairAccumulator(bins: first.related.histogram.count), unrelated = related
+        var sums: [Int: [Double]] = [:]
+        for p in parts {
+            related.merge(p.related)
+            unrelated.merge(p.unrelated)
+            sums.merge(p.tileSums) { a, _ in a }
+        }
+        for k in 0..<first.tiles {
+            guard let s = sums[k], s.count == 4 else { throw ThemeLabError.input("tile \(k) missing from the shards") }
+            related.sum += s[0]
+            related.sumSquares += s[1]
+            unrelated.sum += s[2]
+            unrelated.sumSquares += s[3]
+        }
+        let kept = parts.allSatisfy { $0.relatedValues != nil && $0.unrelatedValues != nil }
+        return PairDistribution(related: related, unrelated: unrelated, isLabeled: first.isLabeled,
+                                sortedRelated: kept ? parts.flatMap { $0.relatedValues! }.sorted() : nil,
+                                sortedUnrelated: kept ? parts.flatMap { $0.unrelatedValues! }.sorted() : nil)
+    }
+}
