@@ -114,7 +114,10 @@ import Testing
         final class Collector: PairConsumer {
             var seen: [Int: Float] = [:]
             var n = 0
-            func consume(_ tile: SimilarityTile) {
+            let lock = NSLock()
+            func consume(_ tile: SimilarityTile, worker: Int) {
+                lock.lock()
+                defer { lock.unlock() }
                 for a in 0..<tile.rowCount {
                     for b in tile.firstColumn(ofRow: a)..<tile.colCount {
                         let i = Int(tile.item[tile.rowStart + a]), j = Int(tile.item[tile.colStart + b])

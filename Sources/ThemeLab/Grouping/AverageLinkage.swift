@@ -16,22 +16,26 @@ public final class AverageLinkage: PairConsumer {
     }
 
     public let items: Int
-    private var condensed: [Float]
+    /// Upper triangle, row by row; each tile writes only its own cells, so workers never collide.
+    private var condensed: UnsafeMutableBufferPointer<Float>
 
     public init(items: Int) throws {
         guard items <= Self.maxItems else {
             throw ThemeLabError.input("average linkage holds N(N−1)/2 similarities; \(items) items exceeds its limit of \(Self.maxItems) (\(Self.maxItems * (Self.maxItems - 1) / 2 * 4 / 1_000_000) MB)")
         }
         self.items = items
-        condensed = [Float](repeating: 0, count: items * (items - 1) / 2)
+        condensed = .allocate(capacity: items * (items - 1) / 2)
+        condensed.initialize(repeating: 0)
     }
+
+    deinit { condensed.deallocate() }
 
     @inline(__always) func index(_ i: Int, _ j: Int) -> Int {
         let (a, b) = i < j ? (i, j) : (j, i)
         return a * items - a * (a + 1) / 2 + (b - a - 1)
     }
 
-    public func consume(_ tile: SimilarityTile) {
+    public func consume(_ tile: SimilarityTile, worker: Int) {
         for a in 0..<tile.rowCount {
             let row = tile.values + a * tile.stride
             let i = Int(tile.item[tile.rowStart + a])
@@ -41,7 +45,7 @@ public final class AverageLinkage: PairConsumer {
         }
     }
 
-    /// The N − 1 merges, by the nearest-neighbour chain (consumes the similarity matrix).
+    /// The N − 1 merges, by the nearest-neighbour chain (overwrites the similarity matrix).
     public func dendrogram() -> Dendrogram {
         let n = items
         var active = [Bool](repeating: true, count: n)
@@ -50,7 +54,8 @@ public final class AverageLinkage: PairConsumer {
         var chain: [Int] = []
         var remaining = n
         var nextStart = 0
-        condensed.withUnsafeMutableBufferPointer { s in
+        do {
+            let s = condensed
             while remaining > 1 {
                 if chain.isEmpty {
                     while !active[nextStart] { nextStart += 1 }
@@ -79,7 +84,6 @@ public final class AverageLinkage: PairConsumer {
                 }
             }
         }
-        condensed = []
         return Dendrogram(items: n, merges: merges)
     }
 }

@@ -1,20 +1,49 @@
 /// Connected components of the graph "similarity ≥ t" (single linkage cut at t), for several
-/// thresholds in one streaming pass: a union-find per threshold, fed tile by tile.
-/// Time O(pairs above the lowest threshold × thresholds), memory O(N × thresholds).
+/// thresholds in one streaming pass: a union-find per threshold and worker, fed tile by tile,
+/// and the workers' forests joined at the end (union is associative).
+/// Time O(pairs above the lowest threshold × thresholds), memory O(N × thresholds × workers).
 public final class ConnectedComponents: PairConsumer {
+    /// One worker's union-finds, one per threshold.
+    final class Forest: @unchecked Sendable {
+        var sets: [UnionFind]
+        init(items: Int, count: Int) { sets = (0..<count).map { _ in UnionFind(count: items) } }
+    }
+
     public let thresholds: [Double]
-    private var sets: [UnionFind]
+    private let items: Int
+    private var forests: [Forest]
     private let ascending: [Int]
     private let lowest: Float
 
     public init(items: Int, thresholds: [Double]) {
         self.thresholds = thresholds
-        sets = thresholds.map { _ in UnionFind(count: items) }
+        self.items = items
+        forests = [Forest(items: items, count: thresholds.count)]
         ascending = thresholds.indices.sorted { thresholds[$0] < thresholds[$1] }
         lowest = Float(thresholds.min() ?? .infinity)
     }
 
-    public func consume(_ tile: SimilarityTile) {
+    public func prepare(workers: Int) {
+        while forests.count < workers { forests.append(Forest(items: items, count: thresholds.count)) }
+    }
+
+    /// Joins every worker's forest into the first.
+    public func finish() {
+        let first = forests[0]
+        for other in forests.dropFirst() {
+            for t in thresholds.indices {
+                for i in 0..<items {
+                    let root = other.sets[t].find(i)
+                    if root != i { first.sets[t].union(i, root) }
+                }
+            }
+            other.sets = []
+        }
+        forests = [first]
+    }
+
+    public func consume(_ tile: SimilarityTile, worker: Int) {
+        let forest = forests[worker]
         let cut = ascending.map { Float(thresholds[$0]) }
         for a in 0..<tile.rowCount {
             let row = tile.values + a * tile.stride
@@ -23,7 +52,7 @@ public final class ConnectedComponents: PairConsumer {
                 let v = row[b], j = Int(tile.item[tile.colStart + b])
                 var k = 0
                 while k < cut.count && cut[k] <= v {
-                    sets[ascending[k]].union(i, j)
+                    forest.sets[ascending[k]].union(i, j)
                     k += 1
                 }
             }
@@ -31,5 +60,5 @@ public final class ConnectedComponents: PairConsumer {
     }
 
     /// Component labels (by first appearance) for threshold number `index`.
-    public func labels(_ index: Int) -> [Int32] { sets[index].labels() }
+    public func labels(_ index: Int) -> [Int32] { forests[0].sets[index].labels() }
 }

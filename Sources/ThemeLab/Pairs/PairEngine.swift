@@ -159,9 +159,12 @@ public struct PairEngine: Sendable {
         let side = (n + t - 1) / t
         let tiles = (0..<side).flatMap { ti in (ti..<side).map { tj in (ti, tj) } }
         let mine = tiles.indices.filter { $0 % shard.count == shard.index }
-        /// Consumers see finished tiles one at a time, with the count of tiles delivered.
-        struct Delivery { var consumers: [PairConsumer]; var progress: ((Int, Int) -> Void)?; var delivered = 0 }
-        let queue = WorkQueue(count: mine.count, state: Delivery(consumers: consumers, progress: progress))
+        /// Progress is reported one tile at a time.
+        struct Delivery { var progress: ((Int, Int) -> Void)?; var delivered = 0 }
+        let queue = WorkQueue(count: mine.count, state: Delivery(progress: progress))
+        let workerCount = Swift.max(1, Swift.min(workers, mine.count))
+        for consumer in consumers { consumer.prepare(workers: workerCount) }
+        let sharedConsumers = UnsafeSendable(consumers)
         // Per tile: related sum, related sum of squares, unrelated sum, unrelated sum of squares.
         let tileSums = UnsafeMutablePointer<Double>.allocate(capacity: 4 * tiles.count)
         tileSums.initialize(repeating: 0, count: 4 * tiles.count)
@@ -178,7 +181,7 @@ public struct PairEngine: Sendable {
                 runStart.withUnsafeBufferPointer { starts in
                     runEnd.withUnsafeBufferPointer { ends in
                         let shared = UnsafeSendable((a: a, item: item.baseAddress!, starts: starts, ends: ends, sums: tileSums))
-                        DispatchQueue.concurrentPerform(iterations: Swift.max(1, Swift.min(workers, mine.count))) { worker in
+                        DispatchQueue.concurrentPerform(iterations: workerCount) { worker in
                             let (a, item, starts, ends, sums) = shared.value
                             let tile = UnsafeMutablePointer<Float>.allocate(capacity: t * t)
                             defer { tile.deallocate() }
@@ -199,8 +202,8 @@ public struct PairEngine: Sendable {
                                 histogram(view, starts: starts, ends: ends, related: related[worker], unrelated: unrelated[worker])
                                 (sums[4 * k], sums[4 * k + 1]) = related[worker].takeTileSums()
                                 (sums[4 * k + 2], sums[4 * k + 3]) = unrelated[worker].takeTileSums()
+                                for consumer in sharedConsumers.value { consumer.consume(view, worker: worker) }
                                 queue.withState { d in
-                                    for consumer in d.consumers { consumer.consume(view) }
                                     d.delivered += 1
                                     d.progress?(d.delivered, mine.count)
                                 }
@@ -211,6 +214,7 @@ public struct PairEngine: Sendable {
             }
         }
 
+        for consumer in consumers { consumer.finish() }
         func merged(_ parts: [WorkerTotals]) -> PairAccumulator {
             parts.map { $0.finish() }.reduce(into: PairAccumulator(bins: bins)) { $0.merge($1) }
         }

@@ -19,7 +19,18 @@ public struct SimilarityTile: @unchecked Sendable {
     @inline(__always) public func firstColumn(ofRow a: Int) -> Int { isDiagonal ? a + 1 : 0 }
 }
 
-/// Receives every tile of the pairwise pass, serially, after the engine's own statistics.
+/// Receives every tile of the pairwise pass. `consume` is called concurrently by the pass's
+/// workers, each with its own `worker` number: a consumer keeps per-worker state (merged in
+/// `finish`) or writes only memory that belongs to the tile.
 public protocol PairConsumer: AnyObject {
-    func consume(_ tile: SimilarityTile)
+    /// Before the first tile: how many workers will call `consume`.
+    func prepare(workers: Int)
+    func consume(_ tile: SimilarityTile, worker: Int)
+    /// After the last tile.
+    func finish()
+}
+
+extension PairConsumer {
+    public func prepare(workers: Int) {}
+    public func finish() {}
 }

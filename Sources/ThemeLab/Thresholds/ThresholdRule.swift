@@ -56,17 +56,34 @@ public struct ThresholdContext: Sendable {
 /// Counts every pair into a coarse histogram over the first pass's [min, max], in a pass of its
 /// own: Otsu and Kittler–Illingworth then see exactly numpy's histogram at any N.
 public final class CoarseHistogramPass: PairConsumer {
+    /// One worker's counts.
+    final class Counts: @unchecked Sendable {
+        var values: [Int]
+        init(bins: Int) { values = [Int](repeating: 0, count: bins) }
+    }
+
     public private(set) var histogram: CoarseHistogram
+    private var perWorker: [Counts] = []
 
     public init(minimum: Double, maximum: Double, bins: Int) {
         histogram = CoarseHistogram(minimum: minimum, maximum: maximum, bins: bins)
     }
 
-    public func consume(_ tile: SimilarityTile) {
+    public func prepare(workers: Int) {
+        while perWorker.count < workers { perWorker.append(Counts(bins: histogram.counts.count)) }
+    }
+
+    public func finish() {
+        for w in perWorker { for i in w.values.indices where w.values[i] > 0 { histogram.counts[i] += Double(w.values[i]) } }
+        perWorker = []
+    }
+
+    public func consume(_ tile: SimilarityTile, worker: Int) {
         // numpy's rule (as `CoarseHistogram.add`) on local copies, so the loop stays tight.
         let edges = histogram.edges
         let n = histogram.counts.count
         let lo = edges[0], scale = Double(n) / (edges[n] - lo)
+        let mine = perWorker[worker]
         var counts = [Int](repeating: 0, count: n)
         edges.withUnsafeBufferPointer { e in
             for a in 0..<tile.rowCount {
@@ -79,7 +96,7 @@ public final class CoarseHistogramPass: PairConsumer {
                 }
             }
         }
-        for i in 0..<n where counts[i] > 0 { histogram.counts[i] += Double(counts[i]) }
+        for i in 0..<n where counts[i] > 0 { mine.values[i] += counts[i] }
     }
 }
 
