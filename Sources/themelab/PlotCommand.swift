@@ -16,7 +16,7 @@ let plotCommand = Command(
     let path = try args.required("results")
     guard let data = FileManager.default.contents(atPath: path) else { throw ThemeLabError.input("\(path): cannot read") }
     let results: AnalysisResults
-    do { results = try JSONDecoder().decode(AnalysisResults.self, from: data) } catch {
+    do { results = try JSONOutput.decode(AnalysisResults.self, from: data) } catch {
         throw ThemeLabError.input("\(path): not a ThemeLab results file")
     }
     let out = args.values["out"] ?? URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("plots").path

@@ -30,6 +30,20 @@ public struct Corpus: Sendable, Equatable {
     public var count: Int { items.count }
     public var isLabeled: Bool { !items.isEmpty && items.allSatisfy { $0.label != nil } }
 
+    /// Items per topic, in order of first appearance (empty when unlabeled).
+    public var topicSizes: [Int] {
+        guard let labels = labelIndices() else { return [] }
+        var sizes = [Int](repeating: 0, count: Int(labels.max()!) + 1)
+        for l in labels { sizes[Int(l)] += 1 }
+        return sizes
+    }
+
+    /// Same-topic pairs over all pairs, or nil when unlabeled or with fewer than two items.
+    public var relatedPairShare: Double? {
+        guard isLabeled, count >= 2 else { return nil }
+        return Double(topicSizes.reduce(0) { $0 + $1 * ($1 - 1) / 2 }) / Double(count * (count - 1) / 2)
+    }
+
     /// Labels as dense integers 0..<k in order of first appearance, or nil when unlabeled.
     public func labelIndices() -> [Int32]? {
         guard isLabeled else { return nil }

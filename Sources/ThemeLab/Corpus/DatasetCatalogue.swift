@@ -23,13 +23,9 @@ public enum DatasetCatalogue {
             do {
                 let c = try DatasetRegistry.load(CorpusSpec(name: e.name), dataDirectory: dataDirectory).corpus
                 row.present = true
-                let labels = c.labelIndices() ?? []
-                var sizes: [Int: Int] = [:]
-                for l in labels { sizes[Int(l), default: 0] += 1 }
                 row.items = c.count
-                row.topics = sizes.count
-                let pairs = Double(c.count * (c.count - 1) / 2)
-                row.relatedPairShare = Double(sizes.values.reduce(0) { $0 + $1 * ($1 - 1) / 2 }) / pairs
+                row.topics = c.topicSizes.count
+                row.relatedPairShare = c.relatedPairShare
                 if e.name.hasPrefix("seed") { row.sameTopicPairsWithoutSharedContentWord = ContentWords.disjointSameTopicShare(c) }
             } catch {
                 row.note = "\(error)"

@@ -107,12 +107,6 @@ public struct Analysis {
         let topics = labels.map { Int($0.max()!) + 1 }
         if topics == 1 { notes.append("one topic: every pair is related; unrelated statistics and AUC are N/A") }
         let n = vectors.rows
-        var relatedShare: Double?
-        if let l = labels {
-            var sizes = [Int](repeating: 0, count: topics!)
-            for t in l { sizes[Int(t)] += 1 }
-            relatedShare = Double(sizes.reduce(0) { $0 + $1 * ($1 - 1) / 2 }) / Double(n * (n - 1) / 2)
-        }
         let order = corpus.items.indices.sorted { (corpus.items[$0].order ?? $0, $0) < (corpus.items[$1].order ?? $1, $1) }
         // Bad vectors fail the run; a space that cannot be built for this corpus (whitening with
         // fewer items than dimensions) is skipped with a note.
@@ -130,7 +124,7 @@ public struct Analysis {
             results.append(try analyzeSpace(space, x, labels: labels, topics: topics, rules: rules, groupings: groupings, order: order))
         }
         return CorpusAnalysis(
-            corpus: .init(name: corpus.name, items: n, topics: topics, labeled: labels != nil, relatedPairShare: relatedShare),
+            corpus: .init(name: corpus.name, items: n, topics: topics, labeled: labels != nil, relatedPairShare: corpus.relatedPairShare),
             source: source, dimensions: vectors.cols, spaces: results, notes: notes)
     }
 

@@ -59,7 +59,7 @@ public struct RegressionCheck {
 
     public static func readBaseline(path: String) throws -> Baseline {
         guard let data = FileManager.default.contents(atPath: path) else { throw ThemeLabError.input("\(path): cannot read") }
-        do { return try JSONDecoder().decode(Baseline.self, from: data) } catch {
+        do { return try JSONOutput.decode(Baseline.self, from: data) } catch {
             throw ThemeLabError.input("\(path): not a ThemeLab results or baseline file")
         }
     }

@@ -52,12 +52,9 @@ public enum SphericalKMeans {
                 if labels[i] != Int32(bestC) { labels[i] = Int32(bestC); changed = true }
             }
             if !changed { break }
-            var sums = [Double](repeating: 0, count: k * d)
-            for i in 0..<n { let c = Int(labels[i]); for t in 0..<d { sums[c * d + t] += Double(x[i, t]) } }
-            for c in 0..<k {
-                let norm = (0..<d).reduce(0.0) { $0 + sums[c * d + $1] * sums[c * d + $1] }.squareRoot()
-                guard norm > 0 else { continue }  // an empty cluster keeps its centroid
-                for t in 0..<d { centroids[c * d + t] = Float(sums[c * d + t] / norm) }
+            for (c, centroid) in normalisedCentroids(x, labels: labels, groups: k).enumerated() {
+                guard let centroid else { continue }  // an empty cluster keeps its centroid
+                for t in 0..<d { centroids[c * d + t] = centroid[t] }
             }
         }
         return (score, labels)

@@ -54,13 +54,7 @@ public func dPrime(_ d: PairDistribution) -> Double? {
 public func topicBands(_ x: Matrix, labels: [Int32]) -> [Double] {
     let k = Int(labels.max() ?? -1) + 1, d = x.cols, n = x.rows
     guard k >= 2 else { return [] }
-    var centroids = [Float](repeating: 0, count: k * d)
-    var sums = [Double](repeating: 0, count: k * d)
-    for i in 0..<n { for t in 0..<d { sums[Int(labels[i]) * d + t] += Double(x[i, t]) } }
-    for c in 0..<k {
-        let norm = (0..<d).reduce(0.0) { $0 + sums[c * d + $1] * sums[c * d + $1] }.squareRoot()
-        for t in 0..<d { centroids[c * d + t] = norm > 0 ? Float(sums[c * d + t] / norm) : 0 }
-    }
+    let centroids = normalisedCentroids(x, labels: labels, groups: k).flatMap { $0 ?? [Float](repeating: 0, count: d) }
     var similarity = [Float](repeating: 0, count: n * k)
     x.withUnsafePointer { p in
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(n), Int32(k), Int32(d), 1, p, Int32(d), centroids, Int32(d), 0, &similarity, Int32(k))

@@ -20,7 +20,6 @@ public enum ClaimsReport {
     static func grouping(_ s: SpaceAnalysis, _ rule: String, _ g: String) -> GroupingOutcome? {
         s.groupings.first { $0.rule == rule && $0.grouping == g }
     }
-    static func f(_ x: Double?) -> String { x.map { String(format: "%.3f", $0) } ?? "n/a" }
 
     public static func rows(_ analyses: [CorpusAnalysis]) -> [Row] {
         var rows: [Row] = []
@@ -31,9 +30,9 @@ public enum ClaimsReport {
                 let width = u.p99 - u.p1
                 let verdict = u.p1 >= 0.8 && width <= 0.1 ? "holds" : (u.median >= 0.5 ? "partly" : "does not hold")
                 let reason = verdict == "holds" ? "unrelated pairs all high and within a narrow band"
-                    : verdict == "partly" ? "high but wide band" : "unrelated raw cosines are not high (median \(f(u.median)))"
+                    : verdict == "partly" ? "high but wide band" : "unrelated raw cosines are not high (median \(formatShort(u.median)))"
                 rows.append(Row(claim: "C1", reported: "unrelated 0.86–0.94, band 0.076, all > 0.85", corpus: base.corpus, source: base.source,
-                                space: "raw", ours: "unrelated p1–p99 \(f(u.p1))–\(f(u.p99)), width \(f(width))", verdict: verdict, reason: reason))
+                                space: "raw", ours: "unrelated p1–p99 \(formatShort(u.p1))–\(formatShort(u.p99)), width \(formatShort(width))", verdict: verdict, reason: reason))
             }
             // C2: centring spreads them out.
             if let raw = find(a, "raw"), let centred = find(a, "centred"), let ru = raw.statistics["unrelated"],
@@ -42,7 +41,7 @@ public enum ClaimsReport {
                 let spread = (cu.p99 - cu.p1) > (ru.p99 - ru.p1)
                 let verdict = near && spread ? "holds" : (near || spread ? "partly" : "does not hold")
                 rows.append(Row(claim: "C2", reported: "centred unrelated median −0.036, related p99 0.513", corpus: base.corpus, source: base.source,
-                                space: "centred", ours: "unrelated median \(f(cu.median)), related p99 \(f(cr.p99)); band \(f(ru.p99 - ru.p1)) → \(f(cu.p99 - cu.p1))",
+                                space: "centred", ours: "unrelated median \(formatShort(cu.median)), related p99 \(formatShort(cr.p99)); band \(formatShort(ru.p99 - ru.p1)) → \(formatShort(cu.p99 - cu.p1))",
                                 verdict: verdict, reason: "\(near ? "unrelated centred near 0" : "unrelated median not near 0"); \(spread ? "band widened" : "band did not widen")"))
             }
             guard let centred = find(a, "centred"), let topics = a.corpus.topics else { continue }
@@ -58,7 +57,7 @@ public enum ClaimsReport {
                let g = grouping(centred, "noise-floor(4)", "components")?.groups {
                 let verdict = floor < p90 && g < topics ? "holds" : (floor < p90 || g < topics ? "partly" : "does not hold")
                 rows.append(Row(claim: "C4", reported: "0.177 (d = 512) below a real journal's p90; under-splits", corpus: base.corpus, source: base.source,
-                                space: "centred", ours: "4/√d \(f(floor)) vs p90 \(f(p90)); components \(g) groups (\(topics) topics)", verdict: verdict,
+                                space: "centred", ours: "4/√d \(formatShort(floor)) vs p90 \(formatShort(p90)); components \(g) groups (\(topics) topics)", verdict: verdict,
                                 reason: "\(floor < p90 ? "floor below p90" : "floor above p90"); \(g < topics ? "fewer groups than topics" : "not fewer groups than topics")"))
             }
             // C5: p90 breaks when the related share is not a tenth.
@@ -67,8 +66,8 @@ public enum ClaimsReport {
                 let regret = oracle - p90
                 let verdict = abs(share - 0.1) > 0.05 ? (regret > 0.1 ? "holds" : "does not hold") : "n/a (share ≈ 10%)"
                 rows.append(Row(claim: "C5", reported: "seed's same-topic share about a fifth; p90 breaks", corpus: base.corpus, source: base.source,
-                                space: "centred", ours: "related share \(f(share)); average ARI at p90 \(f(p90)) vs oracle \(f(oracle))", verdict: verdict,
-                                reason: verdict == "holds" ? "p90 loses \(f(regret)) ARI" : (verdict.hasPrefix("n/a") ? "share close to the assumed tenth" : "p90 within 0.1 ARI of the oracle")))
+                                space: "centred", ours: "related share \(formatShort(share)); average ARI at p90 \(formatShort(p90)) vs oracle \(formatShort(oracle))", verdict: verdict,
+                                reason: verdict == "holds" ? "p90 loses \(formatShort(regret)) ARI" : (verdict.hasPrefix("n/a") ? "share close to the assumed tenth" : "p90 within 0.1 ARI of the oracle")))
             }
             // C6: Otsu finds the valley.
             if let t = threshold(centred, "otsu"), let above = t.pairsAbove, let relatedAbove = t.relatedAbove,
@@ -79,7 +78,7 @@ public enum ClaimsReport {
                 let verdict = exact && comp.groups == topics ? "holds" : (bestARI >= 0.5 ? "partly" : "does not hold")
                 rows.append(Row(claim: "C6", reported: "seed-12: Otsu 0.333, exactly the 13 of 66 same-topic pairs above, 4 groups",
                                 corpus: base.corpus, source: base.source, space: "centred",
-                                ours: "Otsu \(f(t.value)): \(above) pairs above, \(relatedAbove) of \(relatedTotal) related; components \(comp.groups ?? 0), average \(avg.groups ?? 0) groups (ARI \(f(avg.recovery?.ari))); \(topics) topics",
+                                ours: "Otsu \(formatShort(t.value)): \(above) pairs above, \(relatedAbove) of \(relatedTotal) related; components \(comp.groups ?? 0), average \(avg.groups ?? 0) groups (ARI \(formatShort(avg.recovery?.ari))); \(topics) topics",
                                 verdict: verdict, reason: exact ? "separates related from unrelated exactly" : "related and unrelated overlap at Otsu's cut"))
             }
         }

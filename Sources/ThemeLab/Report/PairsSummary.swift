@@ -43,3 +43,6 @@ public func distributionTable(_ statistics: [String: PairStatistics]) -> String 
 
 /// Four decimals, the precision the reports print similarities at.
 public func formatFigure(_ x: Double) -> String { x.isFinite ? String(format: "%.4f", x) : "n/a" }
+
+/// Three decimals, for summary tables and legends; "n/a" for a missing value.
+func formatShort(_ x: Double?) -> String { x.map { String(format: "%.3f", $0) } ?? "n/a" }

@@ -64,7 +64,7 @@ public struct ReproductionReport {
                 let ru = raw?.statistics["unrelated"], cu = c?.statistics["unrelated"]
                 let otsu = c?.thresholds.first { $0.rule == "otsu" }?.value
                 let ari = c?.groupings.first { $0.rule == "otsu" && $0.grouping == "average" }?.recovery?.ari
-                out += "| \(a.source) | \(f(ru?.median)) | \(f(ru.map { $0.p99 - $0.p1 })) | \(f(cu?.median)) | \(f(cu.map { $0.p99 - $0.p1 })) | \(f(otsu)) | \(f(ari)) |\n"
+                out += "| \(a.source) | \(formatShort(ru?.median)) | \(formatShort(ru.map { $0.p99 - $0.p1 })) | \(formatShort(cu?.median)) | \(formatShort(cu.map { $0.p99 - $0.p1 })) | \(formatShort(otsu)) | \(formatShort(ari)) |\n"
             }
         }
 
@@ -79,11 +79,11 @@ public struct ReproductionReport {
                     let best = zip(rules, aris).filter { $0.0 != "oracle" }.compactMap(\.1).max()
                     let cells = zip(rules, aris).map { r, v -> String in
                         guard let v else { return "n/a" }
-                        return r != "oracle" && v == best ? "**\(f(v))**" : f(v)
+                        return r != "oracle" && v == best ? "**\(formatShort(v))**" : formatShort(v)
                     }
                     let kmeans = s.groupings.first { $0.grouping == "kmeans-k" }?.recovery?.ari
                     out += "| \(e.name) | \(a.corpus.name) | \(a.source) | \(s.space) | \(a.corpus.topics.map(String.init) ?? "n/a") | "
-                        + "\(a.corpus.relatedPairShare.map { String(format: "%.2f%%", 100 * $0) } ?? "n/a") | " + cells.joined(separator: " | ") + " | \(f(kmeans)) |\n"
+                        + "\(a.corpus.relatedPairShare.map { String(format: "%.2f%%", 100 * $0) } ?? "n/a") | " + cells.joined(separator: " | ") + " | \(formatShort(kmeans)) |\n"
                 }
             }
         }
@@ -96,7 +96,7 @@ public struct ReproductionReport {
                 let oracle = s.groupings.first { $0.rule == "oracle" && $0.grouping == "average" }?.recovery?.ari
                 let cells = rules.filter { $0 != "oracle" }.map { r -> String in
                     guard let o = oracle, let v = s.groupings.first(where: { $0.rule == r && $0.grouping == "average" })?.recovery?.ari else { return "n/a" }
-                    return f(o - v)
+                    return formatShort(o - v)
                 }
                 out += "| \(a.corpus.name) | \(a.corpus.topics ?? 0) | \(String(format: "%.2f%%", 100 * (a.corpus.relatedPairShare ?? 0))) | " + cells.joined(separator: " | ") + " |\n"
             }
@@ -111,5 +111,4 @@ public struct ReproductionReport {
         return out
     }
 
-    func f(_ x: Double?) -> String { x.map { String(format: "%.3f", $0) } ?? "n/a" }
 }
