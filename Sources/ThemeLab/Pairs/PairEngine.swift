@@ -56,7 +56,7 @@ public struct PairDistribution: Sendable {
     public func quantile(_ c: PairClass, _ q: Double) -> Double? {
         guard let a = accumulator(c), a.count > 0 else { return nil }
         if let values = sortedValues(c) { return exactQuantile(values, q) }
-        return histogramQuantile(a, q)
+        return histogramQuantile(a, cumulative: cumulativeCounts(a), q)
     }
 
     /// Pairs of a class with similarity ≥ t: exact from kept values, else counted by fine bins
@@ -75,8 +75,11 @@ public struct PairDistribution: Sendable {
 
     public func statistics(_ c: PairClass) -> PairStatistics? {
         guard let a = accumulator(c), a.count > 0 else { return nil }
-        return PairStatistics(accumulator: a, quantile: { quantile(c, $0)! }, errorBound: sortedValues(c) == nil ? a.binWidth : 0)
+        if let values = sortedValues(c) { return PairStatistics(accumulator: a, quantile: { exactQuantile(values, $0) }, errorBound: 0) }
+        let cumulative = cumulativeCounts(a)
+        return PairStatistics(accumulator: a, quantile: { histogramQuantile(a, cumulative: cumulative, $0) }, errorBound: a.binWidth)
     }
+
 }
 
 func mergeSorted(_ a: [Float], _ b: [Float]) -> [Float] {

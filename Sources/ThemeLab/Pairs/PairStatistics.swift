@@ -43,11 +43,16 @@ public func exactQuantile(_ sorted: [Float], _ q: Double) -> Double {
     return a + (h - Double(lo)) * (b - a)
 }
 
+/// Running totals of a histogram's bins.
+func cumulativeCounts(_ a: PairAccumulator) -> [UInt64] {
+    a.histogram.reduce(into: [UInt64]()) { $0.append(($0.last ?? 0) + $1) }
+}
+
 /// The same quantile estimated from a histogram: each order statistic is placed inside its bin
 /// (at the mid-rank position, clamped to the exact min and max), so the error is below one bin.
-func histogramQuantile(_ a: PairAccumulator, _ q: Double) -> Double {
+/// `cumulative` is `cumulativeCounts(a)`, computed once by the caller for several quantiles.
+func histogramQuantile(_ a: PairAccumulator, cumulative: [UInt64], _ q: Double) -> Double {
     guard a.count > 0 else { return .nan }
-    let cumulative = a.histogram.reduce(into: [UInt64]()) { $0.append(($0.last ?? 0) + $1) }
     func orderStatistic(_ k: Int) -> Double {
         let target = UInt64(k)
         var lo = 0, hi = cumulative.count - 1
