@@ -24,7 +24,9 @@ let analyzeCommand = Command(
           --space S,…       raw, centred, centred-unnormalised, abtt, abtt(D), whiten, whiten(k)
                             (default raw,centred)
           --thresholds R,…  fixed(t), noise-floor(k), percentile(p), otsu, otsu-floored,
-                            kittler-illingworth, mixture, oracle (default: all)
+                            kittler-illingworth, mixture, knn-otsu(k), knn-mixture(k),
+                            knn-median(k), silhouette, oracle (default: the first seven
+                            and oracle; see README for what each does)
           --groupings G,…   components, leader, average, kmeans-k, average-k (default: all)
           --shuffles N      seeded shuffles for the leader's order spread (default 10)
           --seed S          seed for shuffles and k-means (default 0)

@@ -5,12 +5,14 @@ import ThemeLab
 let benchCommand = Command(
     summary: "time one pairwise pass or bare cblas_ssyrk (for Experiments/bench)",
     help: """
-        usage: themelab bench pairs --n N [--d D] [--mode pass|ssyrk] [--tile T] [--repeat R] [--seed S]
+        usage: themelab bench pairs --n N [--d D] [--mode pass|full|ssyrk] [--tile T] [--repeat R] [--seed S]
 
-        Times one stage on N seeded random unit vectors of dimension D (default 384) and prints
-        one JSON line: the best of R runs (default 3) in seconds, GFLOP/s (N²·D flops for the
-        Gram), peak RSS, kernel.
-          pass    the full pairwise pass: tiled Gram + related/unrelated/all histograms
+        Times one stage on N seeded synthetic unit vectors of dimension D (default 384; 100
+        topics, centred) and prints one JSON line: the best of R runs (default 3) in seconds,
+        GFLOP/s (N²·D flops for the Gram), peak RSS, kernel. Progress and ETA go to stderr.
+          pass    the pairwise pass: tiled Gram + related/unrelated/all histograms
+          full    the pass plus the spanning forest, then every label-free threshold rule and
+                  single-linkage components at each (groups per rule in the JSON line)
           ssyrk   bare cblas_ssyrk into a full N×N matrix (the speed reference)
         Run each mode in its own process so peak RSS belongs to that mode alone;
         Experiments/bench/pairs does this and prints the ratios.
@@ -21,13 +23,15 @@ let benchCommand = Command(
     let n = try args.int("n", default: 2000, range: 2...1_000_000)
     let d = try args.int("d", default: 384, range: 1...65_536)
     let mode = args.values["mode"] ?? "pass"
-    guard ["pass", "ssyrk"].contains(mode) else { throw ThemeLabError.usage("--mode is pass or ssyrk, got '\(mode)'") }
-    let (x, labels) = SyntheticVectors(dimensions: d, topicSizes: Array(repeating: max(1, n / 100), count: 100) + [n - 100 * max(1, n / 100)].filter { $0 > 0 },
+    guard ["pass", "full", "ssyrk"].contains(mode) else { throw ThemeLabError.usage("--mode is pass, full or ssyrk, got '\(mode)'") }
+    let (raw, labels) = SyntheticVectors(dimensions: d, topicSizes: Array(repeating: max(1, n / 100), count: 100) + [n - 100 * max(1, n / 100)].filter { $0 > 0 },
                                        anisotropy: 1, topicStrength: 1, noise: 1, seed: UInt64(try args.int("seed", default: 1, range: 0...Int.max))).generate()
+    let x = try EmbeddingSpace.centred.transform(raw) { "synthetic item \($0)" }
     // Histogram quantiles only: exact quantiles (sorting kept values) are not part of the pass.
     let engine = PairEngine(tileSize: try args.int("tile", default: PairEngine().tileSize, range: 1...65_536), exactPairLimit: 0)
     var c = mode == "ssyrk" ? [Float](repeating: 0, count: n * n) : []
     var seconds = Double.infinity
+    var extra: [String: String] = [:]
     for _ in 0..<(try args.int("repeat", default: 3, range: 1...100)) {
     let start = Date()
     if mode == "ssyrk" {
@@ -38,16 +42,31 @@ let benchCommand = Command(
         }
         precondition(c[1].isFinite)
     } else {
-        let dist = engine.run(x, labels: labels)
+        let forest = mode == "full" ? SpanningForest(items: n) : nil
+        let progress = ProgressLine(label: "bench \(mode) N=\(n)")
+        let dist = engine.run(x, labels: labels, consumers: forest.map { [$0] } ?? [], progress: progress.update)
+        progress.finish()
         precondition(dist.all.count == n * (n - 1) / 2)
+        if let forest {
+            let context = ThresholdContext(distribution: dist, dimensions: d)
+            for name in standardThresholdRules {
+                let rule = try thresholdRule(named: name)
+                guard !rule.isLabelInformed, let t = rule.threshold(in: context) else { continue }
+                extra["groups \(name)"] = "\(Set(forest.labels(atLeast: t)).count)"
+            }
+            extra["forest_candidates"] = "\(forest.candidates)"
+            extra["forest_rebuilds"] = "\(forest.rebuilds)"
+            extra["forest_fold_seconds"] = String(format: "%.2f", forest.foldSeconds)
+        }
     }
     seconds = min(seconds, Date().timeIntervalSince(start))
     }
-    let line: [String: String] = [
+    var line: [String: String] = [
         "mode": mode, "n": "\(n)", "d": "\(d)", "seconds": String(format: "%.4f", seconds),
         "gflops": String(format: "%.1f", Double(n) * Double(n) * Double(d) / seconds / 1e9),
         "peak_rss_mib": String(format: "%.0f", Double(peakResidentBytes() ?? 0) / 1_048_576),
         "kernel": BLASRuntime.corename,
     ]
+    line.merge(extra) { a, _ in a }
     print(String(decoding: try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]), as: UTF8.self))
 }

@@ -5,14 +5,32 @@ let plotCommand = Command(
     summary: "regenerate SVG plots from a results file, without recomputing",
     help: """
         usage: themelab plot --results R.json [--out DIR]
+               themelab plot --bench SCALE.jsonl [--out FILE.svg]
 
         Writes, for every corpus × source × space in R.json: the similarity histogram
         (related vs unrelated, each normalised to its class, with a dashed line per threshold
         rule) and the threshold ablation (ARI and pair F1 per rule and grouping); and, when a corpus was
         pooled at several layers, anisotropy by layer. Default DIR: a plots/ folder beside R.json.
+
+        With --bench: fits the cost model (time and peak memory as functions of N and d) to the
+        `themelab bench pairs --mode full` lines in SCALE.jsonl, prints the formulas and a table
+        of measured against predicted, and writes the log–log plot of time vs N (default:
+        SCALE.svg beside the file). Experiments/bench/scale does both.
         """,
-    options: ["results", "out"]
+    options: ["results", "bench", "out"]
 ) { args in
+    if let bench = args.values["bench"] {
+        guard let text = try? String(contentsOfFile: bench, encoding: .utf8) else { throw ThemeLabError.input("\(bench): cannot read") }
+        let points = try text.split(separator: "\n").enumerated().map { k, line in
+            do { return try CostModel.Point(benchLine: String(line)) } catch { throw ThemeLabError.input("\(bench):\(k + 1): \(error)") }
+        }
+        let model = try CostModel(fitting: points)
+        print(model.markdown(points), terminator: "")
+        let out = args.values["out"] ?? URL(fileURLWithPath: bench).deletingPathExtension().appendingPathExtension("svg").path
+        try AtomicFile.write(model.plot(points), to: out)
+        note("wrote \(out)")
+        return
+    }
     let path = try args.required("results")
     guard let data = FileManager.default.contents(atPath: path) else { throw ThemeLabError.input("\(path): cannot read") }
     let results: AnalysisResults

@@ -45,6 +45,7 @@ let reproduceCommand = Command(
     }
     let c7 = try themeSumsCheck()
     let report = ReproductionReport(experiments: all.map { ($0.plan.name, $0.plan.description ?? "", $0.results) }, skipped: skipped, c7: c7)
+    for (path, svg) in report.plots() { try AtomicFile.write(svg, to: "\(root)/\(path)") }
     try AtomicFile.write(report.markdown(), to: "\(root)/REPORT.md")
     let provenance = Provenance.current(command: CommandLine.arguments, inputs: [:])
     try AtomicFile.write(try JSONOutput.encode(ReproduceProvenance(provenance: provenance, runSeconds: (Date().timeIntervalSince(start) * 10).rounded() / 10,

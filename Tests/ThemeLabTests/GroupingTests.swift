@@ -7,7 +7,10 @@ import Testing
 /// up to renaming (ARI = 1).
 @Suite struct GroupingTests {
     struct Cut: Decodable { var threshold: Double?; var k: Int?; var labels: [Int] }
-    struct File: Decodable { var average_by_threshold: [Cut]; var average_by_k: [Cut]; var components: [Cut]; var merge_similarities: [Double] }
+    struct File: Decodable { var average_by_threshold: [Cut]; var average_by_k: [Cut]; var components: [Cut]; var merge_similarities: [Double]
+        var single_merge_similarities: [Double]
+        var silhouettes: [Scored]; var top5: [[Double]]; var top5_otsu: Double }
+    struct Scored: Decodable { var labels: [Int]; var score: Double }
     static let file = try! JSONDecoder().decode(File.self, from: Data(contentsOf: URL(fileURLWithPath: fixture("scipy-grouping.json"))))
 
     func samePartition(_ a: [Int32], _ b: [Int]) -> Bool {
@@ -32,13 +35,86 @@ import Testing
         }
     }
 
-    @Test func connectedComponentsMatchScipyForSeveralThresholdsInOnePass() throws {
+    @Test(arguments: [1, 2])
+    func spanningForestMatchesScipySingleLinkageAndComponents(workers: Int) throws {
         let x = try unitVectors()
-        let components = ConnectedComponents(items: x.rows, thresholds: Self.file.components.map { $0.threshold! })
-        _ = PairEngine(tileSize: 16).run(x, labels: (0..<60).map { Int32($0 / 15) }, consumers: [components])
-        for (i, cut) in Self.file.components.enumerated() {
-            #expect(samePartition(components.labels(i), cut.labels), "components at \(cut.threshold!)")
+        // 16-row tiles give 10 tiles; an 8-edge buffer forces rebuilds mid-tile.
+        let forest = SpanningForest(items: x.rows, levels: 4, capacity: 8)
+        _ = PairEngine(tileSize: 16, workers: workers).run(x, labels: (0..<60).map { Int32($0 / 15) }, consumers: [forest])
+        #expect(forest.rebuilds > 10, "\(forest.rebuilds) rebuilds")
+        // The forest is unique under (weight, items) order, so neither the schedule nor the
+        // rebuilds can change it.
+        let whole = SpanningForest(items: x.rows)
+        _ = PairEngine(tileSize: 16, workers: 1).run(x, labels: (0..<60).map { Int32($0 / 15) }, consumers: [whole])
+        #expect(whole.rebuilds < forest.rebuilds && whole.edges == forest.edges)
+        let ours = forest.edges.map { Double($0.w) }
+        let theirs = Self.file.single_merge_similarities.sorted(by: >)
+        #expect(ours.count == 59 && zip(ours, theirs).allSatisfy { abs($0 - $1) < 1e-5 }, "merge heights")
+        for cut in Self.file.components {
+            #expect(samePartition(forest.labels(atLeast: cut.threshold!), cut.labels), "components at \(cut.threshold!)")
         }
+    }
+
+    @Test func spanningForestByHand() {
+        // Weights 0.9 (0–1), 0.8 (2–3), 0.5 (1–2) and lighter pairs: the forest keeps those three.
+        let forest = SpanningForest(items: 4, edges: [
+            .init(i: 0, j: 2, w: 0.1), .init(i: 2, j: 3, w: 0.8), .init(i: 0, j: 1, w: 0.9),
+            .init(i: 1, j: 2, w: 0.5), .init(i: 0, j: 3, w: 0.5), .init(i: 1, j: 3, w: 0.2),
+        ])
+        #expect(forest.edges.map(\.w) == [0.9, 0.8, 0.5])
+        #expect(forest.edges[2] == .init(i: 0, j: 3, w: 0.5))  // ties go to the smaller item numbers
+        #expect(forest.labels(atLeast: 0.85) == [0, 0, 1, 2])
+        #expect(forest.labels(atLeast: 0.6) == [0, 0, 1, 1])
+        #expect(forest.labels(atLeast: 0.5) == [0, 0, 0, 0])
+    }
+
+    @Test func silhouetteMatchesScikitLearn() throws {
+        let x = try unitVectors()
+        for case let c in Self.file.silhouettes {
+            let ours = try #require(silhouette(x, groups: c.labels.map { Int32($0 - 1) }))
+            #expect(abs(ours - c.score) < 1e-5, "\(ours) vs \(c.score)")
+        }
+        #expect(silhouette(x, groups: [Int32](repeating: 0, count: 60)) == nil)
+    }
+
+    @Test func bestCutEqualsAScanOfEveryCut() throws {
+        let x = try unitVectors()
+        let topics = (0..<60).map { Int32($0 / 15) }
+        let forest = SpanningForest(items: 60), linkage = try AverageLinkage(items: 60)
+        _ = PairEngine(tileSize: 16).run(x, consumers: [forest, linkage])
+        let tree = linkage.dendrogram()
+        for merges in [forest.edges.map { (a: Int($0.i), b: Int($0.j), similarity: $0.w) }, tree.merges.map { (a: $0.a, b: $0.b, similarity: $0.similarity) }] {
+            var scan = Recovery(topics: topics, groups: Array(0..<60)).ari
+            for t in Set(merges.map(\.similarity)) {
+                var sets = UnionFind(count: 60)
+                for m in merges where m.similarity >= t { sets.union(m.a, m.b) }
+                scan = max(scan, Recovery(topics: topics, groups: sets.labels()).ari)
+            }
+            let best = BestCut(items: 60, merges: merges, topics: topics)
+            #expect(abs(best.ari - scan) < 1e-12 && best.ari > 0.5)
+        }
+        // By hand: {0,1} at 0.9, then {2,3} at 0.8, then all at 0.1; topics {0,1}, {2,3}.
+        let hand = BestCut(items: 4, merges: [(0, 1, 0.9), (2, 3, 0.8), (1, 2, 0.1)], topics: [0, 0, 1, 1])
+        #expect(hand.ari == 1 && hand.threshold == Double(Float(0.8)) && hand.groups == 2)
+    }
+
+    @Test(arguments: [1, 2])
+    func nearestNeighboursAndKnnOtsuMatchNumpyAndScikitImage(workers: Int) throws {
+        let x = try unitVectors()
+        let neighbours = NearestNeighbours(items: 60, k: 8)
+        let distribution = PairEngine(tileSize: 16, workers: workers).run(x, consumers: [neighbours])
+        for v in 0..<60 {
+            let ours = neighbours.similarities(of: v, count: 5).map(Double.init)
+            #expect(ours.count == 5 && zip(ours, Self.file.top5[v]).allSatisfy { abs($0 - $1) < 1e-5 }, "item \(v)")
+        }
+        let context = ThresholdContext(distribution: distribution, dimensions: x.cols, neighbours: neighbours)
+        let t = try #require(NeighbourOtsuThreshold(k: 5).threshold(in: context))
+        let values = Self.file.top5.flatMap { $0 }
+        let bin = (values.max()! - values.min()!) / 256
+        #expect(abs(t - Self.file.top5_otsu) <= bin + 1e-6, "\(t) vs \(Self.file.top5_otsu)")
+        // The k-th neighbour median: numpy's median of each item's 5th similarity.
+        let fifth = Self.file.top5.map { $0[4] }.sorted()
+        #expect(abs(NeighbourMedianThreshold(k: 5).threshold(in: context)! - (fifth[29] + fifth[30]) / 2) < 1e-5)
     }
 
     @Test func leaderByHand() throws {

@@ -175,4 +175,32 @@ import Testing
         #expect(exactQuantile([1, 2, 3, 4], 0.5) == 2.5)
         #expect(exactQuantile([5], 0.99) == 5)
     }
+
+    @Test func costModelRecoversTheFormulaItWasMadeFrom() throws {
+        // Points made from 100 GFLOP/s, 1 ns per pair, 50 MiB + 8 B per N·d + 200 B per N.
+        func point(_ n: Int, _ d: Int) -> CostModel.Point {
+            let pairs = Double(n) * Double(n - 1) / 2
+            return .init(n: n, d: d, seconds: pairs * (2 * Double(d) / 100e9 + 1e-9),
+                         peakMiB: (50 * 1_048_576 + 8 * Double(n * d) + 200 * Double(n)) / 1_048_576)
+        }
+        let points = [point(5000, 384), point(20000, 384), point(80000, 384), point(20000, 128), point(20000, 768)]
+        let model = try CostModel(fitting: points)
+        #expect(abs(model.flopRate / 100e9 - 1) < 1e-6 && abs(model.perPair / 1e-9 - 1) < 1e-6)
+        #expect(abs(model.perItemDimension - 8) < 1e-6 && abs(model.perItem - 200) < 1e-4 && abs(model.base / 1_048_576 - 50) < 1e-6)
+        #expect(abs(model.seconds(n: 200_000, d: 384) - point(200_000, 384).seconds) < 1e-6)
+        #expect(throws: ThemeLabError.self) { try CostModel(fitting: [point(5000, 384), point(8000, 384), point(9000, 384)]) }
+        #expect(throws: ThemeLabError.self) { try CostModel.Point(benchLine: "{\"n\": 3}") }
+    }
+
+    @Test func tilesFitTheCache() {
+        // 4·t·(t + 2d) bytes: 2048 at d = 384 needs 22 MiB, at d = 1536 41 MiB.
+        #expect(PairEngine.cacheTile(limit: 2048, dimensions: 384, cacheBytes: 32 << 20) == 2048)
+        #expect(PairEngine.cacheTile(limit: 2048, dimensions: 1536, cacheBytes: 32 << 20) == 1024)
+        #expect(PairEngine.cacheTile(limit: 2048, dimensions: 384, cacheBytes: 8 << 20) == 1024)
+        #expect(PairEngine.cacheTile(limit: 2048, dimensions: 384, cacheBytes: 1 << 20) == 256)
+        #expect(PairEngine.cacheTile(limit: 16, dimensions: 384, cacheBytes: 1 << 20) == 16)
+        #expect(PairEngine.cacheTile(limit: 100, dimensions: 8, cacheBytes: 32 << 20) == 100)
+        #expect(PairEngine.cacheTile(limit: 3000, dimensions: 384, cacheBytes: 32 << 20) == 2048)
+        #expect(CPUFeatures.lastLevelCacheBytes().map { $0 > 0 } ?? true)
+    }
 }

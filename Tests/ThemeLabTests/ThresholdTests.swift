@@ -83,10 +83,10 @@ import Testing
     @Test func mixtureFindsTheAnalyticCrossing() {
         // Equal weights and spreads: the crossing is the midpoint of the means.
         let fit = MixtureCrossingThreshold.Fit(weight: (0.5, 0.5), mean: (0.0, 0.4), sigma: (0.1, 0.1))
-        #expect(abs(MixtureCrossingThreshold().crossing(fit)! - 0.2) < 1e-12)
+        #expect(abs(MixtureCrossingThreshold.crossing(fit)! - 0.2) < 1e-12)
         // Unequal weights move it toward the smaller component: 0.2 + σ²·ln(w₁/w₂)/(μ₂ − μ₁).
         let skewed = MixtureCrossingThreshold.Fit(weight: (0.9, 0.1), mean: (0.0, 0.4), sigma: (0.1, 0.1))
-        #expect(abs(MixtureCrossingThreshold().crossing(skewed)! - (0.2 + 0.01 * log(9) / 0.4)) < 1e-12)
+        #expect(abs(MixtureCrossingThreshold.crossing(skewed)! - (0.2 + 0.01 * log(9) / 0.4)) < 1e-12)
     }
 
     @Test func kittlerIllingworthSplitsTwoSeparatedModes() {

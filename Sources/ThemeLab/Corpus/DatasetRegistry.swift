@@ -76,7 +76,7 @@ public enum DatasetRegistry {
         case "synthetic":
             var g = spec.generator ?? .appRaw()
             if let s = spec.seed { g.seed = s }
-            let (corpus, vectors) = g.corpus(name: spec.generator == nil ? "synthetic-app-raw" : "synthetic-a\(formatArgument(g.anisotropy))")
+            let (corpus, vectors) = g.corpus(name: spec.generator == nil ? "synthetic-app-raw" : "synthetic-a\(formatArgument(g.anisotropy))-t\(g.topicSizes.count)")
             return LoadedCorpus(corpus: corpus, vectors: vectors, files: [])
         case "clinc150":
             guard let dir = DatasetRegistry.dataDirectory(dataDirectory) else {

@@ -8,6 +8,9 @@ public struct AnalysisSettings: Codable, Sendable, Equatable {
     /// Seeded shuffles for the leader grouping's spread.
     public var shuffles: Int = 10
     public var seed: UInt64 = 0
+    /// Above this many pairs Otsu and Kittler–Illingworth read their histogram off the fine
+    /// one (a pair within 3.1e-5 of a bin edge may land one bin off) instead of a second pass.
+    public var exactHistogramPairLimit: Int = 1_250_000_000
 
     public init() {}
 }
@@ -34,10 +37,16 @@ public struct CorpusAnalysis: Codable, Sendable {
 public struct SpaceAnalysis: Codable, Sendable {
     public var space: String
     public var quantileMethod: String
+    /// How the 256-bin histogram Otsu and Kittler–Illingworth read was counted (optional, so
+    /// results and baselines written before it still load).
+    public var thresholdHistogram: String?
     public var statistics: [String: PairStatistics]
     public var separation: Separation?
     public var thresholds: [ThresholdOutcome]
     public var groupings: [GroupingOutcome]
+    /// Per threshold grouping, the best ARI any threshold gives (labeled corpora only; optional
+    /// for the same reason).
+    public var ceilings: [Ceiling]?
     /// Counts per class over 200 equal bins on [-1, 1], for plots.
     public var histogram: [String: [Int]]
 }
@@ -65,6 +74,25 @@ public struct GroupingOutcome: Codable, Sendable, Equatable {
     public var spread: LeaderSpread?
     /// Why a cell is N/A.
     public var note: String?
+}
+
+/// The best ARI any threshold gives a grouping (label-informed): what a rule's regret is
+/// measured against.
+public struct Ceiling: Codable, Sendable, Equatable {
+    public var grouping: String
+    /// Which thresholds were tried.
+    public var search: String
+    public var threshold: Double
+    public var ari: Double
+    public var groups: Int
+
+    init(grouping: String, search: String, _ cut: BestCut) {
+        self.grouping = grouping
+        self.search = search
+        threshold = cut.threshold
+        ari = cut.ari
+        groups = cut.groups
+    }
 }
 
 public struct LeaderSpread: Codable, Sendable, Equatable {
@@ -130,14 +158,29 @@ public struct Analysis {
 
     func analyzeSpace(_ space: EmbeddingSpace, _ x: Matrix, labels: [Int32]?, topics: Int?, rules: [ThresholdRule],
                       groupings: [GroupingMethod], order: [Int]) throws -> SpaceAnalysis {
-        let distribution = engine.run(x, labels: labels)
+        // One pass: the distribution, the spanning forest (components at any threshold), the
+        // average-linkage matrix and the nearest neighbours the rules read.
+        let forest = groupings.contains(.components) ? SpanningForest(items: x.rows) : nil
+        var linkage: AverageLinkage?
+        var linkageNote: String?
+        if groupings.contains(.average) || groupings.contains(.averageK) || rules.contains(where: \.needsDendrogram) {
+            do { linkage = try AverageLinkage(items: x.rows) } catch { linkageNote = "\(error)" }
+        }
+        let k = rules.map(\.neighbours).max() ?? 0
+        let neighbours = k > 0 ? NearestNeighbours(items: x.rows, k: k) : nil
+        let consumers = [forest as PairConsumer?, linkage, neighbours].compactMap { $0 }
+        let distribution = engine.run(x, labels: labels, consumers: consumers)
+        let tree = linkage?.dendrogram()
+        // Otsu and Kittler–Illingworth read numpy's 256-bin histogram; counting it exactly takes a
+        // second pass, which large corpora skip (the fine histogram then places it, see `quantileMethod`).
         var exactCoarse: CoarseHistogram?
-        if distribution.sortedValues(.all) == nil, distribution.all.count > 0 {
+        if distribution.sortedValues(.all) == nil, distribution.all.count > 0, distribution.all.count <= settings.exactHistogramPairLimit {
             let counting = CoarseHistogramPass(minimum: Double(distribution.all.min), maximum: Double(distribution.all.max), bins: 256)
             _ = engine.run(x, labels: labels, consumers: [counting])
             exactCoarse = counting.histogram
         }
-        let context = ThresholdContext(distribution: distribution, dimensions: x.cols, exactCoarse: exactCoarse)
+        let context = ThresholdContext(distribution: distribution, dimensions: x.cols, exactCoarse: exactCoarse, neighbours: neighbours,
+                                       vectors: x, dendrogram: tree)
         let usable = rules.filter { !$0.isLabelInformed || labels != nil }
         let thresholds = usable.map { rule in
             let value = rule.threshold(in: context)
@@ -147,17 +190,6 @@ public struct Analysis {
                                     note: value == nil ? rule.whyNoThreshold(in: context) : nil)
         }
 
-        // Second pass: the groupings that need every pair.
-        let values = thresholds.compactMap(\.value)
-        let components = groupings.contains(.components) ? ConnectedComponents(items: x.rows, thresholds: values) : nil
-        var linkage: AverageLinkage?
-        var linkageNote: String?
-        if groupings.contains(.average) || groupings.contains(.averageK) {
-            do { linkage = try AverageLinkage(items: x.rows) } catch { linkageNote = "\(error)" }
-        }
-        let consumers = [components as PairConsumer?, linkage as PairConsumer?].compactMap { $0 }
-        if !consumers.isEmpty { _ = engine.run(x, labels: labels, consumers: consumers) }
-        let tree = linkage?.dendrogram()
 
         func outcome(_ grouping: GroupingMethod, _ t: ThresholdOutcome?, _ assignment: [Int32]?, note: String? = nil, spread: LeaderSpread? = nil) -> GroupingOutcome {
             GroupingOutcome(grouping: grouping.rawValue, rule: t?.rule, threshold: t?.value,
@@ -175,7 +207,7 @@ public struct Analysis {
                 }
                 switch grouping {
                 case .components:
-                    rows.append(outcome(grouping, t, components!.labels(values.firstIndex(of: value)!)))
+                    rows.append(outcome(grouping, t, forest!.labels(atLeast: value)))
                 case .average:
                     rows.append(tree.map { outcome(grouping, t, $0.cut(atSimilarity: value)) } ?? outcome(grouping, t, nil, note: linkageNote))
                 case .leader:
@@ -194,6 +226,21 @@ public struct Analysis {
             }
         }
 
+        var ceilings: [Ceiling] = []
+        if let labels {
+            if let forest {
+                ceilings.append(Ceiling(grouping: GroupingMethod.components.rawValue, search: "every cut",
+                                        BestCut(items: x.rows, merges: forest.edges.map { (Int($0.i), Int($0.j), $0.w) }, topics: labels)))
+            }
+            if let tree, groupings.contains(.average) {
+                ceilings.append(Ceiling(grouping: GroupingMethod.average.rawValue, search: "every cut",
+                                        BestCut(items: x.rows, merges: tree.merges.map { ($0.a, $0.b, $0.similarity) }, topics: labels)))
+            }
+            if groupings.contains(.leader) {
+                ceilings.append(try leaderCeiling(x, distribution, rules: thresholds.compactMap(\.value), labels: labels, order: order))
+            }
+        }
+
         var statistics: [String: PairStatistics] = [:]
         for c in PairClass.allCases { if let s = distribution.statistics(c) { statistics[c.rawValue] = s } }
         var separation: Separation?
@@ -204,8 +251,22 @@ public struct Analysis {
         }
         return SpaceAnalysis(space: space.description,
                              quantileMethod: distribution.sortedValues(.all) != nil ? "exact" : "fine histogram (error < \(2 / Double(engine.bins)))",
+                             thresholdHistogram: exactCoarse != nil || distribution.sortedValues(.all) != nil ? "exact" : "placed from the fine histogram",
                              statistics: statistics, separation: separation, thresholds: thresholds, groupings: rows,
-                             histogram: plotHistogram(distribution))
+                             ceilings: ceilings, histogram: plotHistogram(distribution))
+    }
+
+    /// Leader has no nested cuts to sweep: the best ARI over 24 thresholds at all-pair quantiles
+    /// 1 − 10^−x (x from 0.3 to 5, dense in the upper tail) and every rule's value.
+    func leaderCeiling(_ x: Matrix, _ d: PairDistribution, rules: [Double], labels: [Int32], order: [Int]) throws -> Ceiling {
+        let grid = (0..<24).compactMap { d.quantile(.all, 1 - pow(10, -(0.3 + Double($0) * 4.7 / 23))) }
+        var best = BestCut(threshold: .infinity, ari: -.infinity, groups: 0)
+        for t in Set(grid + rules).sorted() {
+            let groups = try LeaderGrouping.group(x, threshold: t, order: order)
+            let ari = Recovery(topics: labels, groups: groups).ari
+            if ari > best.ari { best = BestCut(threshold: t, ari: ari, groups: Set(groups).count) }
+        }
+        return Ceiling(grouping: GroupingMethod.leader.rawValue, search: "24 quantile thresholds and the rules' values", best)
     }
 
     func leaderSpread(_ x: Matrix, _ t: Double, labels: [Int32]?) throws -> LeaderSpread? {

@@ -71,20 +71,30 @@ final class WorkerTotals: @unchecked Sendable {
         for k in 0..<n {
             counts[Swift.min(Swift.max(Int((p[k] + 1) * scale), 0), last)] &+= 1
         }
-        // A separate loop, so the compiler can vectorise the moments.
-        var sum = 0.0, sumSquares = 0.0
+        // A separate loop for the moments, with four running sums each so the additions do not
+        // wait on one another (the order is fixed, so results stay bit-for-bit repeatable).
+        var sum = SIMD4<Double>(), sumSquares = SIMD4<Double>()
         var lo = moments.min, hi = moments.max
+        let wide = n & ~3
+        var k = 0
+        while k < wide {
+            let v = SIMD4<Double>(Double(p[k]), Double(p[k + 1]), Double(p[k + 2]), Double(p[k + 3]))
+            sum += v
+            sumSquares += v * v
+            k += 4
+        }
+        var tail = 0.0, tailSquares = 0.0
+        for k in wide..<n {
+            tail += Double(p[k])
+            tailSquares += Double(p[k]) * Double(p[k])
+        }
         for k in 0..<n {
-            let v = p[k]
-            let dv = Double(v)
-            sum += dv
-            sumSquares += dv * dv
-            lo = Swift.min(lo, v)
-            hi = Swift.max(hi, v)
+            lo = Swift.min(lo, p[k])
+            hi = Swift.max(hi, p[k])
         }
         moments.count += n
-        tileSum += sum
-        tileSumSquares += sumSquares
+        tileSum += sum.sum() + tail
+        tileSumSquares += sumSquares.sum() + tailSquares
         moments.min = lo
         moments.max = hi
         exactValues?.append(contentsOf: UnsafeBufferPointer(start: p, count: n))

@@ -17,7 +17,8 @@ public enum SVGPlot {
 
     /// Frame, title, axis labels and ticks; returns the opening and a mapping from data to pixels.
     static func frame(title: String, xLabel: String, yLabel: String, x: ClosedRange<Double>, y: ClosedRange<Double>,
-                      xTicks: [Double], yTicks: [Double]) -> (svg: String, px: (Double) -> Double, py: (Double) -> Double) {
+                      xTicks: [Double], yTicks: [Double], xText: (Double) -> String = { String(format: "%g", $0) },
+                      yText: (Double) -> String = { String(format: "%g", $0 == 0 ? 0 : $0) }) -> (svg: String, px: (Double) -> Double, py: (Double) -> Double) {
         let plotW = width - left - right, plotH = height - top - bottom
         let px = { (v: Double) in left + (v - x.lowerBound) / (x.upperBound - x.lowerBound) * plotW }
         let py = { (v: Double) in top + plotH - (v - y.lowerBound) / (y.upperBound - y.lowerBound) * plotH }
@@ -27,11 +28,11 @@ public enum SVGPlot {
         s += "<rect x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(plotW))\" height=\"\(n(plotH))\" fill=\"none\" stroke=\"#444\"/>\n"
         for t in xTicks {
             s += "<line x1=\"\(n(px(t)))\" y1=\"\(n(top + plotH))\" x2=\"\(n(px(t)))\" y2=\"\(n(top + plotH + 5))\" stroke=\"#444\"/>"
-            s += "<text x=\"\(n(px(t)))\" y=\"\(n(top + plotH + 18))\" text-anchor=\"middle\">\(String(format: "%g", t))</text>\n"
+            s += "<text x=\"\(n(px(t)))\" y=\"\(n(top + plotH + 18))\" text-anchor=\"middle\">\(xText(t))</text>\n"
         }
         for t in yTicks {
             s += "<line x1=\"\(n(left - 5))\" y1=\"\(n(py(t)))\" x2=\"\(n(left))\" y2=\"\(n(py(t)))\" stroke=\"#444\"/>"
-            s += "<text x=\"\(n(left - 8))\" y=\"\(n(py(t) + 4))\" text-anchor=\"end\">\(String(format: "%g", t == 0 ? 0 : t))</text>\n"
+            s += "<text x=\"\(n(left - 8))\" y=\"\(n(py(t) + 4))\" text-anchor=\"end\">\(yText(t))</text>\n"
         }
         s += "<text id=\"x-label\" x=\"\(n(left + plotW / 2))\" y=\"\(n(height - 12))\" text-anchor=\"middle\">\(escape(xLabel))</text>\n"
         s += "<text id=\"y-label\" transform=\"translate(18 \(n(top + plotH / 2))) rotate(-90)\" text-anchor=\"middle\">\(escape(yLabel))</text>\n"
@@ -127,29 +128,61 @@ public enum SVGPlot {
         return svg + legend(groupings.enumerated().map { ($0.element, palette[$0.offset], false) }) + "</svg>\n"
     }
 
+    /// One line per series; an axis marked `log` is drawn in log10 (its values must be > 0).
+    public struct Series: Sendable {
+        public var label: String
+        public var points: [(x: Double, y: Double)]
+        public var dashed = false
+        public init(label: String, points: [(x: Double, y: Double)], dashed: Bool = false) {
+            self.label = label
+            self.points = points
+            self.dashed = dashed
+        }
+    }
+
+    public static func lines(title: String, xLabel: String, yLabel: String, series: [Series], logX: Bool = false, logY: Bool = false,
+                             xTicks fixedX: [Double]? = nil) -> String {
+        func tx(_ v: Double) -> Double { logX ? log10(v) : v }
+        func ty(_ v: Double) -> Double { logY ? log10(v) : v }
+        let xs = series.flatMap { $0.points.map { tx($0.x) } }, ys = series.flatMap { $0.points.map { ty($0.y) } }
+        func range(_ v: [Double], log: Bool) -> ClosedRange<Double> {
+            guard var lo = v.min(), var hi = v.max() else { return 0...1 }
+            if log { lo = floor(lo); hi = ceil(hi) } else { let pad = max((hi - lo) * 0.05, 1e-9); lo -= pad; hi += pad }
+            return lo < hi ? lo...hi : (lo - 1)...(hi + 1)
+        }
+        let xr = range(xs, log: logX), yr = range(ys, log: logY)
+        func logTicks(_ r: ClosedRange<Double>) -> [Double] { stride(from: r.lowerBound, through: r.upperBound, by: 1).map { $0 } }
+        let f = frame(title: title, xLabel: xLabel + (logX ? " (log scale)" : ""), yLabel: yLabel + (logY ? " (log scale)" : ""),
+                      x: xr, y: yr, xTicks: fixedX.map { $0.map(tx) } ?? (logX ? logTicks(xr) : ticks(xr)), yTicks: logY ? logTicks(yr) : ticks(yr),
+                      xText: { String(format: "%g", logX ? pow(10, $0) : $0) }, yText: { String(format: "%g", logY ? pow(10, $0) : ($0 == 0 ? 0 : $0)) })
+        var svg = f.svg
+        for (k, line) in series.enumerated() {
+            let colour = (palette + thresholdColours)[k % (palette.count + thresholdColours.count)]
+            let d = line.points.enumerated().map { "\($0.offset == 0 ? "M" : "L")\(n(f.px(tx($0.element.x)))) \(n(f.py(ty($0.element.y))))" }.joined(separator: " ")
+            svg += "<path class=\"series\" id=\"series-\(slug(line.label).replacingOccurrences(of: "--", with: "-"))\" d=\"\(d)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"\(line.dashed ? " stroke-dasharray=\"6 3\"" : "")/>\n"
+            for p in line.points {
+                svg += "<circle cx=\"\(n(f.px(tx(p.x))))\" cy=\"\(n(f.py(ty(p.y))))\" r=\"2.5\" fill=\"\(colour)\"/>"
+            }
+            svg += "\n"
+        }
+        return svg + legend(series.enumerated().map { ($0.element.label, (palette + thresholdColours)[$0.offset % (palette.count + thresholdColours.count)], $0.element.dashed) }) + "</svg>\n"
+    }
+
     /// Median raw cosine of unrelated pairs and unrelated band width, per layer, raw vs centred.
     public static func layers(_ analyses: [CorpusAnalysis], corpus: String) -> String {
         let layers = analyses.compactMap { a -> (Int, CorpusAnalysis)? in
             guard let k = a.source.components(separatedBy: "layer ").last.flatMap({ Int($0) }) else { return nil }
             return (k, a)
         }.sorted { $0.0 < $1.0 }
-        let maxLayer = Double(layers.last?.0 ?? 1)
-        let f = frame(title: "Anisotropy by layer — \(corpus)", xLabel: "encoder layer (0 = embedding output)", yLabel: "unrelated pairs: cosine median, band p99 − p1",
-                      x: 0...max(maxLayer, 1), y: -0.2...1, xTicks: layers.map { Double($0.0) }, yTicks: ticks(-0.2...1))
-        var svg = f.svg
-        var entries: [(String, String, Bool)] = []
-        var k = 0
+        var series: [Series] = []
         for space in ["raw", "centred"] {
             for (metric, pick) in [("median", { (s: PairStatistics) in s.median }), ("band", { (s: PairStatistics) in s.p99 - s.p1 })] {
-                let points = layers.compactMap { l, a in a.spaces.first { $0.space == space }?.statistics["unrelated"].map { (Double(l), pick($0)) } }
-                let d = points.enumerated().map { "\($0.offset == 0 ? "M" : "L")\(n(f.px($0.element.0))) \(n(f.py($0.element.1)))" }.joined(separator: " ")
-                let colour = palette[k]
-                svg += "<path class=\"series\" id=\"series-\(space)-\(metric.replacingOccurrences(of: " ", with: "-"))\" d=\"\(d)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"\(space == "centred" ? " stroke-dasharray=\"6 3\"" : "")/>\n"
-                entries.append(("\(space): \(metric)", colour, space == "centred"))
-                k += 1
+                let points = layers.compactMap { l, a in a.spaces.first { $0.space == space }?.statistics["unrelated"].map { (x: Double(l), y: pick($0)) } }
+                series.append(Series(label: "\(space): \(metric)", points: points, dashed: space == "centred"))
             }
         }
-        return svg + legend(entries) + "</svg>\n"
+        return lines(title: "Anisotropy by layer — \(corpus)", xLabel: "encoder layer (0 = embedding output)",
+                     yLabel: "unrelated pairs: cosine median, band p99 − p1", series: series, xTicks: layers.map { Double($0.0) })
     }
 
     /// A file-name-safe form: lower case, anything but letters and digits as "-".

@@ -28,6 +28,21 @@ public struct CPUFeatures: Sendable, Equatable {
         return CPUFeatures(model: model, flags: flags)
     }
 
+    /// Size of the last-level cache of CPU 0 (sysfs), or nil where it is not published.
+    public static func lastLevelCacheBytes() -> Int? {
+        let root = "/sys/devices/system/cpu/cpu0/cache"
+        let levels = (try? FileManager.default.contentsOfDirectory(atPath: root))?.filter { $0.hasPrefix("index") } ?? []
+        let sized = levels.compactMap { index -> (level: Int, bytes: Int)? in
+            func read(_ name: String) -> String? {
+                (try? String(contentsOfFile: "\(root)/\(index)/\(name)", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            guard let level = read("level").flatMap(Int.init), let size = read("size"), let unit = size.last,
+                  let number = Int(size.dropLast()) else { return nil }
+            return (level, number * (unit == "M" ? 1 << 20 : unit == "K" ? 1 << 10 : 1))
+        }
+        return sized.max { $0.level < $1.level }?.bytes
+    }
+
     public var hasAVX512: Bool { flags.isSuperset(of: ["avx512f", "avx512bw", "avx512vl", "avx512dq"]) }
     public var hasAVX2: Bool { flags.isSuperset(of: ["avx2", "fma"]) }
 

@@ -19,7 +19,7 @@ public struct MixtureCrossingThreshold: ThresholdRule {
 
     public func threshold(in context: ThresholdContext) -> Double? {
         guard let fit = fit(context) else { return nil }
-        return crossing(fit)
+        return Self.crossing(fit)
     }
 
     public func whyNoThreshold(in context: ThresholdContext) -> String {
@@ -34,12 +34,15 @@ public struct MixtureCrossingThreshold: ThresholdRule {
             xs.append(min(max(-1 + (Double(b) + 0.5) * all.binWidth, Double(all.min)), Double(all.max)))
             ws.append(Double(c))
         }
+        return Self.fit(xs, weights: ws, split: split, sigmaFloor: all.binWidth / 2)
+    }
+
+    /// EM for two Gaussians on weighted points, starting from the split "x ≤ split".
+    static func fit(_ xs: [Double], weights ws: [Double], split: Double, sigmaFloor floor: Double) -> Fit? {
         let total = ws.reduce(0, +)
-        // Initial split at Otsu's threshold.
         var r1 = xs.map { $0 <= split ? 1.0 : 0.0 }
         var fit = Fit(weight: (0, 0), mean: (0, 0), sigma: (0, 0))
         var previous = -Double.infinity
-        let floor = all.binWidth / 2
         for _ in 0..<500 {
             // M step.
             var n1 = 0.0, n2 = 0.0, s1 = 0.0, s2 = 0.0
@@ -65,7 +68,7 @@ public struct MixtureCrossingThreshold: ThresholdRule {
     }
 
     /// The crossing point between the two means, or nil.
-    public func crossing(_ f: Fit) -> Double? {
+    public static func crossing(_ f: Fit) -> Double? {
         var (w1, m1, s1, w2, m2, s2) = (f.weight.0, f.mean.0, f.sigma.0, f.weight.1, f.mean.1, f.sigma.1)
         if m1 > m2 { swap(&w1, &w2); swap(&m1, &m2); swap(&s1, &s2) }
         // ln w₁ − ln s₁ − (x−m₁)²/2s₁² = ln w₂ − ln s₂ − (x−m₂)²/2s₂², as a x² + b x + c = 0.

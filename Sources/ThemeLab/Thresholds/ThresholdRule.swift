@@ -10,10 +10,16 @@ public protocol ThresholdRule: Sendable {
     func threshold(in context: ThresholdContext) -> Double?
     /// Why `threshold` is nil, for reports.
     func whyNoThreshold(in context: ThresholdContext) -> String
+    /// How many nearest-neighbour similarities per item the rule reads (0: none).
+    var neighbours: Int { get }
+    /// True when the rule reads the average-linkage dendrogram and the vectors.
+    var needsDendrogram: Bool { get }
 }
 
 extension ThresholdRule {
     public var isLabelInformed: Bool { false }
+    public var neighbours: Int { 0 }
+    public var needsDendrogram: Bool { false }
     public func whyNoThreshold(in context: ThresholdContext) -> String { "\(name) gives no threshold for this distribution" }
 }
 
@@ -24,11 +30,29 @@ public struct ThresholdContext: Sendable {
     /// The all-pairs histogram counted from the values in a pass of its own, when the first
     /// pass did not keep them (see `CoarseHistogramPass`).
     public let exactCoarse: CoarseHistogram?
+    /// Each item's nearest-neighbour similarities, when a rule asked for them.
+    public let neighbours: NearestNeighbours?
+    /// The space's unit vectors and their average-linkage dendrogram, when a rule asked for them.
+    public let vectors: Matrix?
+    public let dendrogram: Dendrogram?
 
-    public init(distribution: PairDistribution, dimensions: Int, exactCoarse: CoarseHistogram? = nil) {
+    public init(distribution: PairDistribution, dimensions: Int, exactCoarse: CoarseHistogram? = nil, neighbours: NearestNeighbours? = nil,
+                vectors: Matrix? = nil, dendrogram: Dendrogram? = nil) {
         self.distribution = distribution
         self.dimensions = dimensions
         self.exactCoarse = exactCoarse
+        self.neighbours = neighbours
+        self.vectors = vectors
+        self.dendrogram = dendrogram
+    }
+
+    /// numpy's histogram of every item's `k` highest similarities (N·k values, each pair seen
+    /// from both ends), or nil without neighbours.
+    public func neighbourHistogram(k: Int, bins: Int) -> CoarseHistogram? {
+        guard let values = neighbours?.allSimilarities(count: k), let lo = values.min(), let hi = values.max() else { return nil }
+        var h = CoarseHistogram(minimum: Double(lo), maximum: Double(hi), bins: bins)
+        for v in values { h.add(Double(v), count: 1) }
+        return h
     }
 
     /// The all-pairs histogram over the observed [min, max] with `bins` equal bins, as
@@ -127,7 +151,8 @@ public struct CoarseHistogram: Sendable, Equatable {
 }
 
 /// Every rule by name: `fixed(t)`, `noise-floor(k)`, `percentile(p)`, `otsu(bins)`,
-/// `otsu-floored`, `kittler-illingworth`, `mixture`, `oracle`.
+/// `otsu-floored`, `kittler-illingworth`, `mixture`, `knn-otsu(k)`, `knn-mixture(k)`,
+/// `knn-median(k)`, `silhouette`, `oracle`.
 public func thresholdRule(named text: String) throws -> ThresholdRule {
     let name = try RuleName(text)
     switch name.base {
@@ -141,9 +166,13 @@ public func thresholdRule(named text: String) throws -> ThresholdRule {
     case "otsu-floored": return OtsuFlooredThreshold(bins: try name.count("bins") ?? 256)
     case "kittler-illingworth": return KittlerIllingworthThreshold(bins: try name.count("bins") ?? 256)
     case "mixture": return MixtureCrossingThreshold()
+    case "knn-otsu": return NeighbourOtsuThreshold(k: try name.count("k") ?? 10)
+    case "knn-mixture": return NeighbourMixtureThreshold(k: try name.count("k") ?? 10)
+    case "knn-median": return NeighbourMedianThreshold(k: try name.count("k") ?? 10)
+    case "silhouette": return SilhouetteThreshold()
     case "oracle": return OracleThreshold()
     default:
-        throw ThemeLabError.usage("unknown threshold rule '\(text)' (expected fixed(t), noise-floor(k), percentile(p), otsu, otsu-floored, kittler-illingworth, mixture, oracle)")
+        throw ThemeLabError.usage("unknown threshold rule '\(text)' (expected fixed(t), noise-floor(k), percentile(p), otsu, otsu-floored, kittler-illingworth, mixture, knn-otsu(k), knn-mixture(k), knn-median(k), silhouette, oracle)")
     }
 }
 

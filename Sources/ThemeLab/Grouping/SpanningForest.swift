@@ -1,0 +1,257 @@
+import Foundation
+
+/// The maximum spanning forest of the complete similarity graph, built in the one pairwise pass.
+/// Its edges with weight ≥ t join exactly the connected components of "similarity ≥ t" (single
+/// linkage cut at t), so one pass answers every threshold, including ones chosen after the pass.
+///
+/// Streaming: a pair can be in the forest only if no path of strictly heavier pairs joins its
+/// ends (cycle property). Workers test each pair against a snapshot of the forest built so far —
+/// component labels of the forest cut at `levels` weights, plus a fast path for pairs below the
+/// forest's lightest edge once it spans every item — and keep the few that pass as candidates.
+/// When a worker's candidates fill its buffer, Kruskal folds them into the forest and a new
+/// snapshot is published. Any maximum spanning forest gives the same components, so results do
+/// not depend on the schedule. Memory O(N · levels + buffer); no N×N state.
+public final class SpanningForest: PairConsumer, @unchecked Sendable {
+    /// One edge: two items (i < j) and their cosine.
+    public struct Edge: Codable, Sendable, Equatable {
+        public var i: Int32, j: Int32, w: Float
+    }
+
+    /// What workers test pairs against; immutable once published.
+    final class Snapshot: @unchecked Sendable {
+        /// The heaviest level at which each item is joined to one root item (−∞ if never): two
+        /// items are joined by a path no lighter than the smaller of their two reaches, so pairs
+        /// below it are rejected without a lookup — nearly all pairs once the forest spans.
+        let reach: [Float]
+        /// Descending cut weights; level k joins forest edges with weight ≥ levels[k].
+        let levels: [Float]
+        /// Component of item i at level k, at [k * items + i] (built level by level, sequentially).
+        let labels: [Int32]
+
+        init(items: Int, forest: [Edge], levelCount: Int) {
+            let f = forest.count
+            var cuts: [Float] = []
+            for k in 0..<Swift.min(levelCount, f) {
+                let w = forest[(k + 1) * f / Swift.min(levelCount, f) - 1].w
+                if cuts.last != w { cuts.append(w) }
+            }
+            levels = cuts
+            let l = cuts.count
+            var labels = [Int32](repeating: 0, count: items * l)
+            var sets = UnionFind(count: items)
+            var e = 0
+            for (k, cut) in cuts.enumerated() {
+                while e < f && forest[e].w >= cut { sets.union(Int(forest[e].i), Int(forest[e].j)); e += 1 }
+                for v in 0..<items { labels[k * items + v] = Int32(sets.find(v)) }
+            }
+            self.labels = labels
+            var reach = [Float](repeating: -.infinity, count: items)
+            if let root = forest.first.map({ Int($0.i) }) {
+                for k in (0..<l).reversed() {
+                    let r = labels[k * items + root]
+                    for v in 0..<items where labels[k * items + v] == r { reach[v] = cuts[k] }
+                }
+            }
+            self.reach = reach
+        }
+
+        /// True when the snapshot proves the pair is not in the maximum spanning forest.
+        @inline(__always) func rejects(_ i: Int, _ j: Int, _ w: Float) -> Bool {
+            if w < Swift.min(reach[i], reach[j]) { return true }
+            // The lightest level still strictly above w: its edges form a path heavier than w.
+            var lo = 0, hi = levels.count
+            while lo < hi { let mid = (lo + hi) / 2; if levels[mid] > w { lo = mid + 1 } else { hi = mid } }
+            guard lo > 0 else { return false }
+            let level = (lo - 1) * reach.count
+            return labels[level + i] == labels[level + j]
+        }
+    }
+
+    /// One worker's candidates.
+    final class Buffer: @unchecked Sendable {
+        var edges: [Edge] = []
+    }
+
+    public let items: Int
+    /// Candidates a worker holds before folding them in.
+    let capacity: Int
+    let levelCount: Int
+    /// Guards `snapshot` and the counters (held briefly); `folding` guards `forest`.
+    private let lock = NSLock()
+    private let folding = NSLock()
+    private var forest: [Edge] = []
+    private var snapshot: Snapshot
+    private var buffers: [Buffer] = []
+    /// Pairs that passed the snapshot test, and how often the forest was rebuilt (for benchmarks).
+    public private(set) var candidates = 0
+    public private(set) var rebuilds = 0
+    public private(set) var foldSeconds = 0.0
+
+    public init(items: Int, levels: Int = 32, capacity: Int? = nil) {
+        self.items = items
+        self.levelCount = levels
+        self.capacity = capacity ?? Swift.max(1 << 16, items)
+        snapshot = Snapshot(items: items, forest: [], levelCount: levels)
+    }
+
+    /// A forest already built (for example merged from shards).
+    public init(items: Int, edges: [Edge]) {
+        self.items = items
+        levelCount = 32
+        capacity = 0
+        forest = Self.kruskal(items: items, edges)
+        snapshot = Snapshot(items: items, forest: [], levelCount: 0)
+    }
+
+    /// The forest's edges, heaviest first (ties by item numbers).
+    public var edges: [Edge] { forest }
+
+    public func prepare(workers: Int) {
+        while buffers.count < workers { buffers.append(Buffer()) }
+    }
+
+    public func consume(_ tile: SimilarityTile, worker: Int) {
+        let buffer = buffers[worker]
+        if tile.isDiagonal {
+            buffer.edges.append(contentsOf: Self.prim(tile))
+            if buffer.edges.count >= capacity { _ = fold(buffer) }
+            return
+        }
+        var snap = lock.withLock { snapshot }
+        // Two blocks the forest does not join yet: bridge them with the tile's heaviest pair
+        // first, so the snapshot can reject the rest instead of keeping every pair.
+        let first = Int(tile.item[tile.rowStart]), other = Int(tile.item[tile.colStart])
+        if !snap.rejects(first, other, -.infinity) {
+            buffer.edges.append(Self.heaviest(tile))
+            snap = fold(buffer)
+        }
+        var columnReach = (0..<tile.colCount).map { snap.reach[Int(tile.item[tile.colStart + $0])] }
+        for a in 0..<tile.rowCount {
+            let row = tile.values + a * tile.stride
+            let i = Int(tile.item[tile.rowStart + a])
+            let rowReach = snap.reach[i]
+            func test(_ b: Int) {
+                let w = row[b], j = Int(tile.item[tile.colStart + b])
+                if !snap.rejects(i, j, w) { buffer.edges.append(Edge(i: Int32(Swift.min(i, j)), j: Int32(Swift.max(i, j)), w: w)) }
+            }
+            columnReach.withUnsafeBufferPointer { reach in
+                // Eight pairs at a time: nearly every block of eight is below both reaches.
+                let wide = tile.colCount & ~7, floor = SIMD8<Float>(repeating: rowReach)
+                var b = 0
+                while b < wide {
+                    let v = UnsafeRawPointer(row + b).loadUnaligned(as: SIMD8<Float>.self)
+                    let r = UnsafeRawPointer(reach.baseAddress! + b).loadUnaligned(as: SIMD8<Float>.self)
+                    let passing = (v .>= r) .| (v .>= floor)
+                    if any(passing) { for k in 0..<8 where passing[k] { test(b + k) } }
+                    b += 8
+                }
+                for b in wide..<tile.colCount where row[b] >= Swift.min(rowReach, reach[b]) { test(b) }
+            }
+            if buffer.edges.count >= capacity {
+                snap = fold(buffer)
+                columnReach = (0..<tile.colCount).map { snap.reach[Int(tile.item[tile.colStart + $0])] }
+            }
+        }
+    }
+
+    public func finish() {
+        for b in buffers where !b.edges.isEmpty { _ = fold(b) }
+        buffers = []
+    }
+
+    /// Kruskal over the forest and a worker's candidates; publishes the new snapshot. One fold
+    /// at a time; the other worker keeps testing against the previous snapshot meanwhile.
+    private func fold(_ buffer: Buffer) -> Snapshot {
+        let taken = buffer.edges
+        buffer.edges.removeAll(keepingCapacity: true)
+        return folding.withLock {
+            let start = Date()
+            forest = Self.kruskal(items: items, taken, sorted: forest)
+            let next = Snapshot(items: items, forest: forest, levelCount: levelCount)
+            lock.withLock {
+                snapshot = next
+                candidates += taken.count
+                rebuilds += 1
+                foldSeconds += Date().timeIntervalSince(start)
+            }
+            return next
+        }
+    }
+
+    /// The tile's heaviest pair (an off-diagonal tile: every cell is a pair).
+    static func heaviest(_ tile: SimilarityTile) -> Edge {
+        var best = -Float.infinity, at = (0, 0)
+        for a in 0..<tile.rowCount {
+            let row = tile.values + a * tile.stride
+            for b in 0..<tile.colCount where row[b] > best { best = row[b]; at = (a, b) }
+        }
+        let i = Int(tile.item[tile.rowStart + at.0]), j = Int(tile.item[tile.colStart + at.1])
+        return Edge(i: Int32(Swift.min(i, j)), j: Int32(Swift.max(i, j)), w: best)
+    }
+
+    /// The maximum spanning tree of a diagonal tile's items (dense Prim, O(t²)): only its edges
+    /// can be in the whole forest. Diagonal tiles come first in the pass, so every item is in the
+    /// forest before the snapshot test starts on the other tiles.
+    static func prim(_ tile: SimilarityTile) -> [Edge] {
+        let t = tile.rowCount
+        guard t > 1 else { return [] }
+        var key = [Float](repeating: -.infinity, count: t)
+        var parent = [Int32](repeating: 0, count: t)
+        var open = Array(1..<t)
+        var edges: [Edge] = []
+        edges.reserveCapacity(t - 1)
+        var v = 0
+        while !open.isEmpty {
+            // Only the upper triangle holds values: S[v, u] for u > v, S[u, v] for u < v.
+            var best = 0
+            for (k, u) in open.enumerated() {
+                let s = u > v ? tile.values[v * tile.stride + u] : tile.values[u * tile.stride + v]
+                if s > key[u] { key[u] = s; parent[u] = Int32(v) }
+                if key[u] > key[open[best]] { best = k }
+            }
+            let u = open[best]
+            open.swapAt(best, open.count - 1)
+            open.removeLast()
+            let i = Int(tile.item[tile.rowStart + Int(parent[u])]), j = Int(tile.item[tile.rowStart + u])
+            edges.append(Edge(i: Int32(Swift.min(i, j)), j: Int32(Swift.max(i, j)), w: key[u]))
+            v = u
+        }
+        return edges
+    }
+
+    /// The maximum spanning forest of `edges`: heaviest first, ties by (i, j), so the result is
+    /// one definite forest. `sorted` is a forest already in that order (merged, not re-sorted).
+    static func kruskal(items: Int, _ edges: [Edge], sorted: [Edge] = []) -> [Edge] {
+        let fresh = inOrder(edges)
+        var sets = UnionFind(count: items)
+        var kept: [Edge] = []
+        kept.reserveCapacity(Swift.min(items, sorted.count + fresh.count))
+        var a = 0, b = 0
+        while kept.count < items - 1 && (a < sorted.count || b < fresh.count) {
+            let e: Edge
+            if b == fresh.count || (a < sorted.count && precedes(sorted[a], fresh[b])) { e = sorted[a]; a += 1 } else { e = fresh[b]; b += 1 }
+            if sets.union(Int(e.i), Int(e.j)) { kept.append(e) }
+        }
+        return kept
+    }
+
+    @inline(__always) static func precedes(_ x: Edge, _ y: Edge) -> Bool { (x.w, y.i, y.j) > (y.w, x.i, x.j) }
+
+    /// Edges heaviest first, ties by (i, j): a radix-friendly sort on one 64-bit key per edge
+    /// (weight, then i), then equal (weight, i) runs put in j order.
+    static func inOrder(_ edges: [Edge]) -> [Edge] {
+        let keys = edges.indices.map { k -> (UInt64, Int) in
+            let bits = edges[k].w.bitPattern
+            let ascending = bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000  // order-preserving
+            return (UInt64(~ascending) << 32 | UInt64(UInt32(bitPattern: edges[k].i)), k)
+        }.sorted { $0.0 < $1.0 || ($0.0 == $1.0 && edges[$0.1].j < edges[$1.1].j) }
+        return keys.map { edges[$0.1] }
+    }
+
+    /// Components of "similarity ≥ t", numbered by first appearance.
+    public func labels(atLeast t: Double) -> [Int32] {
+        var sets = UnionFind(count: items)
+        for e in forest where Double(e.w) >= t { sets.union(Int(e.i), Int(e.j)) }
+        return sets.labels()
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// Time and peak memory of the full pairwise pass as functions of N and d, fitted by least
+/// squares to `themelab bench pairs --mode full` measurements:
+///   time   ≈ P · (2d / F + h),          P = N(N − 1)/2 pairs, F = BLAS flop rate, h = per-pair cost
+///                                       of the histograms, spanning forest and reading the tile;
+///   memory ≈ m₀ + N · (4·c·d + r),      c = copies of the N×d matrix held, r = bytes per item of the
+///                                       forest's snapshot, buffers and labels.
+public struct CostModel: Sendable {
+    /// One measurement.
+    public struct Point: Sendable {
+        public var n: Int, d: Int, seconds: Double, peakMiB: Double
+        public init(n: Int, d: Int, seconds: Double, peakMiB: Double) {
+            self.n = n
+            self.d = d
+            self.seconds = seconds
+            self.peakMiB = peakMiB
+        }
+
+        /// A JSON line of `themelab bench pairs` (all values are strings).
+        public init(benchLine line: String) throws {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String],
+                  let n = object["n"].flatMap(Int.init), let d = object["d"].flatMap(Int.init),
+                  let s = object["seconds"].flatMap(Double.init), let m = object["peak_rss_mib"].flatMap(Double.init) else {
+                throw ThemeLabError.input("not a `themelab bench pairs` line: \(line.prefix(80))")
+            }
+            self.init(n: n, d: d, seconds: s, peakMiB: m)
+        }
+
+        var pairs: Double { Double(n) * Double(n - 1) / 2 }
+    }
+
+    /// Flops per second of the Gram, and seconds per pair of everything else.
+    public var flopRate: Double, perPair: Double
+    /// Bytes: fixed, per item per dimension, per item.
+    public var base: Double, perItemDimension: Double, perItem: Double
+
+    public init(fitting points: [Point]) throws {
+        guard points.count >= 3, Set(points.map(\.d)).count >= 2 else {
+            throw ThemeLabError.input("the cost model needs at least 3 measurements over at least 2 values of d")
+        }
+        // Time: seconds = a · (P·2d) + b · P, weighted by 1/seconds so every size counts alike.
+        let t = leastSquares(points.map { [2 * $0.pairs * Double($0.d) / $0.seconds, $0.pairs / $0.seconds] }, points.map { _ in 1 })
+        flopRate = 1 / t[0]
+        perPair = t[1]
+        let m = leastSquares(points.map { [1, Double($0.n * $0.d), Double($0.n)] }, points.map { $0.peakMiB * 1_048_576 })
+        base = m[0]
+        perItemDimension = m[1]
+        perItem = m[2]
+    }
+
+    public func seconds(n: Int, d: Int) -> Double {
+        let p = Double(n) * Double(n - 1) / 2
+        return p * (2 * Double(d) / flopRate + perPair)
+    }
+
+    public func peakMiB(n: Int, d: Int) -> Double { (base + perItemDimension * Double(n * d) + perItem * Double(n)) / 1_048_576 }
+
+    /// The fitted formulas and measured against predicted, as Markdown.
+    public func markdown(_ points: [Point]) -> String {
+        var out = String(format: "time ≈ N(N−1)/2 · (2d / %.1f GFLOP/s + %.2f ns); memory ≈ %.0f MiB + N·d · %.1f B + N · %.0f B\n\n",
+                         flopRate / 1e9, perPair * 1e9, base / 1_048_576, perItemDimension, perItem)
+        out += "| N | d | measured s | model s | measured peak MiB | model MiB |\n|---|---|---|---|---|---|\n"
+        for p in points.sorted(by: { ($0.d, $0.n) < ($1.d, $1.n) }) {
+            out += String(format: "| %d | %d | %.2f | %.2f | %.0f | %.0f |\n", p.n, p.d, p.seconds, seconds(n: p.n, d: p.d), p.peakMiB, peakMiB(n: p.n, d: p.d))
+        }
+        return out
+    }
+
+    /// Measured time (points) and the model (dashed) against N, one colour per d, log–log.
+    public func plot(_ points: [Point]) -> String {
+        var series: [SVGPlot.Series] = []
+        for d in Set(points.map(\.d)).sorted() {
+            let mine = points.filter { $0.d == d }.sorted { $0.n < $1.n }
+            series.append(SVGPlot.Series(label: "measured, d = \(d)", points: mine.map { (x: Double($0.n), y: $0.seconds) }))
+            series.append(SVGPlot.Series(label: "model, d = \(d)", points: mine.map { (x: Double($0.n), y: seconds(n: $0.n, d: d)) }, dashed: true))
+        }
+        return SVGPlot.lines(title: "Full pairwise pass: time vs N (2 cores)", xLabel: "items N", yLabel: "seconds", series: series, logX: true, logY: true)
+    }
+}
+
+/// Solves min ‖A·x − b‖² by the normal equations (a handful of unknowns).
+func leastSquares(_ a: [[Double]], _ b: [Double]) -> [Double] {
+    let k = a[0].count
+    var m = [[Double]](repeating: [Double](repeating: 0, count: k + 1), count: k)
+    for (row, y) in zip(a, b) {
+        for i in 0..<k {
+            for j in 0..<k { m[i][j] += row[i] * row[j] }
+            m[i][k] += row[i] * y
+        }
+    }
+    for c in 0..<k {
+        let p = (c..<k).max { abs(m[$0][c]) < abs(m[$1][c]) }!
+        m.swapAt(c, p)
+        for r in 0..<k where r != c && m[c][c] != 0 {
+            let f = m[r][c] / m[c][c]
+            for j in c...k { m[r][j] -= f * m[c][j] }
+        }
+    }
+    return (0..<k).map { m[$0][$0] == 0 ? 0 : m[$0][k] / m[$0][$0] }
+}

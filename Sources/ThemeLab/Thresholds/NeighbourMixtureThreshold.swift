@@ -1,0 +1,29 @@
+/// Two Gaussians fitted by EM to each item's `k` nearest-neighbour similarities; the threshold
+/// is where the weighted curves cross between the means.
+///
+/// Why: like `knn-otsu`, the neighbour lists restore a sizeable related share, and unlike the
+/// all-pairs `mixture` the share (the mixture weight) is estimated from the data rather than
+/// fixed by the histogram's shape. EM runs on the 256-bin histogram of the neighbour
+/// similarities, starting from Otsu's split.
+public struct NeighbourMixtureThreshold: ThresholdRule {
+    public let k: Int
+    public var name: String { "knn-mixture(\(k))" }
+    public var neighbours: Int { k }
+
+    func fit(_ context: ThresholdContext) -> MixtureCrossingThreshold.Fit? {
+        guard let h = context.neighbourHistogram(k: k, bins: 256), h.edges[0] < h.edges[256] else { return nil }
+        let centres = h.centres
+        let occupied = h.counts.indices.filter { h.counts[$0] > 0 }
+        return MixtureCrossingThreshold.fit(occupied.map { centres[$0] }, weights: occupied.map { h.counts[$0] },
+                                            split: otsu(h), sigmaFloor: (h.edges[1] - h.edges[0]) / 2)
+    }
+
+    public func threshold(in context: ThresholdContext) -> Double? {
+        fit(context).flatMap(MixtureCrossingThreshold.crossing)
+    }
+
+    public func whyNoThreshold(in context: ThresholdContext) -> String {
+        context.neighbours == nil ? "no nearest-neighbour similarities were collected"
+            : fit(context) == nil ? "EM left a component empty" : "the two fitted Gaussians do not cross between their means"
+    }
+}

@@ -1,0 +1,19 @@
+/// Otsu's method on each item's `k` nearest-neighbour similarities instead of on all pairs.
+///
+/// Why: over all pairs, the related share is about 1/topics, so with many topics the related
+/// hump is a sliver under the unrelated one and Otsu splits the unrelated bulk. Among an
+/// item's few nearest neighbours the related share is large by construction (all of them when
+/// its topic has more than k other members), so both humps carry weight and Otsu's two-class
+/// assumption holds again. Same 256-bin histogram and tie rule as `otsu`.
+public struct NeighbourOtsuThreshold: ThresholdRule {
+    public let k: Int
+    public var name: String { "knn-otsu(\(k))" }
+    public var neighbours: Int { k }
+
+    public func threshold(in context: ThresholdContext) -> Double? {
+        guard let h = context.neighbourHistogram(k: k, bins: 256) else { return nil }
+        return h.edges.first == h.edges.last ? h.edges[0] : otsu(h)
+    }
+
+    public func whyNoThreshold(in context: ThresholdContext) -> String { "no nearest-neighbour similarities were collected" }
+}
