@@ -4,7 +4,7 @@ import ThemeLab
 let pairsCommand = Command(
     summary: "distribution of all pairwise cosines (all / related / unrelated)",
     help: """
-        usage: themelab pairs --embeddings X.npy [--labels C.jsonl] [--json] [--out FILE]
+        usage: themelab pairs --embeddings X.npy [--labels C.jsonl] [--components T,…] [--json] [--out FILE]
                themelab pairs --embeddings X.npy [--labels C.jsonl] --shard i/n --out PART.json
 
         Normalises each row of X to unit length, computes every i<j cosine with tiled BLAS and
@@ -15,12 +15,15 @@ let pairsCommand = Command(
           --labels C          corpus (JSONL, CSV or TSV) whose rows match X's rows in order
           --bins N            histogram bins over [-1, 1] (default 65536)
           --tile N            tile edge in rows (default 2048)
+          --components T,…    also the number of single-linkage groups (connected components
+                              of "cosine ≥ T") at each threshold, from the pass's spanning forest
           --json              print the JSON result instead of a table
           --out FILE          also write the JSON result to FILE (atomically)
-          --shard i/n         only tiles k with k mod n = i; writes the partial state to --out,
-                              for `themelab merge`, which gives exactly the unsharded result
+          --shard i/n         only tiles k with k mod n = i; writes the partial state (with the
+                              shard's spanning forest) to --out, for `themelab merge`, which
+                              gives exactly the unsharded result, components included
         """,
-    options: ["embeddings", "labels", "bins", "tile", "out", "shard"],
+    options: ["embeddings", "labels", "bins", "tile", "out", "shard", "components"],
     switches: ["json"]
 ) { args in
     let embeddingsPath = try args.required("embeddings")
@@ -46,17 +49,33 @@ let pairsCommand = Command(
     if let shardText = args.values["shard"] {
         let shard = try PairShard(text: shardText)
         let out = try args.required("out")
-        let partial = engine.pass(unit, labels: labels, shard: shard, progress: progress.update)
+        let forest = SpanningForest(items: unit.rows)
+        var partial = engine.pass(unit, labels: labels, shard: shard, consumers: [forest], progress: progress.update)
         progress.finish()
+        partial.forest = forest.edges
         try AtomicFile.write(try JSONOutput.encode(partial), to: out)
         FileHandle.standardError.write(Data("wrote shard \(shard.index)/\(shard.count) (\(partial.tileSums.count) of \(partial.tiles) tiles) to \(out)\n".utf8))
         return
     }
-    let distribution = engine.run(unit, labels: labels, progress: progress.update)
+    let thresholds = try componentThresholds(args)
+    let forest = thresholds.isEmpty ? nil : SpanningForest(items: unit.rows)
+    let distribution = engine.run(unit, labels: labels, consumers: forest.map { [$0] } ?? [], progress: progress.update)
     progress.finish()
-    let summary = PairsSummary(provenance: .current(command: CommandLine.arguments, inputs: try Provenance.checksums(inputs)),
+    var summary = PairsSummary(provenance: .current(command: CommandLine.arguments, inputs: try Provenance.checksums(inputs)),
                                items: raw.rows, dimensions: raw.cols, bins: engine.bins, distribution: distribution)
+    if let forest { summary.addComponents(forest, thresholds: thresholds) }
     try show(summary, args)
+}
+
+/// The thresholds of --components T,… (none when absent).
+func componentThresholds(_ args: Arguments) throws -> [Double] {
+    guard let text = args.values["components"] else { return [] }
+    return try text.split(separator: ",").map { t in
+        guard let v = Double(t.trimmingCharacters(in: .whitespaces)), (-1...1).contains(v) else {
+            throw ThemeLabError.usage("--components takes cosines in [-1, 1] separated by commas, got '\(t)'")
+        }
+        return v
+    }
 }
 
 /// Prints a pairs summary as a table or JSON, and writes it to --out when given.
@@ -73,16 +92,18 @@ func show(_ summary: PairsSummary, _ args: Arguments) throws {
 let mergeCommand = Command(
     summary: "fold `pairs --shard` parts into the unsharded result",
     help: """
-        usage: themelab merge PART.json … [--json] [--out FILE]
+        usage: themelab merge PART.json … [--components T,…] [--json] [--out FILE]
 
         Merges the partial states written by `themelab pairs --shard i/n` (one per shard, all
         of the same pass) and prints the same statistics `themelab pairs` prints for the whole
         matrix — bit for bit: histograms and counts add, extremes take max/min, and each
         tile's sums are added in tile order as the unsharded pass does.
-          --json      print the JSON result instead of a table
-          --out FILE  also write the JSON result to FILE (atomically)
+          --components T,…  single-linkage groups at each threshold, from the Kruskal merge of
+                            the parts' spanning forests (equal to the unsharded forest)
+          --json            print the JSON result instead of a table
+          --out FILE        also write the JSON result to FILE (atomically)
         """,
-    options: ["out"],
+    options: ["out", "components"],
     switches: ["json"]
 ) { args in
     guard !args.positional.isEmpty else { throw ThemeLabError.usage("give the part files to merge") }
@@ -93,8 +114,15 @@ let mergeCommand = Command(
         }
     }
     let distribution = try PairPartial.merge(parts)
-    let summary = PairsSummary(provenance: .current(command: CommandLine.arguments, inputs: try Provenance.checksums(args.positional)),
+    let thresholds = try componentThresholds(args)
+    var summary = PairsSummary(provenance: .current(command: CommandLine.arguments, inputs: try Provenance.checksums(args.positional)),
                                items: parts[0].items, dimensions: parts[0].dimensions, bins: parts[0].related.histogram.count,
                                distribution: distribution)
+    if !thresholds.isEmpty {
+        guard let forest = PairPartial.mergedForest(parts) else {
+            throw ThemeLabError.input("--components needs every part's spanning forest; these parts were written without one")
+        }
+        summary.addComponents(forest, thresholds: thresholds)
+    }
     try show(summary, args)
 }

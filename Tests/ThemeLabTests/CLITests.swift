@@ -75,19 +75,24 @@ struct CLI {
     @Test func shardedPairsMergeToTheSameStatistics() throws {
         let folder = temporaryFolder()
         try NPY.write(randomMatrix(rows: 900, cols: 5, seed: 3), to: folder + "/x.npy")
-        let whole = try CLI.run(["pairs", "--embeddings", folder + "/x.npy", "--tile", "100", "--json"])
+        let cuts = ["--components", "0.99,0.999,0.9999"]
+        let whole = try CLI.run(["pairs", "--embeddings", folder + "/x.npy", "--tile", "100", "--json"] + cuts)
         var parts: [String] = []
         for i in 0..<4 {
             let r = try CLI.run(["pairs", "--embeddings", folder + "/x.npy", "--tile", "100", "--shard", "\(i)/4", "--out", folder + "/part\(i).json"])
             #expect(r.status == 0, "\(r.stderr)")
             parts.append(folder + "/part\(i).json")
         }
-        let merged = try CLI.run(["merge", "--json"] + parts)
+        let merged = try CLI.run(["merge", "--json"] + cuts + parts)
         #expect(merged.status == 0, "\(merged.stderr)")
-        func statistics(_ text: String) throws -> NSDictionary {
-            try #require((try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["statistics"] as? NSDictionary)
+        func field(_ name: String, _ text: String) throws -> NSObject {
+            try #require((try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?[name] as? NSObject)
         }
-        #expect(try statistics(merged.stdout) == statistics(whole.stdout))
+        #expect(try field("statistics", merged.stdout) == field("statistics", whole.stdout))
+        // Single-linkage groups from the merged shard forests equal the unsharded pass's.
+        let components = try #require(try field("components", whole.stdout) as? [[String: Any]])
+        #expect(try field("components", merged.stdout) == field("components", whole.stdout))
+        #expect(components.map { $0["groups"] as? Int ?? 0 }.allSatisfy { $0 > 1 } && components.count == 3)
         let missing = try CLI.run(["merge"] + parts.dropLast())
         #expect(missing.status == 1 && missing.stderr.contains("need each of 0..<4 once"))
     }

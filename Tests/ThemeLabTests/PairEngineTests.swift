@@ -153,8 +153,15 @@ import Testing
         let x = try unitRows(randomMatrix(rows: 500, cols: 6, seed: 21))
         let labels = (0..<500).map { Int32($0 % 11) }
         let engine = PairEngine(bins: 1024, tileSize: 64, exactPairLimit: exact ? 1_000_000 : 0)
-        let whole = engine.run(x, labels: labels)
-        let parts = (0..<3).map { engine.pass(x, labels: labels, shard: PairShard(index: $0, count: 3)) }
+        let forest = SpanningForest(items: 500)
+        let whole = engine.run(x, labels: labels, consumers: [forest])
+        let parts = (0..<3).map { k -> PairPartial in
+            let shardForest = SpanningForest(items: 500)
+            var part = engine.pass(x, labels: labels, shard: PairShard(index: k, count: 3), consumers: [shardForest])
+            part.forest = shardForest.edges
+            return part
+        }
+        #expect(PairPartial.mergedForest(parts)?.edges == forest.edges)
         let merged = try PairPartial.merge(parts.reversed())
         #expect(merged.related == whole.related && merged.unrelated == whole.unrelated)
         #expect(merged.statistics(.all) == whole.statistics(.all) && merged.statistics(.related) == whole.statistics(.related))

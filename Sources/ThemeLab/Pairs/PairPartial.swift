@@ -36,6 +36,16 @@ public struct PairPartial: Codable, Sendable {
     public var tileSums: [Int: [Double]]
     public var relatedValues: [Float]?
     public var unrelatedValues: [Float]?
+    /// The maximum spanning forest of this shard's pairs, when the pass built one.
+    public var forest: [SpanningForest.Edge]?
+
+    /// The maximum spanning forest of every shard's pairs (Kruskal over the union of the parts'
+    /// forests: a pair left out of its shard's forest is lighter than a path within that shard),
+    /// or nil when a part has none. Equal to the unsharded pass's forest.
+    public static func mergedForest(_ parts: [PairPartial]) -> SpanningForest? {
+        guard let first = parts.first, parts.allSatisfy({ $0.forest != nil }) else { return nil }
+        return SpanningForest(items: first.items, edges: parts.flatMap { $0.forest! })
+    }
 
     /// Folds the partial states of every shard of one pass into its distribution. Errors when
     /// the parts do not belong together or a shard is missing or repeated.

@@ -44,6 +44,11 @@ public enum AnalysisReport {
             out += "\nLabel-informed references (k = number of topics) †: "
                 + references.map { "\($0.grouping) \(cell($0, bold: false))" }.joined(separator: "; ") + ".\n"
         }
+        if let ceilings = s.ceilings, !ceilings.isEmpty {
+            out += "\nBest threshold per grouping † (regret of a rule = this ARI − its ARI): "
+                + ceilings.map { "\($0.grouping) ARI \(formatFigure($0.ari)) at \(formatFigure($0.threshold)), \($0.groups) groups (\($0.search))" }
+                    .joined(separator: "; ") + ".\n"
+        }
         if s.groupings.contains(where: { $0.spread != nil && $0.spread?.ari != nil }) {
             out += "\nLeader over seeded shuffles of the visiting order (ARI mean ± std [min, max]): "
                 + s.groupings.compactMap { g -> String? in

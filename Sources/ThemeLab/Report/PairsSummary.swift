@@ -11,6 +11,18 @@ public struct PairsSummary: Codable, Sendable {
     /// "exact (sorted values)" or "fine histogram, error < bin width".
     public var quantileMethod: String
     public var statistics: [String: PairStatistics]
+    /// Single-linkage groups (connected components of "similarity ≥ t") per asked threshold.
+    public var components: [Components]?
+
+    public struct Components: Codable, Sendable, Equatable {
+        public var threshold: Double
+        public var groups: Int
+    }
+
+    /// Adds the group count at each threshold, from the pass's spanning forest.
+    public mutating func addComponents(_ forest: SpanningForest, thresholds: [Double]) {
+        components = thresholds.map { Components(threshold: $0, groups: Set(forest.labels(atLeast: $0)).count) }
+    }
 
     public init(provenance: Provenance, items: Int, dimensions: Int, bins: Int, distribution: PairDistribution) {
         self.provenance = provenance
@@ -26,7 +38,11 @@ public struct PairsSummary: Codable, Sendable {
     }
 
     /// A Markdown table, one row per pair class.
-    public func markdown() -> String { distributionTable(statistics) }
+    public func markdown() -> String {
+        distributionTable(statistics) + (components.map { c in
+            "\n| threshold | single-linkage groups |\n|---|---|\n" + c.map { "| \(formatFigure($0.threshold)) | \($0.groups) |\n" }.joined()
+        } ?? "")
+    }
 }
 
 /// The distribution statistics as a Markdown table, one row per pair class present.
