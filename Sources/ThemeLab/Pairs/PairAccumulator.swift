@@ -44,6 +44,8 @@ final class WorkerTotals: @unchecked Sendable {
     let bins: Int
     let counts: UnsafeMutablePointer<UInt32>
     var moments = Moments()
+    /// Bins of the extremes so far (see `add`).
+    var lowestBin = Int.max, highestBin = Int.min
     var tileSum = 0.0
     var tileSumSquares = 0.0
     var sinceFlush = 0
@@ -68,13 +70,26 @@ final class WorkerTotals: @unchecked Sendable {
         sinceFlush += n
         let scale = Float(bins) / 2
         let last = bins - 1
+        // The extremes are tracked by bin (integer comparisons); only a run that reaches the
+        // current extreme bin is scanned for the exact value, which after the first rows is rare.
+        var low = Int.max, high = Int.min
         for k in 0..<n {
-            counts[Swift.min(Swift.max(Int((p[k] + 1) * scale), 0), last)] &+= 1
+            let b = Swift.min(Swift.max(Int((p[k] + 1) * scale), 0), last)
+            counts[b] &+= 1
+            low = Swift.min(low, b)
+            high = Swift.max(high, b)
+        }
+        if low <= lowestBin {
+            for k in 0..<n { moments.min = Swift.min(moments.min, p[k]) }
+            lowestBin = low
+        }
+        if high >= highestBin {
+            for k in 0..<n { moments.max = Swift.max(moments.max, p[k]) }
+            highestBin = high
         }
         // A separate loop for the moments, with four running sums each so the additions do not
         // wait on one another (the order is fixed, so results stay bit-for-bit repeatable).
         var sum = SIMD4<Double>(), sumSquares = SIMD4<Double>()
-        var lo = moments.min, hi = moments.max
         let wide = n & ~3
         var k = 0
         while k < wide {
@@ -88,15 +103,9 @@ final class WorkerTotals: @unchecked Sendable {
             tail += Double(p[k])
             tailSquares += Double(p[k]) * Double(p[k])
         }
-        for k in 0..<n {
-            lo = Swift.min(lo, p[k])
-            hi = Swift.max(hi, p[k])
-        }
         moments.count += n
         tileSum += sum.sum() + tail
         tileSumSquares += sumSquares.sum() + tailSquares
-        moments.min = lo
-        moments.max = hi
         exactValues?.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
     }
 
