@@ -70,10 +70,10 @@ public struct CostModel: Sendable {
     /// Measured time (points) and the model (dashed) against N, one colour per d, log–log.
     public func plot(_ points: [Point]) -> String {
         var series: [SVGPlot.Series] = []
-        for d in Set(points.map(\.d)).sorted() {
+        for (k, d) in Set(points.map(\.d)).sorted().enumerated() {
             let mine = points.filter { $0.d == d }.sorted { $0.n < $1.n }
-            series.append(SVGPlot.Series(label: "measured, d = \(d)", points: mine.map { (x: Double($0.n), y: $0.seconds) }))
-            series.append(SVGPlot.Series(label: "model, d = \(d)", points: mine.map { (x: Double($0.n), y: seconds(n: $0.n, d: d)) }, dashed: true))
+            series.append(SVGPlot.Series(label: "measured, d = \(d)", points: mine.map { (x: Double($0.n), y: $0.seconds) }, colour: k))
+            series.append(SVGPlot.Series(label: "model, d = \(d)", points: mine.map { (x: Double($0.n), y: seconds(n: $0.n, d: d)) }, dashed: true, colour: k))
         }
         return SVGPlot.lines(title: "Full pairwise pass: time vs N (2 cores)", xLabel: "items N", yLabel: "seconds", series: series, logX: true, logY: true)
     }

@@ -133,10 +133,13 @@ public enum SVGPlot {
         public var label: String
         public var points: [(x: Double, y: Double)]
         public var dashed = false
-        public init(label: String, points: [(x: Double, y: Double)], dashed: Bool = false) {
+        /// Series with the same colour number share a colour (default: their position).
+        public var colour: Int?
+        public init(label: String, points: [(x: Double, y: Double)], dashed: Bool = false, colour: Int? = nil) {
             self.label = label
             self.points = points
             self.dashed = dashed
+            self.colour = colour
         }
     }
 
@@ -156,8 +159,10 @@ public enum SVGPlot {
                       x: xr, y: yr, xTicks: fixedX.map { $0.map(tx) } ?? (logX ? logTicks(xr) : ticks(xr)), yTicks: logY ? logTicks(yr) : ticks(yr),
                       xText: { String(format: "%g", logX ? pow(10, $0) : $0) }, yText: { String(format: "%g", logY ? pow(10, $0) : ($0 == 0 ? 0 : $0)) })
         var svg = f.svg
+        let colours = palette + ["#882255", "#999999", "#44AA99", "#332288", "#AA4499", "#DDCC77"]
+        func colour(_ k: Int) -> String { colours[(series[k].colour ?? k) % colours.count] }
         for (k, line) in series.enumerated() {
-            let colour = (palette + thresholdColours)[k % (palette.count + thresholdColours.count)]
+            let colour = colour(k)
             let d = line.points.enumerated().map { "\($0.offset == 0 ? "M" : "L")\(n(f.px(tx($0.element.x)))) \(n(f.py(ty($0.element.y))))" }.joined(separator: " ")
             svg += "<path class=\"series\" id=\"series-\(slug(line.label).replacingOccurrences(of: "--", with: "-"))\" d=\"\(d)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"\(line.dashed ? " stroke-dasharray=\"6 3\"" : "")/>\n"
             for p in line.points {
@@ -165,7 +170,7 @@ public enum SVGPlot {
             }
             svg += "\n"
         }
-        return svg + legend(series.enumerated().map { ($0.element.label, (palette + thresholdColours)[$0.offset % (palette.count + thresholdColours.count)], $0.element.dashed) }) + "</svg>\n"
+        return svg + legend(series.enumerated().map { ($0.element.label, colour($0.offset), $0.element.dashed) }) + "</svg>\n"
     }
 
     /// Median raw cosine of unrelated pairs and unrelated band width, per layer, raw vs centred.
