@@ -172,7 +172,7 @@ public struct Analysis {
         let distribution = engine.run(x, labels: labels, consumers: consumers)
         let tree = linkage?.dendrogram()
         // Otsu and Kittler–Illingworth read numpy's 256-bin histogram; counting it exactly takes a
-        // second pass, which large corpora skip (the fine histogram then places it, see `quantileMethod`).
+        // second pass, which large corpora skip (the fine histogram then places it, see `thresholdHistogram`).
         var exactCoarse: CoarseHistogram?
         if distribution.sortedValues(.all) == nil, distribution.all.count > 0, distribution.all.count <= settings.exactHistogramPairLimit {
             let counting = CoarseHistogramPass(minimum: Double(distribution.all.min), maximum: Double(distribution.all.max), bins: 256)
@@ -189,7 +189,6 @@ public struct Analysis {
                                     relatedAbove: value.flatMap { distribution.isLabeled ? distribution.count(.related, atLeast: $0) : nil },
                                     note: value == nil ? rule.whyNoThreshold(in: context) : nil)
         }
-
 
         func outcome(_ grouping: GroupingMethod, _ t: ThresholdOutcome?, _ assignment: [Int32]?, note: String? = nil, spread: LeaderSpread? = nil) -> GroupingOutcome {
             GroupingOutcome(grouping: grouping.rawValue, rule: t?.rule, threshold: t?.value,
@@ -237,7 +236,12 @@ public struct Analysis {
                                         BestCut(items: x.rows, merges: tree.merges.map { ($0.a, $0.b, $0.similarity) }, topics: labels)))
             }
             if groupings.contains(.leader) {
-                ceilings.append(try leaderCeiling(x, distribution, rules: thresholds.compactMap(\.value), labels: labels, order: order))
+                // The rules' values were grouped above; only the grid is new.
+                let ruled = rows.compactMap { g -> BestCut? in
+                    guard g.grouping == GroupingMethod.leader.rawValue, let t = g.threshold, let r = g.recovery else { return nil }
+                    return BestCut(threshold: t, ari: r.ari, groups: r.groups)
+                }
+                ceilings.append(try leaderCeiling(x, distribution, ruled: ruled, labels: labels, order: order))
             }
         }
 
@@ -258,14 +262,15 @@ public struct Analysis {
 
     /// Leader has no nested cuts to sweep: the best ARI over 24 thresholds at all-pair quantiles
     /// 1 − 10^−x (x from 0.3 to 5, dense in the upper tail) and every rule's value.
-    func leaderCeiling(_ x: Matrix, _ d: PairDistribution, rules: [Double], labels: [Int32], order: [Int]) throws -> Ceiling {
-        let grid = (0..<24).compactMap { d.quantile(.all, 1 - pow(10, -(0.3 + Double($0) * 4.7 / 23))) }
-        var best = BestCut(threshold: .infinity, ari: -.infinity, groups: 0)
-        for t in Set(grid + rules).sorted() {
+    func leaderCeiling(_ x: Matrix, _ d: PairDistribution, ruled: [BestCut], labels: [Int32], order: [Int]) throws -> Ceiling {
+        let grid = Set((0..<24).compactMap { d.quantile(.all, 1 - pow(10, -(0.3 + Double($0) * 4.7 / 23))) }).subtracting(ruled.map(\.threshold))
+        var cuts = ruled
+        for t in grid {
             let groups = try LeaderGrouping.group(x, threshold: t, order: order)
-            let ari = Recovery(topics: labels, groups: groups).ari
-            if ari > best.ari { best = BestCut(threshold: t, ari: ari, groups: Set(groups).count) }
+            cuts.append(BestCut(threshold: t, ari: Recovery(topics: labels, groups: groups).ari, groups: Set(groups).count))
         }
+        // The first of the lowest thresholds among equal ARIs, as a sweep from the bottom finds it.
+        let best = cuts.sorted { $0.threshold < $1.threshold }.reduce(BestCut(threshold: .infinity, ari: -.infinity, groups: 0)) { $1.ari > $0.ari ? $1 : $0 }
         return Ceiling(grouping: GroupingMethod.leader.rawValue, search: "24 quantile thresholds and the rules' values", best)
     }
 

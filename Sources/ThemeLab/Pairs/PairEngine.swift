@@ -102,8 +102,8 @@ func mergeSorted(_ a: [Float], _ b: [Float]) -> [Float] {
 /// and the histogram loop needs no per-pair label test.
 public struct PairEngine: Sendable {
     public var bins: Int
-    /// Largest tile edge in rows (a 2048² Float tile is 16 MiB); the pass takes the largest
-    /// power of two up to it that fits the cache (`cacheTile`), and small N smaller tiles.
+    /// Largest tile edge in rows (a 2048² Float tile is 16 MiB); the pass takes it when it fits
+    /// the cache, else a smaller power of two (`cacheTile`), and small N smaller tiles.
     public var tileSize: Int
     /// Up to this many pairs the pass also keeps the values, for exact quantiles.
     public var exactPairLimit: Int
@@ -118,11 +118,14 @@ public struct PairEngine: Sendable {
         self.workers = workers
     }
 
+    /// Read from sysfs once per process, not once per pass.
+    static let lastLevelCache = CPUFeatures.lastLevelCacheBytes()
+
     /// `limit` when its tile and the two row panels it is computed from, 4·t·(t + 2d) bytes, fit
     /// the last-level cache (so the histogram and the consumers read the tile back from cache),
     /// else the largest power of two below it that fits, at least 256. Measured on this machine
     /// (32 MiB L3, d = 384): time at N = 20 000 is flat within 6% from t = 512 to 4096.
-    static func cacheTile(limit: Int, dimensions d: Int, cacheBytes: Int? = CPUFeatures.lastLevelCacheBytes()) -> Int {
+    static func cacheTile(limit: Int, dimensions d: Int, cacheBytes: Int? = lastLevelCache) -> Int {
         let cache = cacheBytes ?? 32 << 20
         func fits(_ t: Int) -> Bool { 4 * t * (t + 2 * d) <= cache }
         guard !fits(limit), limit > 256 else { return limit }

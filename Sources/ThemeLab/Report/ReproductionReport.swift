@@ -58,7 +58,8 @@ public struct ReproductionReport {
             with and without it.
 
             """
-        var candidates: [(grouping: String, rule: String, all: RegretTable.Worst, subset: RegretTable.Worst)] = []
+        typealias Candidate = (grouping: String, rule: String, all: RegretTable.Worst, subset: RegretTable.Worst)
+        var candidates: [Candidate] = []
         for table in tables {
             out += "\n### \(table.grouping)\n\n" + table.markdown(subset: Self.coarseLabels)
             out += "\n![regret vs topics, \(table.grouping)](rules/plots/regret-vs-topics-\(table.grouping).svg)\n"
@@ -70,7 +71,7 @@ public struct ReproductionReport {
         }
         guard let best = candidates.min(by: { ($0.all.relative, $0.subset.relative) < ($1.all.relative, $1.subset.relative) }),
               let bestSubset = candidates.min(by: { ($0.subset.relative, $0.all.relative) < ($1.subset.relative, $1.all.relative) }) else { return out }
-        func describe(_ c: (grouping: String, rule: String, all: RegretTable.Worst, subset: RegretTable.Worst)) -> String {
+        func describe(_ c: Candidate) -> String {
             let tuned = tuning.first { $0.grouping == c.grouping }?.worst(c.rule)
             return "**\(c.rule)** with \(c.grouping): worst-case regret \(formatShort(c.all.regret)) "
                 + "(\(String(format: "%.0f%%", 100 * c.all.relative)) of the ceiling, on \(c.all.corpus)); without the domain level "

@@ -11,7 +11,8 @@ public struct NeighbourMixtureThreshold: ThresholdRule {
     public var neighbours: Int { k }
 
     func fit(_ context: ThresholdContext) -> MixtureCrossingThreshold.Fit? {
-        guard let h = context.neighbourHistogram(k: k, bins: 256), h.edges[0] < h.edges[256] else { return nil }
+        // A constant input leaves one filled bin, and EM then leaves a component empty (nil).
+        guard let values = context.neighbours?.allSimilarities(count: k), let h = CoarseHistogram(values: values, bins: 256) else { return nil }
         let centres = h.centres
         let occupied = h.counts.indices.filter { h.counts[$0] > 0 }
         return MixtureCrossingThreshold.fit(occupied.map { centres[$0] }, weights: occupied.map { h.counts[$0] },

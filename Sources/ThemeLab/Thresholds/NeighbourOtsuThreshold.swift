@@ -11,8 +11,10 @@ public struct NeighbourOtsuThreshold: ThresholdRule {
     public var neighbours: Int { k }
 
     public func threshold(in context: ThresholdContext) -> Double? {
-        guard let h = context.neighbourHistogram(k: k, bins: 256) else { return nil }
-        return h.edges.first == h.edges.last ? h.edges[0] : otsu(h)
+        guard let values = context.neighbours?.allSimilarities(count: k), let h = CoarseHistogram(values: values, bins: 256) else { return nil }
+        // Distinct minimum and maximum fill the first and last bins, so one filled bin means a
+        // constant input, for which scikit-image returns the value.
+        return h.counts.filter { $0 > 0 }.count == 1 ? Double(values[0]) : otsu(h)
     }
 
     public func whyNoThreshold(in context: ThresholdContext) -> String { "no nearest-neighbour similarities were collected" }

@@ -46,15 +46,6 @@ public struct ThresholdContext: Sendable {
         self.dendrogram = dendrogram
     }
 
-    /// numpy's histogram of every item's `k` highest similarities (N·k values, each pair seen
-    /// from both ends), or nil without neighbours.
-    public func neighbourHistogram(k: Int, bins: Int) -> CoarseHistogram? {
-        guard let values = neighbours?.allSimilarities(count: k), let lo = values.min(), let hi = values.max() else { return nil }
-        var h = CoarseHistogram(minimum: Double(lo), maximum: Double(hi), bins: bins)
-        for v in values { h.add(Double(v), count: 1) }
-        return h
-    }
-
     /// The all-pairs histogram over the observed [min, max] with `bins` equal bins, as
     /// `numpy.histogram(values, bins)` builds it (float64 edges by linspace, last bin closed).
     /// Exact when the pass kept the values or a counted histogram of that size is given;
@@ -64,14 +55,11 @@ public struct ThresholdContext: Sendable {
         let all = distribution.all
         guard all.count > 0 else { return nil }
         if let exact = exactCoarse, exact.counts.count == bins { return exact }
+        if let values = distribution.sortedValues(.all) { return CoarseHistogram(values: values, bins: bins) }
         var h = CoarseHistogram(minimum: Double(all.min), maximum: Double(all.max), bins: bins)
-        if let values = distribution.sortedValues(.all) {
-            for v in values { h.add(Double(v), count: 1) }
-        } else {
-            for (b, count) in all.histogram.enumerated() where count > 0 {
-                let centre = -1 + (Double(b) + 0.5) * all.binWidth
-                h.add(min(max(centre, h.edges.first!), h.edges.last!), count: Double(count))
-            }
+        for (b, count) in all.histogram.enumerated() where count > 0 {
+            let centre = -1 + (Double(b) + 0.5) * all.binWidth
+            h.add(min(max(centre, h.edges.first!), h.edges.last!), count: Double(count))
         }
         return h
     }
@@ -137,6 +125,13 @@ public struct CoarseHistogram: Sendable, Equatable {
         edges = (0...bins).map { Double($0) * step + lo }
         edges[bins] = hi
         counts = [Double](repeating: 0, count: bins)
+    }
+
+    /// `numpy.histogram(values, bins)`: equal bins over the values' [min, max]; nil for none.
+    public init?(values: [Float], bins: Int) {
+        guard let lo = values.min(), let hi = values.max() else { return nil }
+        self.init(minimum: Double(lo), maximum: Double(hi), bins: bins)
+        for v in values { add(Double(v), count: 1) }
     }
 
     /// numpy's rule: bin i holds edges[i] ≤ v < edges[i+1]; the last bin also holds the maximum.
