@@ -106,4 +106,16 @@ import Testing
         #expect(errorMessage { _ = try thresholdRule(named: "percentile(120)") } == "percentile(120.0): p must be within 0...100")
         #expect(errorMessage { _ = try thresholdRule(named: "otsu(x)") } == "'otsu(x)': expected NAME or NAME(number)")
     }
+
+    @Test func neighbourRulesOnAConstantInput() throws {
+        // Six copies of one vector: every neighbour similarity is 1. Otsu returns the value, as
+        // scikit-image does; EM cannot split one value.
+        let x = Matrix(rows: 6, cols: 3, storage: Array(repeating: [Float(0.6), 0.8, 0], count: 6).flatMap { $0 })
+        let neighbours = NearestNeighbours(items: 6, k: 3)
+        let distribution = PairEngine(workers: 1).run(x, consumers: [neighbours])
+        let context = ThresholdContext(distribution: distribution, dimensions: 3, neighbours: neighbours)
+        let value = try #require(neighbours.similarities(of: 0, count: 1).first)
+        #expect(NeighbourOtsuThreshold(k: 3).threshold(in: context) == Double(value))
+        #expect(NeighbourMixtureThreshold(k: 3).threshold(in: context) == nil)
+    }
 }
