@@ -1,9 +1,8 @@
 # `make reproduce`: install what is missing, build in release mode, run every experiment and
 # write results/.   `make test`: install what is missing, run the test suite.
-# Real corpora (CLINC150) are read from THEMELAB_DATA, by default ../shared/datasets when it exists.
-THEMELAB_DATA ?= $(abspath $(wildcard ../shared/datasets))
-export THEMELAB_DATA
-.PHONY: bootstrap test reproduce
+# `make gate`: the CI regression gate (re-run Experiments/ci-gate.json, check it against results/baseline.json).
+# Everything the commands read is in this repository or installed by scripts/bootstrap.
+.PHONY: bootstrap test reproduce gate
 
 bootstrap:
 	@scripts/bootstrap
@@ -14,3 +13,9 @@ test: bootstrap
 reproduce: bootstrap
 	swift build -c release
 	.build/release/themelab reproduce
+
+gate: bootstrap
+	swift build -c release
+	rm -rf .build/gate
+	.build/release/themelab ablate Experiments/ci-gate.json --results .build/gate
+	.build/release/themelab check --results .build/gate/ci-gate/ci-gate.json --baseline results/baseline.json

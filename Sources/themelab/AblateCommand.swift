@@ -21,17 +21,19 @@ let ablateCommand = Command(
 ) { args in
     guard args.positional.count == 1 else { throw ThemeLabError.usage("expected one experiment file") }
     let plan = try ExperimentPlan.read(path: args.positional[0])
-    let results = try runExperiment(plan, root: args.values["results"] ?? "results", dataDirectory: args.values["data-dir"])
+    let results = try runExperiment(plan, root: try ResultsRoot(path: args.values["results"] ?? "results"), dataDirectory: args.values["data-dir"])
     note("wrote \(args.values["results"] ?? "results")/\(plan.name)/\(plan.name).{json,csv,md} (\(results.analyses.count) analyses)")
 }
 
-/// Runs a plan and writes its results folder.
+/// Runs a plan and replaces its results folder as a whole.
 @discardableResult
-func runExperiment(_ plan: ExperimentPlan, root: String, dataDirectory: String?) throws -> AnalysisResults {
+func runExperiment(_ plan: ExperimentPlan, root: ResultsRoot, dataDirectory: String?) throws -> AnalysisResults {
     let progress = ProgressLine(label: "embed")
     let results = try plan.run(dataDirectory: dataDirectory, command: CommandLine.arguments, log: note, progress: progress.update)
     progress.finish()
-    try writeResults(results, folder: "\(root)/\(plan.name)", stem: plan.name)
-    _ = try SVGPlot.writeAll(results, folder: "\(root)/\(plan.name)/plots")
+    try root.replaceFolder(plan.name) { folder in
+        try writeResults(results, folder: folder, stem: plan.name)
+        _ = try SVGPlot.writeAll(results, folder: "\(folder)/plots")
+    }
     return results
 }

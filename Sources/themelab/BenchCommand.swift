@@ -34,6 +34,7 @@ let benchCommand = Command(
     var extra: [String: String] = [:]
     for _ in 0..<(try args.int("repeat", default: 3, range: 1...100)) {
     let start = Date()
+    if mode == "ssyrk" { openblas_set_num_threads(Int32(ProcessInfo.processInfo.activeProcessorCount)) }  // the reference uses every core
     if mode == "ssyrk" {
         x.withUnsafePointer { a in
             c.withUnsafeMutableBufferPointer { out in

@@ -24,6 +24,8 @@ let embedCommand = Command(
 ) { args in
     let corpusPath = try args.required("corpus")
     let out = try args.required("out")
+    try AtomicFile.refuseOverwriting(out, inputs: [corpusPath])
+    try AtomicFile.refuseOverwriting(out + ".json", inputs: [corpusPath])
     let corpus = try CorpusReader.read(path: corpusPath)
     let texts = try corpus.items.map { item in
         guard let t = item.text else { throw ThemeLabError.input("\(corpusPath): item '\(item.id)' has no text to embed") }

@@ -27,6 +27,7 @@ let pairsCommand = Command(
     switches: ["json"]
 ) { args in
     let embeddingsPath = try args.required("embeddings")
+    if let out = args.values["out"] { try AtomicFile.refuseOverwriting(out, inputs: [embeddingsPath] + [args.values["labels"]].compactMap { $0 }) }
     let engine = PairEngine(bins: try args.int("bins", default: 65_536, range: 2...(1 << 24)),
                             tileSize: try args.int("tile", default: 2048, range: 1...65_536))
     let raw = try NPY.read(path: embeddingsPath)
@@ -107,6 +108,7 @@ let mergeCommand = Command(
     switches: ["json"]
 ) { args in
     guard !args.positional.isEmpty else { throw ThemeLabError.usage("give the part files to merge") }
+    if let out = args.values["out"] { try AtomicFile.refuseOverwriting(out, inputs: args.positional) }
     let parts = try args.positional.map { path -> PairPartial in
         guard let data = FileManager.default.contents(atPath: path) else { throw ThemeLabError.input("\(path): cannot read") }
         do { return try JSONOutput.decode(PairPartial.self, from: data) } catch {

@@ -37,6 +37,7 @@ let synthCommand = Command(
     g.seed = UInt64(try args.int("seed", default: Int(g.seed), range: 0...Int.max))
     let (corpus, vectors) = g.corpus(name: "synthetic")
     let corpusPath = try args.required("out-corpus"), npyPath = try args.required("out-embeddings")
+    try AtomicFile.refuseOverwriting(npyPath, inputs: [corpusPath])
     let lines = try corpus.items.map { item -> String in
         String(decoding: try JSONSerialization.data(withJSONObject: ["id": item.id, "label": item.label!], options: [.sortedKeys]), as: UTF8.self)
     }

@@ -2,6 +2,7 @@ import Foundation
 import ThemeLab
 
 BLASRuntime.ensureFastKernel()
+BLASRuntime.useOneThread()
 
 /// A subcommand: its one-line summary, its help text and what it runs.
 struct Command: Sendable {

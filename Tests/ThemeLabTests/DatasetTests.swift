@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import ThemeLab
 
-/// Corpora through the registry, on real rows: the committed seeds, CLINC150 from the data
-/// directory (CI sets THEMELAB_DATA), WordNet from Debian's wordnet-base.
+/// Corpora through the registry, on real rows: the committed seeds and CLINC150 (Datasets/), WordNet
+/// from Debian's wordnet-base.
 @Suite struct DatasetTests {
     @Test func seedsHaveTheirShapes() throws {
         let twelve = try DatasetRegistry.load(CorpusSpec(name: "seed-12")).corpus
@@ -23,24 +23,37 @@ import Testing
     }
 
     @Test func clinc150LoadsRealRowsWithBothLevelsAndSubsamples() throws {
-        let dir = try #require(DatasetRegistry.dataDirectory(), "THEMELAB_DATA must point at the shared datasets (CI sets it)")
         var spec = CorpusSpec(name: "clinc150")
-        let test = try DatasetRegistry.load(spec, dataDirectory: dir).corpus
+        let loaded = try DatasetRegistry.load(spec, dataDirectory: nil)
+        #expect(loaded.files.allSatisfy { $0.hasSuffix(".json") && $0.contains("Datasets/clinc150/") }, "the repository's copy by default")
+        let test = loaded.corpus
         #expect(test.count == 4500 && Set(test.items.map(\.label)).count == 150)
         #expect(test.items[0].text != nil && test.items[0].group2 != nil)
         spec.level = "domain"
-        #expect(Set(try DatasetRegistry.load(spec, dataDirectory: dir).corpus.items.map(\.label)).count == 10)
+        #expect(Set(try DatasetRegistry.load(spec).corpus.items.map(\.label)).count == 10)
         spec = CorpusSpec(name: "clinc150")
         spec.split = "train"
         spec.intents = 5
         spec.perIntent = 7
         spec.seed = 3
-        let sub = try DatasetRegistry.load(spec, dataDirectory: dir).corpus
-        #expect(sub.count == 35 && Set(sub.items.map(\.label)).count == 5 && sub.name == "clinc150-train-5ix7")
-        #expect(try DatasetRegistry.load(spec, dataDirectory: dir).corpus == sub, "seeded")
+        let sub = try DatasetRegistry.load(spec).corpus
+        #expect(sub.count == 35 && Set(sub.items.map(\.label)).count == 5 && sub.name == "clinc150-train-5ix7-seed3")
+        #expect(try DatasetRegistry.load(spec).corpus == sub, "seeded")
         spec.split = "dev"
-        #expect(errorMessage { _ = try DatasetRegistry.load(spec, dataDirectory: dir) }?.contains("no split 'dev'") == true)
+        #expect(errorMessage { _ = try DatasetRegistry.load(spec) }?.contains("no split 'dev'") == true)
         #expect(errorMessage { _ = try DatasetRegistry.load(CorpusSpec(name: "clinc150"), dataDirectory: "/nonexistent") }?.contains("not found") == true)
+    }
+
+    @Test func clinc150IsCheckedAgainstItsChecksum() throws {
+        let dir = temporaryFolder()
+        try FileManager.default.createDirectory(atPath: dir + "/clinc150", withIntermediateDirectories: true)
+        let original = try #require(ProjectFiles.locate("Datasets/clinc150"))
+        try FileManager.default.copyItem(atPath: original + "/domains.json", toPath: dir + "/clinc150/domains.json")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: original + "/data_full.json"))
+        bytes[bytes.count / 2] ^= 1
+        try bytes.write(to: URL(fileURLWithPath: dir + "/clinc150/data_full.json"))
+        let message = errorMessage { _ = try DatasetRegistry.load(CorpusSpec(name: "clinc150"), dataDirectory: dir) }
+        #expect(message?.contains("data_full.json: SHA-256") == true && message?.contains("is not CLINC150's") == true, "\(message ?? "")")
     }
 
     @Test func wordnetCorporaParseDebianData() throws {
@@ -60,6 +73,27 @@ import Testing
         let u = try #require(d.statistics(.unrelated))
         #expect(u.p1 > 0.80 && u.p99 - u.p1 < 0.15, "unrelated raw band \(u.p1)…\(u.p99)")
         #expect(x.cols == 512)
+    }
+
+    /// Every parameter that changes a corpus is in its name, so rows and files of two corpora never collide.
+    @Test func corporaThatDifferHaveDifferentNames() throws {
+        var a = CorpusSpec(name: "synthetic")
+        a.generator = SyntheticVectors.appRaw()
+        var b = a
+        b.generator!.noise += 0.1
+        var c = a
+        c.seed = 7
+        let names = try [a, b, c].map { try DatasetRegistry.load($0).corpus.name }
+        #expect(Set(names).count == 3 && names.allSatisfy { $0.hasPrefix("synthetic-a2.4-t8-") }, "\(names)")
+        #expect(try DatasetRegistry.load(a).corpus.name == names[0], "the same generator, the same name")
+        var clinc = CorpusSpec(name: "clinc150")
+        clinc.intents = 5
+        let first = try DatasetRegistry.load(clinc).corpus.name
+        clinc.seed = 1
+        let second = try DatasetRegistry.load(clinc).corpus.name
+        clinc.includeOutOfScope = true
+        let third = try DatasetRegistry.load(clinc).corpus.name
+        #expect([first, second, third] == ["clinc150-test-5i-seed0", "clinc150-test-5i-seed1", "clinc150-test-5i-seed1-oos"])
     }
 
     @Test func unknownCorpusIsAUsageError() {

@@ -24,6 +24,44 @@ import Testing
         #expect(abs(got - k.threshold) < 1e-12, "\(got) vs \(k.threshold)")
     }
 
+    /// Hand-worked: observed 0.1, 0.2, 0.2, 0.5.
+    @Test func midGapPlacementKeepsThePartitionAndMaximisesTheMargin() {
+        let observed = [0.1, 0.2, 0.5]
+        #expect(ThresholdPlacement.midGap(0.2, observed: observed) == 0.15000000000000002, "on a value: the gap below it")
+        #expect(ThresholdPlacement.midGap(0.3, observed: observed) == 0.35, "inside a gap: its middle")
+        #expect(ThresholdPlacement.midGap(0.1, observed: observed) == 0.05, "on the smallest: the gap above, mirrored")
+        #expect(ThresholdPlacement.midGap(0.6, observed: observed) == 0.6, "above every value: unchanged")
+        #expect(ThresholdPlacement.observedValues(pairs: [0.5, 0.2, 0.2], forest: [0.9], merges: [0.1]) == [0.1, 0.2, 0.5].map { Double(Float($0)) })
+    }
+
+    /// Every data-derived rule's value in an analysis sits in the middle of the gap between the pair
+    /// similarities around it, and the pairs above it are the ones above the rule's own value.
+    @Test func dataDerivedThresholdsSitMidGapInAnAnalysis() throws {
+        let x = randomMatrix(rows: 30, cols: 8, seed: 11)
+        let labels = (0..<30).map { "t\($0 % 4)" }
+        let corpus = Corpus(name: "mid-gap", items: labels.enumerated().map { CorpusItem(id: "\($0.offset)", text: nil, label: $0.element) })
+        var settings = AnalysisSettings()
+        settings.spaces = ["raw"]
+        settings.thresholds = ["percentile(50)", "percentile(100)", "oracle", "knn-median(3)", "silhouette", "fixed(0.25)"]
+        settings.groupings = ["components", "average"]
+        let space = try Analysis(settings: settings).run(corpus: corpus, vectors: x, source: "test").spaces[0]
+        let c = try context(vectors: x, labels: corpus.labelIndices())
+        let sims = c.distribution.sortedValues(.all)!.map(Double.init)
+        for t in space.thresholds where t.rule != "fixed(0.25)" {
+            let value = try #require(t.value)
+            let rule = try thresholdRule(named: t.rule)
+            #expect(rule.isDataDerived && !sims.contains(value), "\(t.rule) sits on an observed similarity")
+            if t.rule.hasPrefix("percentile") || t.rule == "oracle" {
+                let raw = try #require(rule.threshold(in: c))
+                #expect(sims.filter { $0 >= raw }.count == sims.filter { $0 >= value }.count, "\(t.rule): placement changed the pairs above")
+            }
+            if let a = sims.last(where: { $0 < value }), let b = sims.first(where: { $0 > value }), t.rule != "silhouette" {
+                #expect(value == (a + b) / 2, "\(t.rule): \(value) is not mid-gap in (\(a), \(b))")
+            }
+        }
+        #expect(space.thresholds.first { $0.rule == "fixed(0.25)" }?.value == 0.25, "a fixed threshold is not moved")
+    }
+
     /// The distribution of the given vectors' pairs, with or without kept values.
     func context(vectors: Matrix, labels: [Int32]?, exact: Bool = true) throws -> ThresholdContext {
         let dist = PairEngine(bins: 65_536, tileSize: 64, exactPairLimit: exact ? 10_000_000 : 0).run(try unitRows(vectors), labels: labels)

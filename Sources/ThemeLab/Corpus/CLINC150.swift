@@ -1,12 +1,11 @@
 import Foundation
 
 /// CLINC150 (Larson et al., EMNLP-IJCNLP 2019; CC BY 3.0): 150 intents in 10 domains, short
-/// user utterances. Read from `<data dir>/clinc150/data_full.json` and `domains.json`; never
-/// copied into this repository.
+/// user utterances. Carried in `Datasets/clinc150/` (with its licence and source note), or read
+/// from `<data dir>/clinc150/`; both files are checked against their SHA-256 on every read.
 public enum CLINC150 {
     public static let dataSHA256 = "36923c3705a59e08fe9c3883d8bc2dd966ef93e22cb78ac41171782a698d56e0"
     public static let domainsSHA256 = "b947b579d3b8e74b06f93b01083d8efaff2888b43a3e362533bd88a6e1211b3a"
-    public static let sourceCommit = "828f809"
 
     public struct Options: Codable, Sendable, Equatable {
         /// train, val or test.
@@ -25,7 +24,10 @@ public enum CLINC150 {
     public static func load(folder: String, options o: Options) throws -> Corpus {
         let dataPath = "\(folder)/data_full.json", domainsPath = "\(folder)/domains.json"
         guard let data = FileManager.default.contents(atPath: dataPath) else {
-            throw ThemeLabError.input("\(dataPath): not found (set --data-dir or THEMELAB_DATA to the folder holding clinc150/, or run 'themelab datasets fetch clinc150')")
+            throw ThemeLabError.input("\(dataPath): not found (the repository carries it in Datasets/clinc150/; --data-dir names a folder holding clinc150/)")
+        }
+        guard SHA256.hex(data) == dataSHA256 else {
+            throw ThemeLabError.input("\(dataPath): SHA-256 \(SHA256.hex(data)) is not CLINC150's \(dataSHA256) (Datasets/clinc150/SOURCE.md)")
         }
         guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw ThemeLabError.input("\(dataPath): expected a JSON object with train/val/test lists")
@@ -35,11 +37,11 @@ public enum CLINC150 {
         }
         guard ["intent", "domain"].contains(o.level) else { throw ThemeLabError.usage("clinc150 level '\(o.level)': expected intent or domain") }
         var domainOf: [String: String] = [:]
-        if let d = FileManager.default.contents(atPath: domainsPath),
+        if let d = FileManager.default.contents(atPath: domainsPath), SHA256.hex(d) == domainsSHA256,
            let domains = try? JSONSerialization.jsonObject(with: d) as? [String: [String]] {
             for (domain, intents) in domains { for i in intents { domainOf[i] = domain } }
         } else {
-            throw ThemeLabError.input("\(domainsPath): expected a JSON object mapping each domain to its intents")
+            throw ThemeLabError.input("\(domainsPath): missing, or not CLINC150's domains.json (SHA-256 \(domainsSHA256))")
         }
         var items: [CorpusItem] = []
         for (i, row) in rows.enumerated() {
@@ -60,6 +62,8 @@ public enum CLINC150 {
         var name = "clinc150-\(o.split)"
         if let k = o.intents { name += "-\(k)i" }
         if let m = o.perIntent { name += "x\(m)" }
+        if o.intents != nil || o.perIntent != nil { name += "-seed\(o.seed)" }
+        if o.includeOutOfScope { name += "-oos" }
         if o.level == "domain" { name += "-domain" }
         return Corpus(name: name, items: items)
     }

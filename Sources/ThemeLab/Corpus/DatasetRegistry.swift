@@ -48,7 +48,7 @@ public enum DatasetRegistry {
         Entry(name: "synthetic", description: "vector-level generator (no text); default: the app's raw picture, d = 512",
               source: "generated (themelab synth)", licence: "n/a", citation: "this repository"),
         Entry(name: "clinc150", description: "intent utterances, 150 intents in 10 domains (intent or domain level)",
-              source: "$THEMELAB_DATA/clinc150 (github.com/clinc/oos-eval @ 828f809)", licence: "CC BY 3.0",
+              source: "Datasets/clinc150 (github.com/clinc/oos-eval @ 828f809)", licence: "CC BY 3.0",
               citation: "Larson et al., An Evaluation Dataset for Intent Classification and Out-of-Scope Prediction, EMNLP-IJCNLP 2019"),
         Entry(name: "wordnet-domains", description: "WordNet glosses labeled by topic domain (;c pointer)",
               source: "/usr/share/wordnet (Debian wordnet-base)", licence: "WordNet 3.0 licence (BSD-like)",
@@ -58,7 +58,7 @@ public enum DatasetRegistry {
               citation: "Miller, WordNet: A Lexical Database for English, CACM 1995; Fellbaum (ed.) 1998"),
     ]
 
-    /// `--data-dir`, else `$THEMELAB_DATA`.
+    /// A folder holding real corpora in place of the repository's `Datasets/`: `--data-dir`, else `$THEMELAB_DATA`.
     public static func dataDirectory(_ explicit: String? = nil) -> String? {
         explicit ?? ProcessInfo.processInfo.environment["THEMELAB_DATA"].flatMap { $0.isEmpty ? nil : $0 }
     }
@@ -76,11 +76,11 @@ public enum DatasetRegistry {
         case "synthetic":
             var g = spec.generator ?? .appRaw()
             if let s = spec.seed { g.seed = s }
-            let (corpus, vectors) = g.corpus(name: spec.generator == nil ? "synthetic-app-raw" : "synthetic-a\(formatArgument(g.anisotropy))-t\(g.topicSizes.count)")
+            let (corpus, vectors) = g.corpus(name: spec.generator == nil ? "synthetic-app-raw" + (spec.seed.map { "-seed\($0)" } ?? "") : g.identity)
             return LoadedCorpus(corpus: corpus, vectors: vectors, files: [])
         case "clinc150":
-            guard let dir = DatasetRegistry.dataDirectory(dataDirectory) else {
-                throw ThemeLabError.input("clinc150 is read from a data directory: pass --data-dir DIR or set THEMELAB_DATA (a folder holding clinc150/)")
+            guard let folder = DatasetRegistry.dataDirectory(dataDirectory).map({ "\($0)/clinc150" }) ?? ProjectFiles.locate("Datasets/clinc150") else {
+                throw ThemeLabError.input("Datasets/clinc150 not found (run from a checkout of the project, or pass --data-dir)")
             }
             var o = CLINC150.Options()
             if let v = spec.split { o.split = v }
@@ -89,7 +89,6 @@ public enum DatasetRegistry {
             o.perIntent = spec.perIntent
             o.includeOutOfScope = spec.includeOutOfScope ?? false
             o.seed = spec.seed ?? 0
-            let folder = "\(dir)/clinc150"
             return LoadedCorpus(corpus: try CLINC150.load(folder: folder, options: o), files: ["\(folder)/data_full.json", "\(folder)/domains.json"])
         case "wordnet-domains", "wordnet-lexnames":
             let minimum = spec.minimumTopicSize ?? 20
@@ -97,7 +96,7 @@ public enum DatasetRegistry {
             if let cap = spec.maxItems, cap < c.count {
                 let keep = SeededRandom.permutation(count: c.count, seed: spec.seed ?? 0).prefix(cap).sorted()
                 c.items = keep.map { c.items[$0] }
-                c.name += "-\(cap)"
+                c.name += "-\(cap)" + (spec.seed.map { "-seed\($0)" } ?? "")
             }
             return LoadedCorpus(corpus: c, files: WordNet.parts.map { "\(WordNet.defaultFolder)/data.\($0)" })
         default:

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Labeled unit vectors drawn from a seeded generative model, for runs that need no encoder.
 ///
 /// Model: a shared unit direction m, a random unit direction c_t and an anisotropy level
@@ -33,6 +35,13 @@ public struct SyntheticVectors: Sendable, Codable, Equatable {
 
     /// The app's reported raw picture: d = 512, unrelated raw cosines in a band about 0.08 wide
     /// above 0.85, topics of uneven size.
+    /// The corpus name: anisotropy and topic count to read, then a digest of every parameter, so two
+    /// generators that differ in anything (seed, sizes, strength, noise, d) never share a name.
+    public var identity: String {
+        let digest = SHA256.hex((try? JSONOutput.encode(self)) ?? Data()).prefix(8)
+        return "synthetic-a\(formatArgument(anisotropy))-t\(topicSizes.count)-\(digest)"
+    }
+
     public static func appRaw(seed: UInt64 = 1) -> SyntheticVectors {
         SyntheticVectors(dimensions: 512, topicSizes: [12, 10, 8, 8, 6, 6, 5, 5], anisotropy: 2.4, anisotropySpread: 0.3,
                          topicStrength: 0.7, noise: 0.5, seed: seed)

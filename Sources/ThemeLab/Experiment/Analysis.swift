@@ -182,8 +182,11 @@ public struct Analysis {
         let context = ThresholdContext(distribution: distribution, dimensions: x.cols, exactCoarse: exactCoarse, neighbours: neighbours,
                                        vectors: x, dendrogram: tree)
         let usable = rules.filter { !$0.isLabelInformed || labels != nil }
+        let observed = usable.contains(where: \.isDataDerived)
+            ? ThresholdPlacement.observedValues(pairs: distribution.sortedValues(.all), forest: forest?.edges.map(\.w) ?? [],
+                                                merges: tree?.merges.map(\.similarity) ?? []) : []
         let thresholds = usable.map { rule in
-            let value = rule.threshold(in: context)
+            let value = rule.threshold(in: context).map { rule.isDataDerived ? ThresholdPlacement.midGap($0, observed: observed) : $0 }
             return ThresholdOutcome(rule: rule.name, value: value, labelInformed: rule.isLabelInformed,
                                     pairsAbove: value.map { distribution.count(.all, atLeast: $0) },
                                     relatedAbove: value.flatMap { distribution.isLabeled ? distribution.count(.related, atLeast: $0) : nil },

@@ -19,15 +19,22 @@ public struct ExperimentPlan: Decodable, Sendable {
     public var corpora: [CorpusSpec]
     public var encoders: [Encoder]
     public var settings: AnalysisSettings
+    /// For the CI-gate experiment: the tolerances `reproduce` writes into results/baseline.json with its result.
+    public var gate: [String: Double]?
 
-    enum Keys: String, CodingKey { case name, description, corpora, encoders, spaces, thresholds, groupings, shuffles, seed }
+    enum Keys: String, CodingKey { case name, description, corpora, encoders, spaces, thresholds, groupings, shuffles, seed, gate }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
         name = try c.decode(String.self, forKey: .name)
+        // The name becomes a folder under results/: a plain file name, nothing that could leave it.
+        guard name.range(of: #"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"#, options: .regularExpression) != nil else {
+            throw ThemeLabError.usage("'name' must be 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit (it names the results folder); got \(String(reflecting: name))")
+        }
         description = try c.decodeIfPresent(String.self, forKey: .description)
         corpora = try c.decode([CorpusSpec].self, forKey: .corpora)
         encoders = try c.decodeIfPresent([Encoder].self, forKey: .encoders) ?? [Encoder(model: nil, layers: nil)]
+        gate = try c.decodeIfPresent([String: Double].self, forKey: .gate)
         settings = AnalysisSettings()
         if let v = try c.decodeIfPresent([String].self, forKey: .spaces) { settings.spaces = v }
         if let v = try c.decodeIfPresent([String].self, forKey: .thresholds) { settings.thresholds = v }

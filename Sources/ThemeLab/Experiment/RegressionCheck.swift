@@ -6,6 +6,8 @@ import Foundation
 public struct RegressionCheck {
     /// Metric name (as in the CSV) → allowed drop; "threshold" → allowed move either way.
     public static let defaultTolerances: [String: Double] = ["ari": 1e-6, "nmi": 1e-6, "v_measure": 1e-6, "pair_f1": 1e-6, "threshold": 1e-6]
+    /// What a tolerance may name: the recovery metrics (as in the CSV) and "threshold".
+    public static let tolerableNames = Set(Recovery.metricNames + ["threshold"])
 
     struct Row {
         var key: String
@@ -13,12 +15,15 @@ public struct RegressionCheck {
         var metrics: [String: Double]
     }
 
-    static func rows(_ analyses: [CorpusAnalysis]) -> [String: Row] {
+    /// Rows keyed by corpus × source × space × rule × grouping; a key seen twice is an error, since
+    /// only one of the two could be compared.
+    static func rows(_ analyses: [CorpusAnalysis], file: String) throws -> [String: Row] {
         var out: [String: Row] = [:]
         for a in analyses {
             for s in a.spaces {
                 for g in s.groupings {
                     let key = "\(a.corpus.name) | \(a.source) | \(s.space) | \(g.rule ?? "k=topics") | \(g.grouping)"
+                    guard out[key] == nil else { throw ThemeLabError.input("\(file): row '\(key)' appears twice; rows must be unique") }
                     var metrics: [String: Double] = [:]
                     for (name, value) in g.recovery?.named ?? [] { if let v = value { metrics[name] = v } }
                     out[key] = Row(key: key, threshold: g.threshold, metrics: metrics)
@@ -38,20 +43,45 @@ public struct RegressionCheck {
         }
     }
 
-    /// Failures as readable lines; empty when the results hold.
-    public static func compare(results: [CorpusAnalysis], baseline: Baseline) -> [String] {
+    /// Tolerances a gate may use: at least one, each naming a metric or "threshold", finite and ≥ 0.
+    public static func validate(tolerances: [String: Double], file: String) throws {
+        guard !tolerances.isEmpty else { throw ThemeLabError.input("\(file): no tolerances, so the gate would check nothing") }
+        for (name, value) in tolerances.sorted(by: { $0.key < $1.key }) {
+            guard tolerableNames.contains(name) else {
+                throw ThemeLabError.input("\(file): tolerance '\(name)' names no metric (expected \(tolerableNames.sorted().joined(separator: ", ")))")
+            }
+            guard value.isFinite && value >= 0 else { throw ThemeLabError.input("\(file): tolerance \(name)=\(value) must be a finite number ≥ 0") }
+        }
+    }
+
+    /// Failures as readable lines; empty when the results hold. A NaN anywhere, in the results or the
+    /// baseline, is a failure naming its row; so is a threshold or metric the baseline has and the results lack.
+    public static func compare(results: [CorpusAnalysis], baseline: Baseline, resultsFile: String = "results",
+                               baselineFile: String = "baseline") throws -> [String] {
         let tolerances = baseline.tolerances ?? defaultTolerances
-        let now = rows(results)
+        try validate(tolerances: tolerances, file: baselineFile)
+        let now = try rows(results, file: resultsFile)
         var failures: [String] = []
-        for (key, old) in rows(baseline.analyses).sorted(by: { $0.key < $1.key }) {
+        for (key, row) in now.sorted(by: { $0.key < $1.key }) {
+            if row.threshold?.isNaN == true { failures.append("NaN threshold in the results: \(key)") }
+            for (metric, v) in row.metrics.sorted(by: { $0.key < $1.key }) where v.isNaN { failures.append("NaN \(metric) in the results: \(key)") }
+        }
+        for (key, old) in try rows(baseline.analyses, file: baselineFile).sorted(by: { $0.key < $1.key }) {
             guard let new = now[key] else { failures.append("missing: \(key)"); continue }
-            if let tol = tolerances["threshold"], let a = old.threshold, let b = new.threshold, abs(a - b) > tol {
-                failures.append("threshold moved: \(key): \(formatFigure(a)) → \(formatFigure(b)) (tolerance \(tol))")
+            if let tol = tolerances["threshold"], let a = old.threshold {
+                if a.isNaN {
+                    failures.append("NaN threshold in the baseline: \(key)")
+                } else if let b = new.threshold {
+                    if !b.isNaN && !(abs(a - b) <= tol) { failures.append("threshold moved: \(key): \(formatFigure(a)) → \(formatFigure(b)) (tolerance \(tol))") }
+                } else {
+                    failures.append("threshold missing: \(key) (baseline \(formatFigure(a)))")
+                }
             }
             for (metric, tol) in tolerances.sorted(by: { $0.key < $1.key }) where metric != "threshold" {
                 guard let a = old.metrics[metric] else { continue }
+                if a.isNaN { failures.append("NaN \(metric) in the baseline: \(key)"); continue }
                 guard let b = new.metrics[metric] else { failures.append("\(metric) missing: \(key)"); continue }
-                if b < a - tol { failures.append("\(metric) fell: \(key): \(formatFigure(a)) → \(formatFigure(b)) (−\(formatFigure(a - b)), tolerance \(tol))") }
+                if !b.isNaN && !(b >= a - tol) { failures.append("\(metric) fell: \(key): \(formatFigure(a)) → \(formatFigure(b)) (−\(formatFigure(a - b)), tolerance \(tol))") }
             }
         }
         return failures

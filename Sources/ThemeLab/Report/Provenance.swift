@@ -17,7 +17,7 @@ public struct Provenance: Codable, Sendable, Equatable {
     public var blas: BLAS
     public var cpu: String
     public var cpuFeatures: String
-    /// Input path → SHA-256 of its bytes.
+    /// Input path (relative to the checkout when inside it) → SHA-256 of its bytes.
     public var inputs: [String: String]
     public var model: String?
     public var createdAt: String
@@ -33,9 +33,9 @@ public struct Provenance: Codable, Sendable, Equatable {
             createdAt: ProcessInfo.processInfo.environment["THEMELAB_TIMESTAMP"] ?? stamp)
     }
 
-    /// Checksums of the given files, keyed by path.
+    /// Checksums of the given files, keyed by path as `ProjectFiles.display` shows it.
     public static func checksums(_ paths: [String]) throws -> [String: String] {
-        try Dictionary(uniqueKeysWithValues: paths.map { ($0, try SHA256.hex(file: $0)) })
+        try Dictionary(paths.map { (ProjectFiles.display($0), try SHA256.hex(file: $0)) }, uniquingKeysWith: { a, _ in a })
     }
 }
 

@@ -16,12 +16,10 @@ public struct ReproductionReport {
     }
 
     public var experiments: [(name: String, description: String, results: AnalysisResults)]
-    public var skipped: [String]
     public var c7: ThemeSumsResult
 
-    public init(experiments: [(String, String, AnalysisResults)], skipped: [String], c7: ThemeSumsResult) {
+    public init(experiments: [(String, String, AnalysisResults)], c7: ThemeSumsResult) {
         self.experiments = experiments.map { (name: $0.0, description: $0.1, results: $0.2) }
-        self.skipped = skipped
         self.c7 = c7
     }
 
@@ -101,7 +99,6 @@ public struct ReproductionReport {
             "similarity ≥ t" against the labels (so a grouping's ARI can beat it), and k-means gets k = topics.
 
             """
-        if !skipped.isEmpty { out += "\nSkipped:\n" + skipped.map { "- \($0)" }.joined(separator: "\n") + "\n" }
 
         out += "\n## Key figures\n\n"
         for (experiment, corpus, space) in [("seeds", "seed-12", "centred"), ("clinc150", "clinc150-test", "centred"), ("synthetic", "synthetic-app-raw", "raw"), ("synthetic", "synthetic-app-raw", "centred")] {

@@ -1,22 +1,50 @@
 import Foundation
 
 /// Writes files so a reader never sees half of one: the bytes go to a temporary file in the
-/// same folder, which is then renamed over the destination.
+/// same folder, which is then renamed over the destination. The temporary file is created by
+/// `mkstemp` (exclusively, with an unpredictable name, never through a planted link), and the
+/// rename replaces a link at the destination instead of writing through it.
 public enum AtomicFile {
     public static func write(_ data: Data, to path: String) throws {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        do {
-            try data.write(to: temporary)
-            if rename(temporary.path, url.path) != 0 {
-                throw ThemeLabError.input("\(path): cannot write (\(String(cString: strerror(errno))))")
+        func failure(_ reason: String) -> ThemeLabError { .input("\(path): cannot write (\(reason))") }
+        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+            throw failure("cannot create its folder: \(error.localizedDescription)")
+        }
+        var template = Array(folder.appendingPathComponent(".\(url.lastPathComponent).XXXXXX").path.utf8CString)
+        let fd = mkstemp(&template)
+        guard fd >= 0 else { throw failure(String(cString: strerror(errno))) }
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        var written = 0
+        let ok = data.withUnsafeBytes { bytes -> Bool in
+            while written < bytes.count {
+                let n = Foundation.write(fd, bytes.baseAddress! + written, bytes.count - written)
+                if n <= 0 { return false }
+                written += n
             }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            if let e = error as? ThemeLabError { throw e }
-            throw ThemeLabError.input("\(path): cannot write (\(error.localizedDescription))")
+            return fsync(fd) == 0
+        }
+        let reason = String(cString: strerror(errno))
+        close(fd)
+        guard ok, chmod(temporary, 0o644) == 0, rename(temporary, path) == 0 else {
+            let why = ok ? String(cString: strerror(errno)) : reason
+            unlink(temporary)
+            throw failure(why)
+        }
+    }
+
+    /// Refuses an output that is one of the inputs (the same file after resolving links, or the same
+    /// path): a command never destroys what it reads.
+    public static func refuseOverwriting(_ output: String, inputs: [String]) throws {
+        func resolved(_ p: String) -> String { URL(fileURLWithPath: p).resolvingSymlinksInPath().standardizedFileURL.path }
+        var o = stat(), i = stat()
+        let outputExists = stat(output, &o) == 0
+        for input in inputs {
+            let sameFile = outputExists && stat(input, &i) == 0 && o.st_dev == i.st_dev && o.st_ino == i.st_ino
+            if sameFile || resolved(output) == resolved(input) {
+                throw ThemeLabError.usage("output \(output) is the input \(input); choose another output path")
+            }
         }
     }
 

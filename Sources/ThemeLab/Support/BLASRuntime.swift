@@ -101,6 +101,11 @@ public enum BLASRuntime {
         FileHandle.standardError.write(Data("warning: could not re-execute with OPENBLAS_CORETYPE=\(coreType)\n".utf8))
     }
 
+    /// Called after `ensureFastKernel`: every BLAS call runs on one thread. OpenBLAS's threads split a
+    /// product by rows and a row's rounding depends on its place, so results would move with the core
+    /// count; the pairwise pass and the encoder bring their own workers instead.
+    public static func useOneThread() { openblas_set_num_threads(1) }
+
     /// How the kernel was chosen, for provenance.
     public static var kernelSource: String {
         let env = ProcessInfo.processInfo.environment

@@ -9,6 +9,7 @@ public struct NeighbourMedianThreshold: ThresholdRule {
     public let k: Int
     public var name: String { "knn-median(\(k))" }
     public var neighbours: Int { k }
+    public var isDataDerived: Bool { true }
 
     public func threshold(in context: ThresholdContext) -> Double? {
         guard let n = context.neighbours else { return nil }

@@ -5,6 +5,7 @@
 public struct OracleThreshold: ThresholdRule {
     public var name: String { "oracle" }
     public var isLabelInformed: Bool { true }
+    public var isDataDerived: Bool { true }
 
     public func whyNoThreshold(in context: ThresholdContext) -> String { "no related pairs (needs labels with a topic of two or more)" }
 

@@ -3,5 +3,6 @@
 public struct PercentileThreshold: ThresholdRule {
     public let percent: Double
     public var name: String { "percentile(\(formatArgument(percent)))" }
+    public var isDataDerived: Bool { true }
     public func threshold(in context: ThresholdContext) -> Double? { context.distribution.quantile(.all, percent / 100) }
 }

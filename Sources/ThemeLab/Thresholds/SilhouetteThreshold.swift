@@ -10,6 +10,7 @@ import Foundation
 public struct SilhouetteThreshold: ThresholdRule {
     public var name: String { "silhouette" }
     public var needsDendrogram: Bool { true }
+    public var isDataDerived: Bool { true }
 
     public func threshold(in context: ThresholdContext) -> Double? {
         guard let tree = context.dendrogram, let x = context.vectors, x.rows >= 3 else { return nil }

@@ -14,12 +14,16 @@ public protocol ThresholdRule: Sendable {
     var neighbours: Int { get }
     /// True when the rule reads the average-linkage dendrogram and the vectors.
     var needsDendrogram: Bool { get }
+    /// True when the value is an observed similarity or merge height, or interpolates between two:
+    /// the analysis then places it mid-gap (`ThresholdPlacement`).
+    var isDataDerived: Bool { get }
 }
 
 extension ThresholdRule {
     public var isLabelInformed: Bool { false }
     public var neighbours: Int { 0 }
     public var needsDendrogram: Bool { false }
+    public var isDataDerived: Bool { false }
     public func whyNoThreshold(in context: ThresholdContext) -> String { "\(name) gives no threshold for this distribution" }
 }
 

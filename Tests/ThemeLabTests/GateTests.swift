@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+@testable import ThemeLab
+
+/// `themelab check` never passes wrongly: NaN, missing values, duplicate rows and tolerances that
+/// check nothing all fail, each with a message naming the row or the tolerance. Built on the
+/// committed CI-gate result, as a real baseline.
+@Suite struct GateTests {
+    static let committed = ProjectFiles.locate("results/ci-gate/ci-gate.json")!
+
+    func gate() throws -> (results: AnalysisResults, baseline: RegressionCheck.Baseline) {
+        let results = try JSONOutput.decode(AnalysisResults.self, from: Data(contentsOf: URL(fileURLWithPath: Self.committed)))
+        return (results, RegressionCheck.Baseline(tolerances: ["ari": 0.01, "threshold": 0.001], analyses: results.analyses))
+    }
+
+    /// The first seed-12 average-linkage row with a threshold.
+    func averageRow(_ r: AnalysisResults) -> (Int, Int, Int) {
+        let a = r.analyses.firstIndex { $0.corpus.name == "seed-12" }!
+        let g = r.analyses[a].spaces[0].groupings.firstIndex { $0.grouping == "average" && $0.threshold != nil }!
+        return (a, 0, g)
+    }
+
+    @Test func itPassesItself() throws {
+        let (r, b) = try gate()
+        #expect(try RegressionCheck.compare(results: r.analyses, baseline: b).isEmpty)
+    }
+
+    @Test func nanInTheResultsFailsNamingTheRow() throws {
+        var (r, b) = try gate()
+        let (a, s, g) = averageRow(r)
+        r.analyses[a].spaces[s].groupings[g].recovery!.ari = .nan
+        var failures = try RegressionCheck.compare(results: r.analyses, baseline: b)
+        #expect(failures.contains { $0.hasPrefix("NaN ari in the results: seed-12 |") && $0.hasSuffix("| average") }, "\(failures)")
+        (r, b) = try gate()
+        r.analyses[a].spaces[s].groupings[g].threshold = .nan
+        failures = try RegressionCheck.compare(results: r.analyses, baseline: b)
+        #expect(failures.contains { $0.hasPrefix("NaN threshold in the results: seed-12 |") }, "\(failures)")
+        (r, b) = try gate()
+        r.analyses[a].spaces[s].groupings[g].threshold = nil
+        failures = try RegressionCheck.compare(results: r.analyses, baseline: b)
+        #expect(failures.contains { $0.hasPrefix("threshold missing: seed-12 |") }, "a null threshold with metrics kept: \(failures)")
+    }
+
+    @Test func nanInTheBaselineFailsInsteadOfSwitchingTheMetricOff() throws {
+        var (r, b) = try gate()
+        let (a, s, g) = averageRow(r)
+        b.analyses[a].spaces[s].groupings[g].recovery!.ari = .nan
+        r.analyses[a].spaces[s].groupings[g].recovery!.ari -= 0.5
+        let failures = try RegressionCheck.compare(results: r.analyses, baseline: b)
+        #expect(failures.contains { $0.hasPrefix("NaN ari in the baseline: seed-12 |") }, "\(failures)")
+    }
+
+    @Test func duplicateRowsAreRefused() throws {
+        var (r, b) = try gate()
+        r.analyses.append(r.analyses[0])
+        let message = errorMessage { _ = try RegressionCheck.compare(results: r.analyses, baseline: b, resultsFile: "r.json") }
+        #expect(message?.hasPrefix("r.json: row 'seed-12 |") == true && message?.hasSuffix("appears twice; rows must be unique") == true, "\(message ?? "")")
+        b.analyses.append(b.analyses[0])
+        #expect(errorMessage { _ = try RegressionCheck.compare(results: Array(r.analyses.dropLast()), baseline: b) }?.contains("appears twice") == true)
+    }
+
+    @Test func tolerancesThatCheckNothingAreRefused() throws {
+        var (r, b) = try gate()
+        b.tolerances = [:]
+        #expect(errorMessage { _ = try RegressionCheck.compare(results: r.analyses, baseline: b, baselineFile: "b.json") } == "b.json: no tolerances, so the gate would check nothing")
+        b.tolerances = ["ARI": 0.5]
+        #expect(errorMessage { _ = try RegressionCheck.compare(results: r.analyses, baseline: b) }?.contains("tolerance 'ARI' names no metric") == true)
+        b.tolerances = ["ari": .infinity]
+        #expect(errorMessage { _ = try RegressionCheck.compare(results: r.analyses, baseline: b) }?.contains("tolerance ari=inf must be a finite number") == true)
+        r.analyses = []
+        b.tolerances = ["ari": 0.01]
+        #expect(try RegressionCheck.compare(results: r.analyses, baseline: b).first?.hasPrefix("missing: ") == true)
+    }
+
+    /// Through the command: NaN as results files store it ("nan"), and --tolerance names checked.
+    @Test func theCommandFailsOnAStoredNaNAndRefusesUnknownTolerances() throws {
+        let folder = temporaryFolder()
+        var (r, _) = try gate()
+        let (a, s, g) = averageRow(r)
+        r.analyses[a].spaces[s].groupings[g].recovery!.nmi = .nan
+        try AtomicFile.write(try JSONOutput.encode(r), to: folder + "/nan.json")
+        #expect(try String(contentsOfFile: folder + "/nan.json", encoding: .utf8).contains("\"nmi\" : \"nan\""))
+        let run = try CLI.run(["check", "--results", folder + "/nan.json", "--baseline", Self.committed.replacingOccurrences(of: "ci-gate/ci-gate.json", with: "baseline.json")])
+        #expect(run.status == 1 && run.stdout.contains("NaN nmi in the results: seed-12 |"), "\(run.stdout)")
+        let wrongCase = try CLI.run(["check", "--results", Self.committed, "--write-baseline", folder + "/b.json", "--tolerance", "ARI=0.5"])
+        #expect(wrongCase.status == 2 && wrongCase.stderr.contains("tolerance 'ARI' names no metric"), "\(wrongCase.stderr)")
+        let infinite = try CLI.run(["check", "--results", Self.committed, "--write-baseline", folder + "/b.json", "--tolerance", "ari=inf"])
+        #expect(infinite.status == 2 && infinite.stderr.contains("must be a finite number"), "\(infinite.stderr)")
+    }
+}
+
+/// Outputs never destroy inputs, whatever path spelling or link names them.
+@Suite struct OutputSafetyTests {
+    @Test func anOutputThatIsAnInputIsRefusedAndTheInputSurvives() throws {
+        let folder = temporaryFolder()
+        let s = try CLI.run(["synth", "--out-corpus", folder + "/c.jsonl", "--out-embeddings", folder + "/x.npy", "--topics", "3,3", "--dims", "8"])
+        #expect(s.status == 0, "\(s.stderr)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/x.npy"))
+        let same = try CLI.run(["pairs", "--embeddings", folder + "/x.npy", "--out", folder + "/./x.npy"])
+        #expect(same.status == 2 && same.stderr.contains("is the input"), "\(same.stderr)")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link.json", withDestinationPath: folder + "/c.jsonl")
+        let linked = try CLI.run(["pairs", "--embeddings", folder + "/x.npy", "--labels", folder + "/c.jsonl", "--out", folder + "/link.json"])
+        #expect(linked.status == 2 && linked.stderr.contains("is the input"), "\(linked.stderr)")
+        let embed = try CLI.run(["embed", "--corpus", folder + "/c.jsonl", "--out", folder + "/c.jsonl"])
+        #expect(embed.status == 2 && embed.stderr.contains("is the input"), "\(embed.stderr)")
+        let synth = try CLI.run(["synth", "--out-corpus", folder + "/c.jsonl", "--out-embeddings", folder + "/c.jsonl"])
+        #expect(synth.status == 2, "\(synth.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/x.npy")) == before)
+    }
+
+    /// A planted link where the temporary file or the output will go is never written through.
+    @Test func atomicWritesReplaceLinksInsteadOfWritingThroughThem() throws {
+        let folder = temporaryFolder()
+        try AtomicFile.write("victim", to: folder + "/victim.txt")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/out.txt", withDestinationPath: folder + "/victim.txt")
+        try AtomicFile.write("new", to: folder + "/out.txt")
+        #expect(try String(contentsOfFile: folder + "/victim.txt", encoding: .utf8) == "victim")
+        #expect(try String(contentsOfFile: folder + "/out.txt", encoding: .utf8) == "new")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["out.txt", "victim.txt"], "no temporary left")
+    }
+
+    /// Experiment names name folders: anything that could leave results/ is refused before work starts.
+    @Test func experimentNamesCannotEscapeTheResultsFolder() throws {
+        let folder = temporaryFolder()
+        for name in ["../../x", "", ".", "a\nb", "a/b"] {
+            let json = String(data: try JSONSerialization.data(withJSONObject: ["name": name, "corpora": [["name": "seed-12"]]]), encoding: .utf8)!
+            try AtomicFile.write(json, to: folder + "/e.json")
+            let message = errorMessage { _ = try ExperimentPlan.read(path: folder + "/e.json") }
+            #expect(message?.contains("e.json: 'name' must be 1–64 letters") == true, "\(name): \(message ?? "accepted")")
+        }
+    }
+
+    /// A second writer of one results folder is refused at once, and a run replaces a folder whole.
+    @Test func oneWriterAtATimeAndFoldersReplacedWhole() throws {
+        let folder = temporaryFolder()
+        let first = try ResultsRoot(path: folder)
+        #expect(errorMessage { _ = try ResultsRoot(path: folder) }?.contains("another themelab is writing these results") == true)
+        try first.replaceFolder("e") { try AtomicFile.write("a", to: $0 + "/stale.txt") }
+        try first.replaceFolder("e") { try AtomicFile.write("b", to: $0 + "/fresh.txt") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/e") == ["fresh.txt"])
+        struct Boom: Error {}
+        #expect(throws: Boom.self) { try first.replaceFolder("e") { _ in throw Boom() } }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/e") == ["fresh.txt"], "a failed run leaves the old folder")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [".lock", "e"], "no staging folder left")
+    }
+}
