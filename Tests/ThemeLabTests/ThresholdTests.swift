@@ -24,6 +24,16 @@ import Testing
         #expect(abs(got - k.threshold) < 1e-12, "\(got) vs \(k.threshold)")
     }
 
+    /// Non-finite and absurd arguments are usage errors naming the rule, never a trap or a huge allocation.
+    @Test func nonFiniteAndHugeArgumentsAreRefused() {
+        for text in ["fixed(nan)", "fixed(inf)", "otsu(-inf)"] {
+            #expect(errorMessage { _ = try thresholdRule(named: text) } == "'\(text)': the argument must be a finite number")
+        }
+        for text in ["otsu(1e30)", "otsu(1e9)", "knn-otsu(0)", "knn-median(2.5)"] {
+            #expect(errorMessage { _ = try thresholdRule(named: text) }?.contains("must be a whole number from 1 to 1000000") == true, "\(text)")
+        }
+    }
+
     /// Hand-worked: observed 0.1, 0.2, 0.2, 0.5.
     @Test func midGapPlacementKeepsThePartitionAndMaximisesTheMargin() {
         let observed = [0.1, 0.2, 0.5]

@@ -13,14 +13,20 @@ public struct RuleName: Sendable, Equatable {
         guard text.hasSuffix(")"), let value = Double(text[text.index(after: open)..<text.index(before: text.endIndex)]) else {
             throw ThemeLabError.usage("'\(text)': expected NAME or NAME(number)")
         }
+        guard value.isFinite else { throw ThemeLabError.usage("'\(text)': the argument must be a finite number") }
         base = String(text[..<open])
         argument = value
     }
 
+    /// Largest count a rule takes (bins, neighbours): larger ones would only exhaust memory.
+    public static let maxCount = 1_000_000
+
     /// The argument as a positive whole number, if given.
     public func count(_ what: String) throws -> Int? {
         guard let a = argument else { return nil }
-        guard a >= 1, a == a.rounded() else { throw ThemeLabError.usage("\(base)(\(a)): \(what) must be a whole number ≥ 1") }
+        guard a >= 1, a <= Double(Self.maxCount), a == a.rounded() else {
+            throw ThemeLabError.usage("\(base)(\(formatArgument(a))): \(what) must be a whole number from 1 to \(Self.maxCount)")
+        }
         return Int(a)
     }
 }

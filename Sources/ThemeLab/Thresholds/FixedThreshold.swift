@@ -7,5 +7,5 @@ public struct FixedThreshold: ThresholdRule {
 
 /// `0.55`, `4`, `90`: arguments printed without trailing zeros.
 func formatArgument(_ x: Double) -> String {
-    x == x.rounded() ? String(Int(x)) : String(x)
+    x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
 }
