@@ -29,7 +29,7 @@ let reproduceCommand = Command(
     }
     let output = try ResultsRoot(path: root)
     // A private cache made afresh (a new folder with an unpredictable name, never one left or planted before).
-    let cache = try ResultsRoot.makeTemporaryFolder(in: NSTemporaryDirectory(), prefix: "themelab-reproduce-")
+    let cache = try AtomicFile.makeTemporaryFolder(in: NSTemporaryDirectory(), prefix: "themelab-reproduce-")
     setenv("THEMELAB_CACHE", cache, 1)
     setenv("THEMELAB_TIMESTAMP", ISO8601DateFormatter().string(from: start), 1)
     defer { try? FileManager.default.removeItem(atPath: cache) }

@@ -48,6 +48,10 @@ import Testing
         r.analyses[a].spaces[s].groupings[g].recovery!.ari -= 0.5
         let failures = try RegressionCheck.compare(results: r.analyses, baseline: b)
         #expect(failures.contains { $0.hasPrefix("NaN ari in the baseline: seed-12 |") }, "\(failures)")
+        (r, b) = try gate()
+        b.analyses[a].spaces[s].groupings[g].recovery!.purity = .nan
+        let untolerated = try RegressionCheck.compare(results: r.analyses, baseline: b)
+        #expect(untolerated.contains { $0.hasPrefix("NaN purity in the baseline: seed-12 |") }, "a metric no tolerance names: \(untolerated)")
     }
 
     @Test func duplicateRowsAreRefused() throws {

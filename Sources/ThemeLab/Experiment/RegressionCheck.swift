@@ -60,29 +60,33 @@ public struct RegressionCheck {
                                baselineFile: String = "baseline") throws -> [String] {
         let tolerances = baseline.tolerances ?? defaultTolerances
         try validate(tolerances: tolerances, file: baselineFile)
-        let now = try rows(results, file: resultsFile)
-        var failures: [String] = []
-        for (key, row) in now.sorted(by: { $0.key < $1.key }) {
-            if row.threshold?.isNaN == true { failures.append("NaN threshold in the results: \(key)") }
-            for (metric, v) in row.metrics.sorted(by: { $0.key < $1.key }) where v.isNaN { failures.append("NaN \(metric) in the results: \(key)") }
-        }
-        for (key, old) in try rows(baseline.analyses, file: baselineFile).sorted(by: { $0.key < $1.key }) {
+        let now = try rows(results, file: resultsFile), before = try rows(baseline.analyses, file: baselineFile)
+        // A NaN is a failure wherever it stands; the comparisons below then pass over it.
+        var failures = nanFailures(now, in: "the results") + nanFailures(before, in: "the baseline")
+        for (key, old) in before.sorted(by: { $0.key < $1.key }) {
             guard let new = now[key] else { failures.append("missing: \(key)"); continue }
-            if let tol = tolerances["threshold"], let a = old.threshold {
-                if a.isNaN {
-                    failures.append("NaN threshold in the baseline: \(key)")
-                } else if let b = new.threshold {
+            if let tol = tolerances["threshold"], let a = old.threshold, !a.isNaN {
+                if let b = new.threshold {
                     if !b.isNaN && !(abs(a - b) <= tol) { failures.append("threshold moved: \(key): \(formatFigure(a)) → \(formatFigure(b)) (tolerance \(tol))") }
                 } else {
                     failures.append("threshold missing: \(key) (baseline \(formatFigure(a)))")
                 }
             }
             for (metric, tol) in tolerances.sorted(by: { $0.key < $1.key }) where metric != "threshold" {
-                guard let a = old.metrics[metric] else { continue }
-                if a.isNaN { failures.append("NaN \(metric) in the baseline: \(key)"); continue }
+                guard let a = old.metrics[metric], !a.isNaN else { continue }
                 guard let b = new.metrics[metric] else { failures.append("\(metric) missing: \(key)"); continue }
                 if !b.isNaN && !(b >= a - tol) { failures.append("\(metric) fell: \(key): \(formatFigure(a)) → \(formatFigure(b)) (−\(formatFigure(a - b)), tolerance \(tol))") }
             }
+        }
+        return failures
+    }
+
+    /// One line per NaN threshold or metric among `rows`, naming the row.
+    static func nanFailures(_ rows: [String: Row], in file: String) -> [String] {
+        var failures: [String] = []
+        for (key, row) in rows.sorted(by: { $0.key < $1.key }) {
+            if row.threshold?.isNaN == true { failures.append("NaN threshold in \(file): \(key)") }
+            for (metric, v) in row.metrics.sorted(by: { $0.key < $1.key }) where v.isNaN { failures.append("NaN \(metric) in \(file): \(key)") }
         }
         return failures
     }

@@ -28,7 +28,7 @@ public final class ResultsRoot {
     /// Writes `PATH/name/` as a whole: `fill` writes into a fresh hidden sibling folder, which then
     /// replaces the old folder. Until the swap the old folder stays as it was; a failure leaves it so.
     public func replaceFolder(_ name: String, fill: (String) throws -> Void) throws {
-        let staging = try Self.makeTemporaryFolder(in: path, prefix: ".\(name).new-")
+        let staging = try AtomicFile.makeTemporaryFolder(in: path, prefix: ".\(name).new-")
         do { try fill(staging) } catch {
             try? FileManager.default.removeItem(atPath: staging)
             throw error
@@ -36,7 +36,7 @@ public final class ResultsRoot {
         let final = "\(path)/\(name)"
         var old: String?
         if FileManager.default.fileExists(atPath: final) {
-            let retired = try Self.makeTemporaryFolder(in: path, prefix: ".\(name).old-")
+            let retired = try AtomicFile.makeTemporaryFolder(in: path, prefix: ".\(name).old-")
             guard rename(final, retired) == 0 else { throw ThemeLabError.input("\(final): cannot replace (\(String(cString: strerror(errno))))") }
             old = retired
         }
@@ -50,14 +50,5 @@ public final class ResultsRoot {
         for n in names where n.hasPrefix(".") && (n.contains(".new-") || n.contains(".old-")) {
             try? FileManager.default.removeItem(atPath: "\(path)/\(n)")
         }
-    }
-
-    /// `mkdtemp`: a new folder with an unpredictable name, never one that already existed.
-    public static func makeTemporaryFolder(in folder: String, prefix: String) throws -> String {
-        var template = Array("\(folder)/\(prefix)XXXXXX".utf8CString)
-        guard mkdtemp(&template) != nil else {
-            throw ThemeLabError.input("\(folder): cannot create a temporary folder (\(String(cString: strerror(errno))))")
-        }
-        return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 }

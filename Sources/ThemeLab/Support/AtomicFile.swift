@@ -12,10 +12,9 @@ public enum AtomicFile {
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
             throw failure("cannot create its folder: \(error.localizedDescription)")
         }
-        var template = Array(folder.appendingPathComponent(".\(url.lastPathComponent).XXXXXX").path.utf8CString)
-        let fd = mkstemp(&template)
-        guard fd >= 0 else { throw failure(String(cString: strerror(errno))) }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        var fd: Int32 = -1
+        let temporary = fromTemplate(folder.appendingPathComponent(".\(url.lastPathComponent).").path) { fd = mkstemp($0); return fd >= 0 }
+        guard let temporary else { throw failure(String(cString: strerror(errno))) }
         var written = 0
         let ok = data.withUnsafeBytes { bytes -> Bool in
             while written < bytes.count {
@@ -32,6 +31,20 @@ public enum AtomicFile {
             unlink(temporary)
             throw failure(why)
         }
+    }
+
+    /// `mkdtemp`: a new folder with an unpredictable name, never one that already existed.
+    public static func makeTemporaryFolder(in folder: String, prefix: String) throws -> String {
+        guard let made = fromTemplate("\(folder)/\(prefix)", { mkdtemp($0) != nil }) else {
+            throw ThemeLabError.input("\(folder): cannot create a temporary folder (\(String(cString: strerror(errno))))")
+        }
+        return made
+    }
+
+    /// `prefix` + "XXXXXX" handed to `mkstemp`/`mkdtemp`, which fill in the name; nil when `create` fails.
+    private static func fromTemplate(_ prefix: String, _ create: (UnsafeMutablePointer<CChar>) -> Bool) -> String? {
+        var template = Array((prefix + "XXXXXX").utf8CString)
+        return template.withUnsafeMutableBufferPointer { create($0.baseAddress!) ? String(cString: $0.baseAddress!) : nil }
     }
 
     /// Refuses an output that is one of the inputs (the same file after resolving links, or the same
