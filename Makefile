@@ -1,8 +1,9 @@
 # `make reproduce`: install what is missing, build in release mode, run every experiment and
 # write results/.   `make test`: install what is missing, run the test suite.
 # `make gate`: the CI regression gate (re-run Experiments/ci-gate.json, check it against results/baseline.json).
+# `make fuzz`: every parser under libFuzzer for FUZZ_SECONDS each (default 600; CI runs 30).
 # Everything the commands read is in this repository or installed by scripts/bootstrap.
-.PHONY: bootstrap test reproduce gate
+.PHONY: bootstrap test reproduce gate fuzz
 
 bootstrap:
 	@scripts/bootstrap
@@ -19,3 +20,6 @@ gate: bootstrap
 	rm -rf .build/gate
 	.build/release/themelab ablate Experiments/ci-gate.json --results .build/gate
 	.build/release/themelab check --results .build/gate/ci-gate/ci-gate.json --baseline results/baseline.json
+
+fuzz: bootstrap
+	scripts/fuzz

@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "ThemeLab", targets: ["ThemeLab"]),
         .executable(name: "themelab", targets: ["themelab"]),
+        .executable(name: "themelab-fuzz", targets: ["themelab-fuzz"]),
     ],
     targets: [
         .systemLibrary(
@@ -18,6 +19,7 @@ let package = Package(
             dependencies: ["COpenBLAS"]
         ),
         .executableTarget(name: "themelab", dependencies: ["ThemeLab"]),
+        .executableTarget(name: "themelab-fuzz", dependencies: ["ThemeLab"]),
         .testTarget(
             name: "ThemeLabTests",
             dependencies: ["ThemeLab"],

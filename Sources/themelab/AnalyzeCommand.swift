@@ -45,12 +45,9 @@ let analyzeCommand = Command(
     if let s = args.values["space"] { settings.spaces = s.split(separator: ",").map(String.init) }
     if let s = args.values["thresholds"] { settings.thresholds = s.split(separator: ",").map(String.init) }
     if let s = args.values["groupings"] { settings.groupings = s.split(separator: ",").map(String.init) }
-    settings.shuffles = try args.int("shuffles", default: 10, range: 0...1000)
+    settings.shuffles = try args.int("shuffles", default: 10, range: Validation.shuffles)
     settings.seed = UInt64(try args.int("seed", default: 0, range: 0...Int.max))
-    // Validate names before any heavy work.
-    _ = try settings.spaces.map(EmbeddingSpace.init(name:))
-    _ = try settings.thresholds.map(thresholdRule(named:))
-    _ = try settings.groupings.map(GroupingMethod.init(name:))
+    try Validation.check(settings, source: .commandLine)
 
     var spec = CorpusSpec(name: "file")
     if FileManager.default.fileExists(atPath: corpusPath) || !DatasetRegistry.entries.contains(where: { $0.name == corpusPath }) {
@@ -59,21 +56,28 @@ let analyzeCommand = Command(
         spec = CorpusSpec(name: corpusPath)
         spec.split = args.values["split"]
         spec.level = args.values["level"]
-        spec.intents = try args.values["intents"].map { _ in try args.int("intents", default: 0, range: 1...1000) }
-        spec.perIntent = try args.values["per-intent"].map { _ in try args.int("per-intent", default: 0, range: 1...100_000) }
-        spec.maxItems = try args.values["max-items"].map { _ in try args.int("max-items", default: 0, range: 2...10_000_000) }
+        spec.intents = try args.values["intents"].map { _ in try args.int("intents", default: 0, range: Validation.intents) }
+        spec.perIntent = try args.values["per-intent"].map { _ in try args.int("per-intent", default: 0, range: Validation.perIntent) }
+        spec.maxItems = try args.values["max-items"].map { _ in try args.int("max-items", default: 0, range: Validation.maxItems) }
         spec.seed = try args.values["corpus-seed"].map { _ in UInt64(try args.int("corpus-seed", default: 0, range: 0...Int.max)) }
     }
+    try Validation.check(spec, at: "corpus", source: .commandLine)
     let loaded = try DatasetRegistry.load(spec, dataDirectory: args.values["data-dir"])
     let corpus = loaded.corpus
     let vectors: VectorSource.Vectors
     if let own = loaded.vectors, args.values["embeddings"] == nil {
+        try Validation.check(settings, items: own.rows, dimensions: own.cols, corpus: corpus.name, source: .commandLine)
         vectors = VectorSource.Vectors(matrix: own, description: "generator", modelHash: nil, files: [])
+    } else if let path = args.values["embeddings"] {
+        let read = try VectorSource.embeddings(path: path).vectors(for: corpus)
+        try Validation.check(settings, items: read.matrix.rows, dimensions: read.matrix.cols, corpus: corpus.name, source: .commandLine)
+        vectors = read
     } else {
-        let source: VectorSource = try args.values["embeddings"].map { .embeddings(path: $0) }
-            ?? .model(folder: args.values["model"], layer: args.values["layer"].map { _ in try args.int("layer", default: 0, range: 0...1000) })
+        let model = try ModelFolder.locate(explicit: args.values["model"]).configuration()
+        let layer = try args.values["layer"].map { _ in try args.int("layer", default: 0, range: 0...model.layers) }
+        try Validation.check(settings, items: corpus.count, dimensions: model.hidden, corpus: corpus.name, source: .commandLine)
         let progress = ProgressLine(label: "embed")
-        vectors = try source.vectors(for: corpus, log: note, progress: progress.update)
+        vectors = try VectorSource.model(folder: args.values["model"], layer: layer).vectors(for: corpus, log: note, progress: progress.update)
         progress.finish()
     }
     var analysis = Analysis(settings: settings)

@@ -34,10 +34,11 @@ struct Arguments {
         return v
     }
 
+    /// A whole-number option within `range` (the bounds experiment files are held to, where both set it).
     func int(_ name: String, default fallback: Int, range: ClosedRange<Int>) throws -> Int {
         guard let text = values[name] else { return fallback }
         guard let v = Int(text), range.contains(v) else {
-            throw ThemeLabError.usage("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+            throw ThemeLabError.usage("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(text)")
         }
         return v
     }

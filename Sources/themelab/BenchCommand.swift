@@ -24,7 +24,11 @@ let benchCommand = Command(
     let d = try args.int("d", default: 384, range: 1...65_536)
     let mode = args.values["mode"] ?? "pass"
     guard ["pass", "full", "ssyrk"].contains(mode) else { throw ThemeLabError.usage("--mode is pass, full or ssyrk, got '\(mode)'") }
-    let (raw, labels) = SyntheticVectors(dimensions: d, topicSizes: Array(repeating: max(1, n / 100), count: 100) + [n - 100 * max(1, n / 100)].filter { $0 > 0 },
+    let topics = min(100, n)
+    let memory = 4 * Double(n) * Double(d) * 3 + (mode == "ssyrk" ? 4 * Double(n) * Double(n) : MemoryBudget.pass(items: n, dimensions: d))
+    try MemoryBudget.require(bytes: memory, for: "bench \(mode) at N = \(n), d = \(d)", source: .commandLine, "n")
+    // 100 topics (fewer when N < 100), sizes as even as N allows.
+    let (raw, labels) = SyntheticVectors(dimensions: d, topicSizes: (0..<topics).map { n / topics + ($0 < n % topics ? 1 : 0) },
                                        anisotropy: 1, topicStrength: 1, noise: 1, seed: UInt64(try args.int("seed", default: 1, range: 0...Int.max))).generate()
     let x = try EmbeddingSpace.centred.transform(raw) { "synthetic item \($0)" }
     // Histogram quantiles only: exact quantiles (sorting kept values) are not part of the pass.

@@ -40,18 +40,18 @@ let embedCommand = Command(
     if args.flags.contains("no-cache") {
         vectors = try encoder.embed(texts, layer: layer, progress: progress.update)
     } else {
-        var cache = try EmbeddingCache(modelHash: encoder.modelHash, layer: layer, dimensions: encoder.dimensions)
+        var cache = try EmbeddingCache(encoder: encoder, layer: layer)
         vectors = try encoder.embed(texts, layer: layer, cache: &cache, progress: progress.update)
     }
     progress.finish()
     let seconds = Date().timeIntervalSince(start)
     let normalize = args.flags.contains("normalize") || (layer == layers && encoder.configuration.normalize)
     if normalize { vectors = try unitRows(vectors) { "\(corpusPath): item '\(corpus.items[$0].id)'" } }
-    try NPY.write(vectors, to: out)
     let record = EmbeddingRecord(
-        provenance: .current(command: CommandLine.arguments, inputs: try Provenance.checksums([corpusPath]), model: encoder.modelHash),
+        provenance: .current(command: CommandLine.arguments, inputs: try Provenance.checksums([corpusPath] + encoder.configurationPaths), model: encoder.modelHash),
         modelFolder: encoder.folder.path, layer: layer, normalized: normalize, items: vectors.rows, dimensions: vectors.cols)
-    try AtomicFile.write(try JSONOutput.encode(record), to: out + ".json")
+    // Both or neither: vectors never lie on disk without the record of where they came from.
+    try AtomicFile.write([(NPY.encode(vectors), out), (try JSONOutput.encode(record), out + ".json")])
     let rate = String(format: "%.1f s, %.0f sentences/s", seconds, Double(texts.count) / seconds)
     FileHandle.standardError.write(Data("wrote \(out): \(vectors.rows) × \(vectors.cols), layer \(layer)\(normalize ? ", normalised" : "") (encoding \(rate))\n".utf8))
 }

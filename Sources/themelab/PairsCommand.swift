@@ -45,6 +45,8 @@ let pairsCommand = Command(
         inputs.append(corpusPath)
     }
     guard raw.rows >= 2 else { throw ThemeLabError.input("\(embeddingsPath): \(raw.rows) row(s), need at least 2 for a pair") }
+    try MemoryBudget.require(bytes: MemoryBudget.pass(items: raw.rows, dimensions: raw.cols),
+                             for: "the pairwise pass over \(raw.rows) × \(raw.cols) vectors", source: .commandLine, "embeddings")
     let unit = try unitRows(raw, itemName: itemName)
     let progress = ProgressLine(label: "pairs")
     if let shardText = args.values["shard"] {
@@ -54,6 +56,7 @@ let pairsCommand = Command(
         var partial = engine.pass(unit, labels: labels, shard: shard, consumers: [forest], progress: progress.update)
         progress.finish()
         partial.forest = forest.edges
+        partial.inputChecksums = try inputs.map { try SHA256.hex(file: $0) }
         try AtomicFile.write(try JSONOutput.encode(partial), to: out)
         FileHandle.standardError.write(Data("wrote shard \(shard.index)/\(shard.count) (\(partial.tileSums.count) of \(partial.tiles) tiles) to \(out)\n".utf8))
         return
@@ -109,12 +112,7 @@ let mergeCommand = Command(
 ) { args in
     guard !args.positional.isEmpty else { throw ThemeLabError.usage("give the part files to merge") }
     if let out = args.values["out"] { try AtomicFile.refuseOverwriting(out, inputs: args.positional) }
-    let parts = try args.positional.map { path -> PairPartial in
-        guard let data = FileManager.default.contents(atPath: path) else { throw ThemeLabError.input("\(path): cannot read") }
-        do { return try JSONOutput.decode(PairPartial.self, from: data) } catch {
-            throw ThemeLabError.input("\(path): not a part written by themelab pairs --shard")
-        }
-    }
+    let parts = try args.positional.map(PairPartial.read(path:))
     let distribution = try PairPartial.merge(parts)
     let thresholds = try componentThresholds(args)
     var summary = PairsSummary(provenance: .current(command: CommandLine.arguments, inputs: try Provenance.checksums(args.positional)),

@@ -35,7 +35,7 @@ let plotCommand = Command(
     guard let data = FileManager.default.contents(atPath: path) else { throw ThemeLabError.input("\(path): cannot read") }
     let results: AnalysisResults
     do { results = try JSONOutput.decode(AnalysisResults.self, from: data) } catch {
-        throw ThemeLabError.input("\(path): not a ThemeLab results file")
+        throw ThemeLabError.input("\(path): not a ThemeLab results file (\(JSONOutput.describe(error)))")
     }
     let out = args.values["out"] ?? URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("plots").path
     let written = try SVGPlot.writeAll(results, folder: out)

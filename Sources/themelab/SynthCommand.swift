@@ -19,29 +19,28 @@ let synthCommand = Command(
     var g = SyntheticVectors.appRaw()
     func number(_ name: String) throws -> Double? {
         guard let t = args.values[name] else { return nil }
-        guard let v = Double(t), v >= 0 else { throw ThemeLabError.usage("--\(name) takes a number ≥ 0, got '\(t)'") }
+        guard let v = Double(t) else { throw ThemeLabError.usage("--\(name) must be a number, got \(t)") }
         return v
     }
-    g.dimensions = try args.int("dims", default: g.dimensions, range: 1...65_536)
+    g.dimensions = try args.int("dims", default: g.dimensions, range: Validation.dimensions)
     if let t = args.values["topics"] {
-        let sizes = t.split(separator: ",").compactMap { Int($0) }
-        guard !sizes.isEmpty, sizes.count == t.split(separator: ",").count, sizes.allSatisfy({ $0 >= 1 }) else {
-            throw ThemeLabError.usage("--topics takes sizes like 12,10,8")
-        }
-        g.topicSizes = sizes
+        let sizes = t.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
+        guard !sizes.isEmpty, sizes.allSatisfy({ $0 != nil }) else { throw ThemeLabError.usage("--topics takes sizes like 12,10,8, got \(t)") }
+        g.topicSizes = sizes.map { $0! }
     }
     g.anisotropy = try number("anisotropy") ?? g.anisotropy
     g.anisotropySpread = try number("spread") ?? g.anisotropySpread
     g.topicStrength = try number("topic-strength") ?? g.topicStrength
     g.noise = try number("noise") ?? g.noise
     g.seed = UInt64(try args.int("seed", default: Int(g.seed), range: 0...Int.max))
+    try Validation.check(g, at: "generator", source: .commandLine)
     let (corpus, vectors) = g.corpus(name: "synthetic")
     let corpusPath = try args.required("out-corpus"), npyPath = try args.required("out-embeddings")
     try AtomicFile.refuseOverwriting(npyPath, inputs: [corpusPath])
     let lines = try corpus.items.map { item -> String in
         String(decoding: try JSONSerialization.data(withJSONObject: ["id": item.id, "label": item.label!], options: [.sortedKeys]), as: UTF8.self)
     }
-    try AtomicFile.write(lines.joined(separator: "\n") + "\n", to: corpusPath)
-    try NPY.write(vectors, to: npyPath)
+    // Both or neither: a killed run never leaves a corpus without its vectors.
+    try AtomicFile.write([(Data((lines.joined(separator: "\n") + "\n").utf8), corpusPath), (NPY.encode(vectors), npyPath)])
     note("wrote \(corpusPath) and \(npyPath): \(vectors.rows) items, \(g.topicSizes.count) topics, d = \(g.dimensions)")
 }

@@ -62,7 +62,13 @@ case let name?:
         try command.run(try Arguments(rest, options: command.options, switches: command.switches))
     } catch ThemeLabError.usage(let message) {
         fail("\(name): \(message) (see themelab \(name) --help)", code: 2)
-    } catch {
+    } catch let error as ThemeLabError {
         fail("\(error)", code: 1)
+    } catch let error as NSError {
+        // Foundation's file errors: the path and the reason on one line, not the NSError dump.
+        let path = (error.userInfo[NSFilePathErrorKey] as? String) ?? (error.userInfo[NSURLErrorKey] as? URL)?.path
+        let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+        let reason = underlying.flatMap { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : nil } ?? error.localizedDescription
+        fail(path.map { "\($0): \(reason)" } ?? reason, code: 1)
     }
 }

@@ -64,7 +64,7 @@ import Testing
         let filler = (0..<40).map { i in (0..<(i % 17 + 2)).map { "word\($0 * i)" }.joined(separator: " ") }
         let mixed = try other.embed(filler + texts.reversed(), layer: 6)
         let folder = temporaryFolder()
-        var cache = try EmbeddingCache(folder: folder, modelHash: e.modelHash, layer: 6, dimensions: 384)
+        var cache = try EmbeddingCache(folder: folder, encoder: e, layer: 6)
         _ = try e.embed(Array(texts.prefix(7)) + filler, layer: 6, cache: &cache)
         let cached = try e.embed(texts, layer: 6, cache: &cache)
         for (i, text) in texts.enumerated() {
@@ -79,10 +79,10 @@ import Testing
         let e = try encoder()
         let folder = temporaryFolder()
         let texts = ["I think I said the wrong thing in standup.", "Baked bread for the first time.", "I think I said the wrong thing in standup."]
-        var cache = try EmbeddingCache(folder: folder, modelHash: e.modelHash, layer: 2, dimensions: 384)
+        var cache = try EmbeddingCache(folder: folder, encoder: e, layer: 2)
         let first = try e.embed(texts, layer: 2, cache: &cache)
         #expect(cache.count == 2)
-        var reopened = try EmbeddingCache(folder: folder, modelHash: e.modelHash, layer: 2, dimensions: 384)
+        var reopened = try EmbeddingCache(folder: folder, encoder: e, layer: 2)
         #expect(reopened.count == 2)
         var calls = 0
         let second = try e.embed(texts, layer: 2, cache: &reopened) { _, _ in calls += 1 }

@@ -147,4 +147,15 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/e") == ["fresh.txt"], "a failed run leaves the old folder")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [".lock", "e"], "no staging folder left")
     }
+
+    /// A run killed between retiring the old folder and renaming the new one in: the next writer puts
+    /// the old folder back (and drops the half-built new one) instead of deleting it.
+    @Test func aRunKilledMidSwapLosesNothing() throws {
+        let folder = temporaryFolder()
+        try AtomicFile.write("kept", to: folder + "/.e.old-Xy12Ab/e.json")
+        try AtomicFile.write("half", to: folder + "/.e.new-Q1w2E3/e.json")
+        _ = try ResultsRoot(path: folder)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [".lock", "e"])
+        #expect(try String(contentsOfFile: folder + "/e/e.json", encoding: .utf8) == "kept")
+    }
 }

@@ -3,22 +3,9 @@ import Testing
 @testable import ThemeLab
 
 @Suite struct SafeTensorsTests {
-    /// A safetensors file built by hand: header JSON, then the bytes.
-    func file(header: String, data: [UInt8]) throws -> String {
-        var bytes = Data()
-        withUnsafeBytes(of: UInt64(header.utf8.count).littleEndian) { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: Array(header.utf8))
-        bytes.append(contentsOf: data)
-        let path = temporaryFolder() + "/m.safetensors"
-        try AtomicFile.write(bytes, to: path)
-        return path
-    }
-
-    func floatBytes(_ values: [Float]) -> [UInt8] { values.withUnsafeBytes { Array($0) } }
-
     @Test func readsF32AndBF16WithOrWithoutPrefix() throws {
         let bf16: [UInt8] = [0x80, 0x3F, 0x00, 0xC0] // 1.0, -2.0
-        let path = try file(header: #"{"__metadata__":{"format":"pt"},"bert.w":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]},"b":{"dtype":"BF16","shape":[2],"data_offsets":[16,20]}}"#,
+        let path = try safetensorsFile(header: #"{"__metadata__":{"format":"pt"},"bert.w":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]},"b":{"dtype":"BF16","shape":[2],"data_offsets":[16,20]}}"#,
                             data: floatBytes([1, 2, 3, 4]) + bf16)
         let s = try SafeTensors(path: path)
         #expect(try s.floats("w", shape: [2, 2]) == [1, 2, 3, 4])
@@ -28,13 +15,13 @@ import Testing
     }
 
     @Test func truncatedAndInconsistentFilesAreErrors() throws {
-        let truncated = try file(header: #"{"w":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}}"#, data: floatBytes([1, 2]))
+        let truncated = try safetensorsFile(header: #"{"w":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}}"#, data: floatBytes([1, 2]))
         #expect(errorMessage { _ = try SafeTensors(path: truncated) }?.contains("bytes 0..<16 lie outside the 8-byte data section") == true)
-        let wrongSize = try file(header: #"{"w":{"dtype":"F32","shape":[3],"data_offsets":[0,16]}}"#, data: floatBytes([1, 2, 3, 4]))
+        let wrongSize = try safetensorsFile(header: #"{"w":{"dtype":"F32","shape":[3],"data_offsets":[0,16]}}"#, data: floatBytes([1, 2, 3, 4]))
         #expect(errorMessage { _ = try SafeTensors(path: wrongSize) }?.contains("16 bytes, shape [3] of F32 needs 12") == true)
-        let badType = try file(header: #"{"w":{"dtype":"F99","shape":[1],"data_offsets":[0,4]}}"#, data: floatBytes([1]))
+        let badType = try safetensorsFile(header: #"{"w":{"dtype":"F99","shape":[1],"data_offsets":[0,4]}}"#, data: floatBytes([1]))
         #expect(errorMessage { _ = try SafeTensors(path: badType) }?.contains("unknown dtype 'F99'") == true)
-        let notJSON = try file(header: "{nope", data: [])
+        let notJSON = try safetensorsFile(header: "{nope", data: [])
         #expect(errorMessage { _ = try SafeTensors(path: notJSON) }?.contains("header is not a JSON object") == true)
         let path = temporaryFolder() + "/short.safetensors"
         try AtomicFile.write(Data([1, 0, 0, 0, 0, 0, 0, 0xFF]), to: path)

@@ -24,3 +24,17 @@ func errorMessage(_ body: () throws -> Void) -> String? {
     do { try body() } catch let e as ThemeLabError { return e.description } catch { return "unexpected \(error)" }
     return nil
 }
+
+/// A safetensors file built by hand: the header's length, the header JSON, then the bytes.
+func safetensorsFile(header: String, data: [UInt8]) throws -> String {
+    var bytes = Data()
+    withUnsafeBytes(of: UInt64(header.utf8.count).littleEndian) { bytes.append(contentsOf: $0) }
+    bytes.append(contentsOf: Array(header.utf8))
+    bytes.append(contentsOf: data)
+    let path = temporaryFolder() + "/m.safetensors"
+    try AtomicFile.write(bytes, to: path)
+    return path
+}
+
+/// Float32 values as little-endian bytes.
+func floatBytes(_ values: [Float]) -> [UInt8] { values.withUnsafeBytes { Array($0) } }

@@ -48,7 +48,10 @@ public enum CLINC150 {
             guard row.count == 2, let text = row[0] as? String, let intent = row[1] as? String else {
                 throw ThemeLabError.input("\(dataPath): \(o.split)[\(i)] is not a [text, intent] pair")
             }
-            items.append(CorpusItem(id: "\(o.split)-\(i)", text: text, label: intent, group2: domainOf[intent]))
+            guard let domain = domainOf[intent] else {
+                throw ThemeLabError.input("\(domainsPath): intent '\(intent)' (\(dataPath), \(o.split)[\(i)]) belongs to no domain")
+            }
+            items.append(CorpusItem(id: "\(o.split)-\(i)", text: text, label: intent, group2: domain))
         }
         if o.includeOutOfScope, let oos = root["oos_\(o.split)"] as? [[Any]] {
             for (i, row) in oos.enumerated() {

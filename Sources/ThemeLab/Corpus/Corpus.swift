@@ -44,14 +44,17 @@ public struct Corpus: Sendable, Equatable {
         return Double(topicSizes.reduce(0) { $0 + $1 * ($1 - 1) / 2 }) / Double(count * (count - 1) / 2)
     }
 
-    /// Labels as dense integers 0..<k in order of first appearance, or nil when unlabeled.
+    /// Labels as dense integers 0..<k in order of first appearance, or nil when unlabeled. Two
+    /// labels are one topic when their code points are equal (as in Python and scikit-learn), not
+    /// merely canonically equivalent as Swift's `String ==` has it ("é" and "e\u{301}" differ).
     public func labelIndices() -> [Int32]? {
         guard isLabeled else { return nil }
-        var index: [String: Int32] = [:]
+        var index: [[UInt32]: Int32] = [:]
         return items.map { item in
-            if let i = index[item.label!] { return i }
+            let key = item.label!.unicodeScalars.map(\.value)
+            if let i = index[key] { return i }
             let i = Int32(index.count)
-            index[item.label!] = i
+            index[key] = i
             return i
         }
     }

@@ -118,7 +118,7 @@ public enum CorpusReader {
 }
 
 /// RFC 4180 records: fields separated by a delimiter, optionally double-quoted (a quote inside
-/// a quoted field is doubled), records ended by LF or CRLF.
+/// a quoted field is doubled), records ended by LF, CRLF or a lone CR (as Python's csv reads them).
 enum DelimitedText {
     struct Record { var fields: [String]; var line: Int }
 
@@ -142,7 +142,7 @@ enum DelimitedText {
                         if n == "\"" { field.append("\"") } else { inQuotes = false; pending = n }
                     } else { inQuotes = false }
                 } else {
-                    if c == "\n" || c == "\r\n" { line += 1 }
+                    if c == "\n" || c == "\r\n" || c == "\r" { line += 1 }
                     field.append(c)
                 }
                 continue
@@ -150,7 +150,7 @@ enum DelimitedText {
             switch c {
             case "\"" where field.isEmpty: inQuotes = true
             case delimiter: fields.append(field); field = ""
-            case "\n", "\r\n":
+            case "\n", "\r\n", "\r":
                 fields.append(field); field = ""
                 records.append(Record(fields: fields, line: recordLine))
                 fields = []

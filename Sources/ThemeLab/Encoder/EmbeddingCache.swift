@@ -1,35 +1,44 @@
 import Foundation
 
-/// Pooled vectors already computed, keyed by (model hash, layer, text), so re-running an
-/// experiment does not re-embed. One file per model and layer under the cache folder:
-/// "TLEC1\n", the dimension as UInt32, then records of SHA-256(text) (32 bytes) + d Float32s.
+/// Pooled vectors already computed, keyed by (encoder identity, layer, text), so re-running an
+/// experiment does not re-embed. The identity covers the weights and every file that shapes a
+/// vector (config, vocabulary, tokenizer and pooling settings), so a changed folder never gets
+/// old vectors back. One file per identity and layer under the cache folder: "TLEC2\n", the
+/// identity (64 hex bytes), the dimension as UInt32, then records of SHA-256(text) (32 bytes)
+/// + d Float32s.
 public struct EmbeddingCache {
     public let file: String
+    public let identity: String
     public let dimensions: Int
     private(set) var vectors: [Data: [Float]] = [:]
     private var dirty = false
-    static let magic = Data("TLEC1\n".utf8)
+    static let magic = Data("TLEC2\n".utf8)
 
     /// `$THEMELAB_CACHE`, else `.themelab/cache` in the working directory.
     public static var defaultFolder: String {
         ProcessInfo.processInfo.environment["THEMELAB_CACHE"] ?? ".themelab/cache"
     }
 
-    public init(folder: String = EmbeddingCache.defaultFolder, modelHash: String, layer: Int, dimensions: Int) throws {
-        file = "\(folder)/\(modelHash.prefix(16))-layer\(layer).bin"
-        self.dimensions = dimensions
+    public init(folder: String = EmbeddingCache.defaultFolder, encoder: SentenceEncoder, layer: Int) throws {
+        identity = encoder.cacheIdentity
+        dimensions = encoder.dimensions
+        file = "\(folder)/\(identity.prefix(16))-layer\(layer).bin"
         guard let data = FileManager.default.contents(atPath: file) else { return }
         let record = 32 + 4 * dimensions
-        let header = Self.magic.count + 4
+        let header = Self.magic.count + 64 + 4
+        let storedIdentity = data.count >= header ? String(decoding: data[Self.magic.count..<(Self.magic.count + 64)], as: UTF8.self) : ""
         let storedDimensions = data.count >= header
-            ? data.subdata(in: Self.magic.count..<header).withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))) } : -1
-        guard data.prefix(Self.magic.count) == Self.magic, storedDimensions == dimensions, (data.count - header) % record == 0 else {
-            throw ThemeLabError.input("\(file): not an embedding cache for \(dimensions)-dim vectors; delete it to rebuild")
+            ? data.subdata(in: (header - 4)..<header).withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))) } : -1
+        guard data.prefix(Self.magic.count) == Self.magic, storedIdentity == identity, storedDimensions == dimensions,
+              (data.count - header) % record == 0
+        else {
+            throw ThemeLabError.input("\(file): not an embedding cache of this encoder (\(identity.prefix(16)), \(dimensions)-dim); delete it to rebuild")
         }
         var offset = header
         while offset < data.count {
             let key = data.subdata(in: offset..<(offset + 32))
             let values = data.subdata(in: (offset + 32)..<(offset + record)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            guard values.allSatisfy(\.isFinite) else { throw ThemeLabError.input("\(file): a non-finite cached vector; delete it to rebuild") }
             vectors[key] = values
             offset += record
         }
@@ -61,7 +70,7 @@ public struct EmbeddingCache {
     /// file's bytes depend only on its contents.
     public mutating func save() throws {
         guard dirty else { return }
-        var data = Self.magic
+        var data = Self.magic + Data(identity.utf8)
         withUnsafeBytes(of: UInt32(dimensions).littleEndian) { data.append(contentsOf: $0) }
         for key in vectors.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
             data.append(key)
@@ -75,7 +84,10 @@ public struct EmbeddingCache {
 extension SentenceEncoder {
     /// `embed` through the cache: only texts not cached are run through the model.
     public func embed(_ texts: [String], layer: Int, cache: inout EmbeddingCache, progress: ((Int, Int) -> Void)? = nil) throws -> Matrix {
-        let missing = Array(Set(texts.filter { cache.vector(for: $0) == nil })).sorted()
+        // Distinct by bytes: Swift's String equality would merge canonically equivalent texts.
+        var seen = Set<Data>()
+        let missing = texts.filter { cache.vector(for: $0) == nil && seen.insert(Data($0.utf8)).inserted }
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         if !missing.isEmpty {
             let fresh = try embed(missing, layer: layer, progress: progress)
             for (r, text) in missing.enumerated() { cache.store(Array(fresh.row(r)), for: text) }

@@ -80,9 +80,12 @@ public struct BERTConfiguration: Sendable, Equatable {
         intermediate = try int("intermediate_size")
         maxPositions = try int("max_position_embeddings")
         vocabSize = try int("vocab_size")
-        typeVocabSize = (c["type_vocab_size"] as? Int) ?? 2
+        typeVocabSize = c["type_vocab_size"] == nil ? 2 : try int("type_vocab_size")
         activation = (c["hidden_act"] as? String) ?? "gelu"
         layerNormEpsilon = Float((c["layer_norm_eps"] as? Double) ?? 1e-12)
+        guard layerNormEpsilon > 0, layerNormEpsilon.isFinite, layerNormEpsilon < 1 else {
+            throw ThemeLabError.input("\(file): 'layer_norm_eps' must be a small positive number, got \(c["layer_norm_eps"].map { "\($0)" } ?? "")")
+        }
         guard hidden % heads == 0 else { throw ThemeLabError.input("\(file): hidden_size \(hidden) is not a multiple of num_attention_heads \(heads)") }
         guard activation == "gelu" else { throw ThemeLabError.input("\(file): hidden_act '\(activation)' is not supported (expected 'gelu', the erf form)") }
 
@@ -92,6 +95,10 @@ public struct BERTConfiguration: Sendable, Equatable {
         stripAccents = tokenizer["strip_accents"] as? Bool
         tokenizeChineseChars = (tokenizer["tokenize_chinese_chars"] as? Bool) ?? true
         maxSequenceLength = min((sbert["max_seq_length"] as? Int) ?? (tokenizer["model_max_length"] as? Int) ?? maxPositions, maxPositions)
+        guard maxSequenceLength >= 2 else {
+            throw ThemeLabError.input("\(folder.path): max_seq_length (sentence_bert_config.json, tokenizer_config.json or max_position_embeddings) "
+                + "is \(maxSequenceLength); it must be at least 2, for [CLS] and [SEP]")
+        }
 
         let pooling = try folder.json("1_Pooling/config.json") ?? ["pooling_mode_mean_tokens": true]
         poolingMean = (pooling["pooling_mode_mean_tokens"] as? Bool) ?? false

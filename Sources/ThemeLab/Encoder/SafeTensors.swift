@@ -64,11 +64,24 @@ public final class SafeTensors: @unchecked Sendable {
             guard begin >= 0, begin <= end, end <= dataLength else {
                 throw ThemeLabError.input("\(path): tensor '\(name)': bytes \(begin)..<\(end) lie outside the \(dataLength)-byte data section (file truncated?)")
             }
-            let expected = shape.reduce(1, *) * width
-            guard end - begin == expected else {
-                throw ThemeLabError.input("\(path): tensor '\(name)': \(end - begin) bytes, shape \(shape) of \(dtype) needs \(expected)")
+            guard let expected = checkedProduct(shape + [width]), end - begin == expected else {
+                throw ThemeLabError.input("\(path): tensor '\(name)': \(end - begin) bytes, shape \(shape) of \(dtype) needs \(checkedProduct(shape + [width]).map(String.init) ?? "more than Int.max")")
             }
             entries[name] = Entry(dtype: dtype, shape: shape, begin: begin, end: end)
+        }
+        // The format's rule: the tensors tile the data section exactly, with no hole and no overlap
+        // (a wrong header length shows up here as a hole at the end).
+        var covered = 0
+        for (name, e) in entries.sorted(by: { ($0.value.begin, $0.value.end, $0.key) < ($1.value.begin, $1.value.end, $1.key) }) {
+            guard e.begin == covered else {
+                throw ThemeLabError.input(e.begin < covered
+                    ? "\(path): tensor '\(name)' (bytes \(e.begin)..<\(e.end)) overlaps the tensor before it"
+                    : "\(path): bytes \(covered)..<\(e.begin) of the data section belong to no tensor (a hole before '\(name)')")
+            }
+            covered = e.end
+        }
+        guard covered == dataLength else {
+            throw ThemeLabError.input("\(path): bytes \(covered)..<\(dataLength) of the data section belong to no tensor (header length wrong, or trailing data)")
         }
         return entries
     }
@@ -86,19 +99,25 @@ public final class SafeTensors: @unchecked Sendable {
         guard e.shape == shape else { throw ThemeLabError.input("\(path): tensor '\(found)' has shape \(e.shape), expected \(shape)") }
         let raw = UnsafeRawPointer(base + dataStart + e.begin)
         let count = shape.reduce(1, *)
+        let values: [Float]
         switch e.dtype {
         case "F32":
             // Little-endian host: the bytes are already Float32s.
-            return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+            values = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
                 UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: raw, byteCount: 4 * count)
                 initialized = count
             }
         case "F16":
-            return (0..<count).map { Float(Float16(bitPattern: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self)))) }
+            values = (0..<count).map { Float(Float16(bitPattern: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self)))) }
         case "BF16":
-            return (0..<count).map { Float(bitPattern: UInt32(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self))) << 16) }
+            values = (0..<count).map { Float(bitPattern: UInt32(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self))) << 16) }
         default:
             throw ThemeLabError.input("\(path): tensor '\(found)' is \(e.dtype), expected a float type")
         }
+        // A NaN or infinite weight would only show up as non-finite vectors much later.
+        if let bad = values.firstIndex(where: { !$0.isFinite }) {
+            throw ThemeLabError.input("\(path): tensor '\(found)' has a non-finite value (\(values[bad])) at flat index \(bad)")
+        }
+        return values
     }
 }

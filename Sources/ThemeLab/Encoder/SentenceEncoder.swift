@@ -13,6 +13,12 @@ public final class SentenceEncoder: @unchecked Sendable {
     public let model: BERTModel
     /// SHA-256 of model.safetensors.
     public let modelHash: String
+    /// SHA-256 over the other files that shape a vector (`configurationFiles`, each by name and
+    /// SHA-256, or "absent").
+    public let configurationHash: String
+    /// The files besides the weights that shape a vector, relative to the folder.
+    public static let configurationFiles = ["config.json", "vocab.txt", "tokenizer_config.json", "sentence_bert_config.json",
+                                            "1_Pooling/config.json", "modules.json"]
     public var tokensPerBatch = 2048
     public var workers = ProcessInfo.processInfo.activeProcessorCount
 
@@ -23,6 +29,18 @@ public final class SentenceEncoder: @unchecked Sendable {
         let weightsPath = "\(folder.path)/model.safetensors"
         model = try BERTModel(weights: try SafeTensors(path: weightsPath), configuration: configuration)
         modelHash = try SHA256.hex(file: weightsPath)
+        configurationHash = SHA256.hex(Data(try Self.configurationFiles.map { name in
+            let path = "\(folder.path)/\(name)"
+            return "\(name) " + (FileManager.default.fileExists(atPath: path) ? try SHA256.hex(file: path) : "absent") + "\n"
+        }.joined().utf8))
+    }
+
+    /// What the embedding cache is keyed by: the weights and the configuration together.
+    public var cacheIdentity: String { SHA256.hex(Data("\(modelHash) \(configurationHash)".utf8)) }
+
+    /// The configuration files present, for input checksums.
+    public var configurationPaths: [String] {
+        Self.configurationFiles.map { "\(folder.path)/\($0)" }.filter { FileManager.default.fileExists(atPath: $0) }
     }
 
     public var dimensions: Int { configuration.hidden }
@@ -66,7 +84,12 @@ public final class SentenceEncoder: @unchecked Sendable {
         let pooledBatches = queue.withState { $0.pooled }
         for (b, batch) in packed.enumerated() {
             let pooled = pooledBatches[b]!
-            for (r, i) in batch.enumerated() { for k in 0..<h { out[i, k] = pooled[r, k] } }
+            for (r, i) in batch.enumerated() {
+                for k in 0..<h { out[i, k] = pooled[r, k] }
+                guard (0..<h).allSatisfy({ out[i, $0].isFinite }) else {
+                    throw ThemeLabError.input("\(folder.path): the model gave a non-finite vector for text \(i + 1) (\(String(texts[i].prefix(40)).debugDescription))")
+                }
+            }
         }
         return out
     }

@@ -18,9 +18,21 @@ public struct WordPieceTokenizer: Sendable {
         guard let data = FileManager.default.contents(atPath: vocabularyFile) else {
             throw ThemeLabError.input("\(vocabularyFile): cannot read vocabulary")
         }
-        // One token per line; the line number is the id (as HuggingFace's load_vocab).
+        try self.init(vocabulary: data, file: vocabularyFile, lowercase: lowercase, stripAccents: stripAccents,
+                      splitChineseChars: splitChineseChars, maxLength: maxLength)
+    }
+
+    /// From the bytes of a vocab.txt; `file` names it in errors.
+    public init(vocabulary data: Data, file vocabularyFile: String, lowercase: Bool, stripAccents: Bool?, splitChineseChars: Bool,
+                maxLength: Int) throws {
+        guard maxLength >= 2 else { throw ThemeLabError.input("\(vocabularyFile): a maximum length of \(maxLength) leaves no room for [CLS] and [SEP]") }
+        // One token per line; the line number is the id (as HuggingFace's load_vocab, which reads
+        // with Python's universal newlines: "\n", "\r\n" and "\r" each end a line).
         var vocabulary: [String: Int32] = [:]
-        for (i, line) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            .flatMap { line in (line.last == UInt8(ascii: "\r") ? line.dropLast() : line).split(separator: UInt8(ascii: "\r"), omittingEmptySubsequences: false) }
+        guard lines.count < Int(Int32.max) else { throw ThemeLabError.input("\(vocabularyFile): \(lines.count) lines, too many for 32-bit ids") }
+        for (i, line) in lines.enumerated() {
             guard let token = String(data: line, encoding: .utf8) else {
                 throw ThemeLabError.input("\(vocabularyFile):\(i + 1): invalid UTF-8")
             }
@@ -43,6 +55,11 @@ public struct WordPieceTokenizer: Sendable {
     public init(folder: ModelFolder, configuration c: BERTConfiguration) throws {
         try self.init(vocabularyFile: "\(folder.path)/vocab.txt", lowercase: c.lowercase, stripAccents: c.stripAccents,
                       splitChineseChars: c.tokenizeChineseChars, maxLength: c.maxSequenceLength)
+        // Every id must index a row of the embedding table.
+        if let (token, id) = vocabulary.max(by: { $0.value < $1.value }), Int(id) >= c.vocabSize {
+            throw ThemeLabError.input("\(folder.path)/vocab.txt: token '\(token)' on line \(id + 1) has id \(id), "
+                + "but config.json's vocab_size is \(c.vocabSize)")
+        }
     }
 
     /// Token ids with [CLS] and [SEP], truncated to `maxLength`.

@@ -166,7 +166,8 @@ public struct Analysis {
         if groupings.contains(.average) || groupings.contains(.averageK) || rules.contains(where: \.needsDendrogram) {
             do { linkage = try AverageLinkage(items: x.rows) } catch { linkageNote = "\(error)" }
         }
-        let k = rules.map(\.neighbours).max() ?? 0
+        // A rule reading k neighbours needs k < N; on a smaller corpus its cells are N/A (below).
+        let k = rules.map(\.neighbours).filter { $0 < x.rows }.max() ?? 0
         let neighbours = k > 0 ? NearestNeighbours(items: x.rows, k: k) : nil
         let consumers = [forest as PairConsumer?, linkage, neighbours].compactMap { $0 }
         let distribution = engine.run(x, labels: labels, consumers: consumers)
@@ -186,6 +187,10 @@ public struct Analysis {
             ? ThresholdPlacement.observedValues(pairs: distribution.sortedValues(.all), forest: forest?.edges.map(\.w) ?? [],
                                                 merges: tree?.merges.map(\.similarity) ?? []) : []
         let thresholds = usable.map { rule in
+            guard rule.neighbours < x.rows else {
+                return ThresholdOutcome(rule: rule.name, value: nil, labelInformed: rule.isLabelInformed,
+                                        note: "k = \(rule.neighbours) neighbours needs more than \(rule.neighbours) items; this corpus has \(x.rows)")
+            }
             let value = rule.threshold(in: context).map { rule.isDataDerived ? ThresholdPlacement.midGap($0, observed: observed) : $0 }
             return ThresholdOutcome(rule: rule.name, value: value, labelInformed: rule.isLabelInformed,
                                     pairsAbove: value.map { distribution.count(.all, atLeast: $0) },

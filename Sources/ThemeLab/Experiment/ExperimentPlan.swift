@@ -21,16 +21,14 @@ public struct ExperimentPlan: Decodable, Sendable {
     public var settings: AnalysisSettings
     /// For the CI-gate experiment: the tolerances `reproduce` writes into results/baseline.json with its result.
     public var gate: [String: Double]?
+    /// The file it was read from, for messages.
+    public var file: String?
 
-    enum Keys: String, CodingKey { case name, description, corpora, encoders, spaces, thresholds, groupings, shuffles, seed, gate }
+    enum Keys: String, CodingKey, CaseIterable { case name, description, corpora, encoders, spaces, thresholds, groupings, shuffles, seed, gate }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
         name = try c.decode(String.self, forKey: .name)
-        // The name becomes a folder under results/: a plain file name, nothing that could leave it.
-        guard name.range(of: #"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"#, options: .regularExpression) != nil else {
-            throw ThemeLabError.usage("'name' must be 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit (it names the results folder); got \(String(reflecting: name))")
-        }
         description = try c.decodeIfPresent(String.self, forKey: .description)
         corpora = try c.decode([CorpusSpec].self, forKey: .corpora)
         encoders = try c.decodeIfPresent([Encoder].self, forKey: .encoders) ?? [Encoder(model: nil, layers: nil)]
@@ -43,35 +41,101 @@ public struct ExperimentPlan: Decodable, Sendable {
         if let v = try c.decodeIfPresent(UInt64.self, forKey: .seed) { settings.seed = v }
     }
 
+    /// Reads and checks an experiment file: unknown fields, names and every bound that needs no
+    /// input, each refusal naming the file and the field.
     public static func read(path: String) throws -> ExperimentPlan {
         guard let data = FileManager.default.contents(atPath: path) else { throw ThemeLabError.input("\(path): cannot read experiment file") }
-        do {
-            let plan = try JSONDecoder().decode(ExperimentPlan.self, from: data)
-            _ = try plan.settings.spaces.map(EmbeddingSpace.init(name:))
-            _ = try plan.settings.thresholds.map(thresholdRule(named:))
-            _ = try plan.settings.groupings.map(GroupingMethod.init(name:))
-            return plan
-        } catch let e as ThemeLabError {
-            throw ThemeLabError.input("\(path): \(e)")
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw ThemeLabError.input("\(path): missing '\(key.stringValue)' at \(context.codingPath.map(\.stringValue).joined(separator: "."))")
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            throw ThemeLabError.input("\(path): wrong type at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'")
-        } catch {
-            throw ThemeLabError.input("\(path): not a valid experiment file (\(error.localizedDescription))")
+        return try decode(data, path: path)
+    }
+
+    /// The checked plan in `data`, read from `path`.
+    public static func decode(_ data: Data, path: String) throws -> ExperimentPlan {
+        let source = ParameterSource.experiment(path)
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw ThemeLabError.input("\(path): not a JSON object")
+        }
+        try refuseUnknownFields(object, source: source)
+        var plan: ExperimentPlan
+        do { plan = try JSONDecoder().decode(ExperimentPlan.self, from: data) } catch {
+            throw ThemeLabError.input("\(path): \(JSONOutput.describe(error))")
+        }
+        plan.file = path
+        try plan.validate(source: source)
+        return plan
+    }
+
+    /// Fields a file may hold, per object: a misspelt one would otherwise be ignored in silence.
+    static func refuseUnknownFields(_ object: [String: Any], source: ParameterSource) throws {
+        func refuse(_ fields: [String: Any], _ known: Set<String>, at path: String) throws {
+            for key in fields.keys.sorted() where !known.contains(key) {
+                throw source.error(path.isEmpty ? key : "\(path).\(key)", "is not a field of \(path.isEmpty ? "an experiment" : "this object") "
+                    + "(expected one of \(known.sorted().joined(separator: ", ")))")
+            }
+        }
+        try refuse(object, Set(Keys.allCases.map(\.rawValue)), at: "")
+        let corpusFields: Set = ["name", "path", "split", "level", "intents", "perIntent", "includeOutOfScope", "seed", "minimumTopicSize",
+                                 "maxItems", "generator"]
+        for (i, spec) in ((object["corpora"] as? [Any]) ?? []).enumerated() {
+            guard let spec = spec as? [String: Any] else { continue }
+            try refuse(spec, corpusFields, at: "corpora[\(i)]")
+            if let g = spec["generator"] as? [String: Any] {
+                try refuse(g, ["dimensions", "topicSizes", "anisotropy", "anisotropySpread", "topicStrength", "noise", "seed"], at: "corpora[\(i)].generator")
+            }
+        }
+        for (i, encoder) in ((object["encoders"] as? [Any]) ?? []).enumerated() {
+            if let encoder = encoder as? [String: Any] { try refuse(encoder, ["model", "layers"], at: "encoders[\(i)]") }
         }
     }
 
-    /// Runs every corpus × encoder × layer (a corpus that brings its own vectors runs once).
+    /// Every bound that needs no input.
+    func validate(source: ParameterSource) throws {
+        // The name becomes a folder under results/: a plain file name, nothing that could leave it.
+        guard name.range(of: #"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"#, options: .regularExpression) != nil else {
+            throw source.error("name", "must be 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit (it names the results "
+                + "folder); got \(String(reflecting: name))")
+        }
+        guard !corpora.isEmpty else { throw source.error("corpora", "is empty: nothing would be computed") }
+        guard !encoders.isEmpty else { throw source.error("encoders", "is empty: nothing would be computed") }
+        for (i, spec) in corpora.enumerated() { try Validation.check(spec, at: "corpora[\(i)]", source: source) }
+        for (i, encoder) in encoders.enumerated() {
+            guard let layers = encoder.layers else { continue }
+            guard !layers.isEmpty else { throw source.error("encoders[\(i)].layers", "is empty: nothing would be computed") }
+            for (j, layer) in layers.enumerated() { try source.check(layer, in: Validation.layer, "encoders[\(i)].layers[\(j)]") }
+        }
+        try Validation.check(settings, source: source)
+        if let gate { try RegressionCheck.validate(tolerances: gate, file: "\(source.file ?? "experiment"): 'gate'") }
+    }
+
+    /// Runs every corpus × encoder × layer (a corpus that brings its own vectors runs once). Every
+    /// corpus is loaded and every check that needs the input (layers of each model, k < N, D < d,
+    /// memory) passes before the first vector is embedded.
     public func run(dataDirectory: String?, command: [String], log: @escaping (String) -> Void,
                     progress: ((Int, Int) -> Void)? = nil) throws -> AnalysisResults {
+        let source = ParameterSource(file: file ?? "experiment \(name)")
+        let loaded = try corpora.map { try DatasetRegistry.load($0, dataDirectory: dataDirectory) }
+        let needModels = loaded.contains { $0.vectors == nil }
+        let models = try !needModels ? [] : encoders.map { encoder -> BERTConfiguration in
+            try ModelFolder.locate(explicit: encoder.model == "default" ? nil : encoder.model).configuration()
+        }
+        for corpus in loaded {
+            if let own = corpus.vectors {
+                try Validation.check(settings, items: own.rows, dimensions: own.cols, corpus: corpus.corpus.name, source: source)
+                continue
+            }
+            for (e, model) in models.enumerated() {
+                for (j, layer) in (encoders[e].layers ?? []).enumerated() where layer > model.layers {
+                    throw source.error("encoders[\(e)].layers[\(j)]", "is \(layer); this model has layers 0...\(model.layers)")
+                }
+                try Validation.check(settings, items: corpus.corpus.count, dimensions: model.hidden, corpus: corpus.corpus.name, source: source)
+            }
+        }
+
         var analyses: [CorpusAnalysis] = []
         var files: [String] = []
         var modelHash: String?
         var analysis = Analysis(settings: settings)
         analysis.log = log
-        for spec in corpora {
-            let loaded = try DatasetRegistry.load(spec, dataDirectory: dataDirectory)
+        for loaded in loaded {
             files += loaded.files
             log("\(name): corpus \(loaded.corpus.name) (\(loaded.corpus.count) items)")
             if let own = loaded.vectors {

@@ -93,8 +93,12 @@ public struct RegressionCheck {
 
     public static func readBaseline(path: String) throws -> Baseline {
         guard let data = FileManager.default.contents(atPath: path) else { throw ThemeLabError.input("\(path): cannot read") }
+        return try decodeBaseline(data, path: path)
+    }
+
+    public static func decodeBaseline(_ data: Data, path: String) throws -> Baseline {
         do { return try JSONOutput.decode(Baseline.self, from: data) } catch {
-            throw ThemeLabError.input("\(path): not a ThemeLab results or baseline file")
+            throw ThemeLabError.input("\(path): not a ThemeLab results or baseline file (\(JSONOutput.describe(error)))")
         }
     }
 }

@@ -35,13 +35,13 @@ public enum VectorSource: Sendable, Equatable {
                 guard let t = item.text else { throw ThemeLabError.input("corpus '\(corpus.name)': item '\(item.id)' has no text to embed") }
                 return t
             }
-            var cache = try EmbeddingCache(modelHash: encoder.modelHash, layer: k, dimensions: encoder.dimensions)
+            var cache = try EmbeddingCache(encoder: encoder, layer: k)
             log("embedding \(texts.count) texts of \(corpus.name) (layer \(k))")
             let m = try encoder.embed(texts, layer: k, cache: &cache, progress: progress)
             let name = URL(fileURLWithPath: encoder.folder.path).standardizedFileURL.pathComponents.suffix(2)
                 .first(where: { $0 != "model" }) ?? "model"
             return Vectors(matrix: m, description: "\(name) (\(encoder.modelHash.prefix(8))) layer \(k)", modelHash: encoder.modelHash,
-                           files: ["\(encoder.folder.path)/model.safetensors"])
+                           files: ["\(encoder.folder.path)/model.safetensors"] + encoder.configurationPaths)
         }
     }
 }

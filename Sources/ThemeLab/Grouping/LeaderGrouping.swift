@@ -1,7 +1,7 @@
 import COpenBLAS
 
 /// The app's grouping: visit items in order; each joins the group whose centroid (normalised
-/// sum of its members) is most similar, if that similarity is ≥ t, else starts a group.
+/// sum of its members; zero if they cancel) is most similar, if that similarity is ≥ t, else starts a group.
 /// Order-dependent. Time O(N·G·d) with G groups (one `sgemv` per item), memory O(G·d).
 public enum LeaderGrouping {
     /// Refused above this many items: with G near N the cost is O(N²·d).
@@ -30,8 +30,9 @@ public enum LeaderGrouping {
                 if best >= 0 && Double(bestSimilarity) >= t {
                     labels[i] = Int32(best)
                     for k in 0..<d { sums[best][k] += Double(v[k]) }
+                    // Members that cancel leave no direction: the centroid is zero (similarity 0), never NaN.
                     let norm = sums[best].reduce(0) { $0 + $1 * $1 }.squareRoot()
-                    for k in 0..<d { centroids[best * d + k] = Float(sums[best][k] / norm) }
+                    for k in 0..<d { centroids[best * d + k] = norm > 0 ? Float(sums[best][k] / norm) : 0 }
                 } else {
                     labels[i] = Int32(g)
                     sums.append((0..<d).map { Double(v[$0]) })

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which tiles a pass covers: tile k belongs to shard k mod count.
 public struct PairShard: Codable, Sendable, Equatable {
     public var index: Int
@@ -23,7 +25,10 @@ public struct PairShard: Codable, Sendable, Equatable {
 /// (associative), each tile's sums (added in tile order on merge, so sharding does not change
 /// a bit), and the values when the corpus is small enough for exact quantiles.
 public struct PairPartial: Codable, Sendable {
-    public var schemaVersion = 1
+    public static let currentSchema = 2
+    public var schemaVersion = PairPartial.currentSchema
+    /// SHA-256 of each input (embeddings, then labels when given): parts of other inputs are refused on merge.
+    public var inputChecksums: [String] = []
     public var items: Int
     public var dimensions: Int
     public var tiles: Int
@@ -47,10 +52,66 @@ public struct PairPartial: Codable, Sendable {
         return SpanningForest(items: first.items, edges: parts.flatMap { $0.forest! })
     }
 
+    /// Reads a part file and checks that it is whole and consistent, so a tampered or truncated part
+    /// is refused with its name instead of tripping an assertion during the merge.
+    public static func read(path: String) throws -> PairPartial {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ThemeLabError.input("\(path): cannot read") }
+        return try decode(data, name: path)
+    }
+
+    public static func decode(_ data: Data, name: String) throws -> PairPartial {
+        let part: PairPartial
+        do { part = try JSONOutput.decode(PairPartial.self, from: data) } catch {
+            throw ThemeLabError.input("\(name): not a part written by themelab pairs --shard (\(JSONOutput.describe(error)))")
+        }
+        try part.validate(name: name)
+        return part
+    }
+
+    func validate(name: String) throws {
+        func fail(_ what: String) -> ThemeLabError { .input("\(name): \(what)") }
+        guard schemaVersion == Self.currentSchema else {
+            throw fail("schemaVersion \(schemaVersion); this themelab reads \(Self.currentSchema) (re-run pairs --shard)")
+        }
+        guard !inputChecksums.isEmpty, inputChecksums.allSatisfy({ $0.count == 64 && $0.allSatisfy(\.isHexDigit) }) else {
+            throw fail("'inputChecksums' must list the SHA-256 of each input")
+        }
+        guard items >= 2, dimensions >= 1, tiles >= 1 else { throw fail("'items' (≥ 2), 'dimensions' and 'tiles' (≥ 1) out of range") }
+        guard shard.count >= 1, (0..<shard.count).contains(shard.index) else { throw fail("'shard' must have 0 ≤ index < count") }
+        let bins = related.histogram.count
+        guard bins >= 2, unrelated.histogram.count == bins else { throw fail("related and unrelated histograms must have the same ≥ 2 bins") }
+        for (field, a, values) in [("related", related, relatedValues), ("unrelated", unrelated, unrelatedValues)] {
+            var total: UInt64 = 0
+            for c in a.histogram {
+                let (t, overflow) = total.addingReportingOverflow(c)
+                guard !overflow else { throw fail("'\(field).histogram' counts overflow") }
+                total = t
+            }
+            guard a.count >= 0, total == UInt64(a.count) else { throw fail("'\(field).histogram' sums to \(total) but 'count' is \(a.count)") }
+            guard a.count == 0 || (a.min.isFinite && a.max.isFinite && a.min <= a.max) else { throw fail("'\(field)' min/max are not finite and ordered") }
+            if let values {
+                guard values.count == a.count, values.allSatisfy(\.isFinite) else { throw fail("'\(field)Values' must hold 'count' finite values") }
+            }
+        }
+        if !isLabeled, related.count != 0 { throw fail("unlabeled part with related pairs") }
+        for (tile, sums) in tileSums {
+            guard (0..<tiles).contains(tile), tile % shard.count == shard.index else { throw fail("'tileSums' has tile \(tile), not one of this shard's") }
+            guard sums.count == 4, sums.allSatisfy(\.isFinite) else { throw fail("'tileSums' of tile \(tile) must be 4 finite sums") }
+        }
+        for e in forest ?? [] {
+            guard (0..<Int32(clamping: items)).contains(e.i), (0..<Int32(clamping: items)).contains(e.j), e.i != e.j, e.w.isFinite else {
+                throw fail("'forest' has an edge (\(e.i), \(e.j), \(e.w)) outside the \(items) items")
+            }
+        }
+    }
+
     /// Folds the partial states of every shard of one pass into its distribution. Errors when
     /// the parts do not belong together or a shard is missing or repeated.
     public static func merge(_ parts: [PairPartial]) throws -> PairDistribution {
         guard let first = parts.first else { throw ThemeLabError.usage("nothing to merge") }
+        for p in parts where p.inputChecksums != first.inputChecksums {
+            throw ThemeLabError.input("shard \(p.shard.index)/\(p.shard.count) was computed from other inputs than shard \(first.shard.index)/\(first.shard.count) (input checksums differ)")
+        }
         for p in parts where p.items != first.items || p.dimensions != first.dimensions || p.tiles != first.tiles || p.shard.count != first.shard.count
             || p.isLabeled != first.isLabeled || p.related.histogram.count != first.related.histogram.count {
             throw ThemeLabError.input("shard \(p.shard.index)/\(p.shard.count) is not from the same pass as shard \(first.shard.index)/\(first.shard.count) (items, tiles, bins or labels differ)")

@@ -24,6 +24,9 @@ public struct CostModel: Sendable {
                   let s = object["seconds"].flatMap(Double.init), let m = object["peak_rss_mib"].flatMap(Double.init) else {
                 throw ThemeLabError.input("not a `themelab bench pairs` line: \(line.prefix(80))")
             }
+            guard (2...1_000_000_000).contains(n), (1...1_000_000_000).contains(d), s.isFinite, s > 0, m.isFinite, m >= 0 else {
+                throw ThemeLabError.input("n must be 2 to 10⁹, d 1 to 10⁹, seconds above 0 and peak_rss_mib at least 0: \(line.prefix(80))")
+            }
             self.init(n: n, d: d, seconds: s, peakMiB: m)
         }
 
@@ -43,7 +46,7 @@ public struct CostModel: Sendable {
         let t = leastSquares(points.map { [2 * $0.pairs * Double($0.d) / $0.seconds, $0.pairs / $0.seconds] }, points.map { _ in 1 })
         flopRate = 1 / t[0]
         perPair = t[1]
-        let m = leastSquares(points.map { [1, Double($0.n * $0.d), Double($0.n)] }, points.map { $0.peakMiB * 1_048_576 })
+        let m = leastSquares(points.map { [1, Double($0.n) * Double($0.d), Double($0.n)] }, points.map { $0.peakMiB * 1_048_576 })
         base = m[0]
         perItemDimension = m[1]
         perItem = m[2]
@@ -54,7 +57,7 @@ public struct CostModel: Sendable {
         return p * (2 * Double(d) / flopRate + perPair)
     }
 
-    public func peakMiB(n: Int, d: Int) -> Double { (base + perItemDimension * Double(n * d) + perItem * Double(n)) / 1_048_576 }
+    public func peakMiB(n: Int, d: Int) -> Double { (base + perItemDimension * Double(n) * Double(d) + perItem * Double(n)) / 1_048_576 }
 
     /// The fitted formulas and measured against predicted, as Markdown.
     public func markdown(_ points: [Point]) -> String {

@@ -19,6 +19,42 @@ public enum JSONOutput {
         return try decoder.decode(type, from: data)
     }
 
+    /// A decoding error in one line that names the field (Foundation's own text says only "The
+    /// data isn't in the correct format").
+    public static func describe(_ error: Error) -> String {
+        func at(_ context: DecodingError.Context) -> String {
+            var path = ""
+            for key in context.codingPath {
+                if let i = key.intValue { path += "[\(i)]" } else { path += (path.isEmpty ? "" : ".") + key.stringValue }
+            }
+            return path.isEmpty ? "the top level" : "'\(path)'"
+        }
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing field '\(key.stringValue)' at \(at(context))"
+        case DecodingError.typeMismatch(let type, let context):
+            return "\(at(context)) is not \(typeName(type))"
+        case DecodingError.valueNotFound(let type, let context):
+            return "\(at(context)) is null, expected \(typeName(type))"
+        case DecodingError.dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not valid JSON" : "\(at(context)) has a bad value"
+        case let e as ThemeLabError:
+            return "\(e)"
+        default:
+            return "not valid JSON"
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is Int.Type, is Int32.Type, is UInt64.Type: "an integer"
+        case is Double.Type, is Float.Type: "a number"
+        default: String(describing: type).hasPrefix("Array") ? "a list" : "an object"
+        }
+    }
+
     public static func string<T: Encodable>(_ value: T) throws -> String {
         String(decoding: try encode(value), as: UTF8.self)
     }

@@ -34,6 +34,13 @@ public final class ResultsRoot {
             throw error
         }
         let final = "\(path)/\(name)"
+        // One atomic swap where the kernel offers it (renameat2 RENAME_EXCHANGE, Linux ≥ 3.15);
+        // else retire the old folder and rename the new one in, which `removeLeftovers` can undo.
+        if FileManager.default.fileExists(atPath: final), let exchange = Self.renameExchange,
+           exchange(AT_FDCWD, staging, AT_FDCWD, final, 2 /* RENAME_EXCHANGE */) == 0 {
+            try? FileManager.default.removeItem(atPath: staging)
+            return
+        }
         var old: String?
         if FileManager.default.fileExists(atPath: final) {
             let retired = try AtomicFile.makeTemporaryFolder(in: path, prefix: ".\(name).old-")
@@ -44,10 +51,19 @@ public final class ResultsRoot {
         if let old { try? FileManager.default.removeItem(atPath: old) }
     }
 
-    /// Staging and retired folders a killed run left behind (only ever removed under the lock).
+    private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+    /// glibc's renameat2, which Swift's Glibc module does not declare.
+    private static let renameExchange: RenameAt2? = dlsym(nil, "renameat2").map { unsafeBitCast($0, to: RenameAt2.self) }
+
+    /// Staging and retired folders a killed run left behind (only ever touched under the lock). A
+    /// retired folder whose experiment folder is missing (killed between the two renames) is put back.
     private func removeLeftovers() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         for n in names where n.hasPrefix(".") && (n.contains(".new-") || n.contains(".old-")) {
+            if let r = n.range(of: ".old-"), !FileManager.default.fileExists(atPath: "\(path)/\(n[n.index(after: n.startIndex)..<r.lowerBound])") {
+                _ = rename("\(path)/\(n)", "\(path)/\(n[n.index(after: n.startIndex)..<r.lowerBound])")
+                continue
+            }
             try? FileManager.default.removeItem(atPath: "\(path)/\(n)")
         }
     }

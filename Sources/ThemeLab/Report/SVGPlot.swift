@@ -147,6 +147,12 @@ public enum SVGPlot {
                              xTicks fixedX: [Double]? = nil) -> String {
         func tx(_ v: Double) -> Double { logX ? log10(v) : v }
         func ty(_ v: Double) -> Double { logY ? log10(v) : v }
+        // A point that cannot be drawn (non-finite, or ≤ 0 on a log axis) is left out, never an endless axis.
+        let series = series.map { s in
+            var s = s
+            s.points = s.points.filter { tx($0.x).isFinite && ty($0.y).isFinite }
+            return s
+        }
         let xs = series.flatMap { $0.points.map { tx($0.x) } }, ys = series.flatMap { $0.points.map { ty($0.y) } }
         func range(_ v: [Double], log: Bool) -> ClosedRange<Double> {
             guard var lo = v.min(), var hi = v.max() else { return 0...1 }

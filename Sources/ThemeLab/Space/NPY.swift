@@ -52,9 +52,9 @@ public enum NPY {
         }
         let (rows, cols) = (fields.shape[0], fields.shape[1])
         let bodyStart = headerStart + headerLength
-        let expected = rows * cols * width
-        guard bytes.count - bodyStart == expected else {
-            throw fail("data is \(bytes.count - bodyStart) bytes, shape (\(rows), \(cols)) of \(fields.descr) needs \(expected)")
+        guard let expected = checkedProduct([rows, cols, width]), bytes.count - bodyStart == expected else {
+            let needs = checkedProduct([rows, cols, width]).map(String.init) ?? "more than Int.max"
+            throw fail("data is \(bytes.count - bodyStart) bytes, shape (\(rows), \(cols)) of \(fields.descr) needs \(needs)")
         }
         var values = [Float](repeating: 0, count: rows * cols)
         bytes.withUnsafeBytes { raw in

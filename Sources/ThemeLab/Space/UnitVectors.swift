@@ -13,8 +13,9 @@ public func unitRows(_ x: Matrix, itemName: (Int) -> String = { "row \($0)" }) t
                 sumSquares += v * v
             }
             guard sumSquares > 0 else { throw ThemeLabError.input("\(itemName(i)): vector is zero, cannot normalise") }
-            let scale = Float(1 / sumSquares.squareRoot())
-            for k in 0..<d { row[k] *= scale }
+            // Divide in Float64: a row of denormals has a norm whose Float32 reciprocal is infinite.
+            let norm = sumSquares.squareRoot()
+            for k in 0..<d { row[k] = Float(Double(row[k]) / norm) }
         }
     }
     return u

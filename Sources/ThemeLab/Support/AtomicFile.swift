@@ -6,6 +6,25 @@ import Foundation
 /// rename replaces a link at the destination instead of writing through it.
 public enum AtomicFile {
     public static func write(_ data: Data, to path: String) throws {
+        try write([(data, path)])
+    }
+
+    /// Several files that belong together (a corpus and its vectors, vectors and their record): every
+    /// one is written and synced before the first is renamed into place, so a failure or a kill
+    /// while writing leaves none of them, and the renames follow one another within microseconds.
+    public static func write(_ files: [(data: Data, path: String)]) throws {
+        var staged: [(temporary: String, path: String)] = []
+        defer { for s in staged { unlink(s.temporary) } }
+        for (data, path) in files { staged.append((try stage(data, for: path), path)) }
+        for (k, s) in staged.enumerated() where rename(s.temporary, s.path) != 0 {
+            throw ThemeLabError.input("\(s.path): cannot write (\(String(cString: strerror(errno))))"
+                + (k > 0 ? "; \(staged[..<k].map(\.path).joined(separator: ", ")) already replaced" : ""))
+        }
+        staged = []
+    }
+
+    /// The bytes in a new synced temporary file beside `path`.
+    private static func stage(_ data: Data, for path: String) throws -> String {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent()
         func failure(_ reason: String) -> ThemeLabError { .input("\(path): cannot write (\(reason))") }
@@ -26,11 +45,12 @@ public enum AtomicFile {
         }
         let reason = String(cString: strerror(errno))
         close(fd)
-        guard ok, chmod(temporary, 0o644) == 0, rename(temporary, path) == 0 else {
+        guard ok, chmod(temporary, 0o644) == 0 else {
             let why = ok ? String(cString: strerror(errno)) : reason
             unlink(temporary)
             throw failure(why)
         }
+        return temporary
     }
 
     /// `mkdtemp`: a new folder with an unpredictable name, never one that already existed.

@@ -1,0 +1,203 @@
+import Foundation
+
+/// Where a parameter came from, so one check gives one message for both ways of setting it:
+/// "Experiments/x.json: 'corpora[1].intents' must be …" or "--intents must be …".
+public struct ParameterSource: Sendable {
+    /// The experiment file; nil for a command line.
+    public var file: String?
+
+    public static let commandLine = ParameterSource(file: nil)
+    public static func experiment(_ file: String) -> ParameterSource { ParameterSource(file: file) }
+
+    /// Experiment fields and the options that set them.
+    static let options = [
+        "intents": "--intents", "perIntent": "--per-intent", "maxItems": "--max-items", "seed": "--corpus-seed", "split": "--split",
+        "level": "--level", "path": "--corpus", "name": "--corpus", "corpora": "--corpus", "spaces": "--space",
+        "thresholds": "--thresholds",
+        "groupings": "--groupings", "shuffles": "--shuffles", "layers": "--layer", "dimensions": "--dims", "topicSizes": "--topics",
+        "anisotropy": "--anisotropy", "anisotropySpread": "--spread", "topicStrength": "--topic-strength", "noise": "--noise",
+        "minimumTopicSize": "--minimum-topic-size", "model": "--model", "includeOutOfScope": "--out-of-scope",
+    ]
+
+    /// The field as its source spells it: the JSON path in a file, the option on a command line.
+    public func name(_ path: String) -> String {
+        guard file == nil else { return "'\(path)'" }
+        let key = path.split(separator: ".").last.map { String($0.prefix { $0 != "[" }) } ?? path
+        return Self.options[key] ?? "--\(key)"
+    }
+
+    /// A refusal naming the field: an input error in a file, a usage error on a command line.
+    public func error(_ path: String, _ message: String) -> ThemeLabError {
+        file.map { .input("\($0): \(name(path)) \(message)") } ?? .usage("\(name(path)) \(message)")
+    }
+
+    /// `value` within `range`, or a refusal that states the range.
+    public func check(_ value: Int, in range: ClosedRange<Int>, _ path: String) throws {
+        guard range.contains(value) else {
+            throw error(path, "must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(value)")
+        }
+    }
+
+    /// A finite number within `range`.
+    public func check(_ value: Double, in range: ClosedRange<Double>, _ path: String) throws {
+        guard value.isFinite, range.contains(value) else {
+            throw error(
+                path, "must be a number from \(formatArgument(range.lowerBound)) to \(formatArgument(range.upperBound)), got \(value)")
+        }
+    }
+}
+
+/// The bounds every parameter is held to, wherever it is set, and the checks that need the input
+/// (D below the dimension, the pass's memory against what is available). All of it runs before any
+/// corpus is embedded or any pass starts. (A neighbour rule whose k is not below a corpus's size is
+/// not refused, since a grid spans corpora of many sizes: `Analysis` reports its cells N/A with a note.)
+public enum Validation {
+    public static let intents = 1...150
+    public static let perIntent = 1...100_000
+    public static let maxItems = 2...10_000_000
+    public static let minimumTopicSize = 1...1_000_000
+    public static let shuffles = 0...1000
+    public static let layer = 0...1000
+    public static let dimensions = 1...65_536
+    public static let topicSize = 1...10_000_000
+    public static let generatedItems = 2...10_000_000
+    /// Generator weights: a, σₐ, b, s.
+    public static let weight = 0.0...1e6
+
+    /// Names, and bounds that need no input.
+    public static func check(_ spec: CorpusSpec, at path: String, source: ParameterSource) throws {
+        let options: [(String, Bool, Set<String>)] = [
+            ("path", spec.path != nil, ["file"]), ("split", spec.split != nil, ["clinc150"]), ("level", spec.level != nil, ["clinc150"]),
+            ("intents", spec.intents != nil, ["clinc150"]), ("perIntent", spec.perIntent != nil, ["clinc150"]),
+            ("includeOutOfScope", spec.includeOutOfScope != nil, ["clinc150"]),
+            ("minimumTopicSize", spec.minimumTopicSize != nil, ["wordnet-domains", "wordnet-lexnames"]),
+            ("maxItems", spec.maxItems != nil, ["wordnet-domains", "wordnet-lexnames"]),
+            ("generator", spec.generator != nil, ["synthetic"]),
+            ("seed", spec.seed != nil, ["clinc150", "wordnet-domains", "wordnet-lexnames", "synthetic"]),
+        ]
+        guard spec.name == "file" || DatasetRegistry.entries.contains(where: { $0.name == spec.name }) else {
+            throw source.error(
+                "\(path).name",
+                "is '\(spec.name)', not a known corpus (\(DatasetRegistry.entries.map(\.name).joined(separator: ", ")), or file)")
+        }
+        for (field, given, corpora) in options where given && !corpora.contains(spec.name) {
+            throw source.error(
+                "\(path).\(field)", "does not apply to corpus '\(spec.name)' (only to \(corpora.sorted().joined(separator: ", ")))")
+        }
+        if spec.name == "file" && spec.path == nil { throw source.error("\(path).path", "is missing (corpus 'file' needs a path)") }
+        if let v = spec.split, !["train", "val", "test"].contains(v) {
+            throw source.error("\(path).split", "must be train, val or test, got '\(v)'")
+        }
+        if let v = spec.level, !["intent", "domain"].contains(v) {
+            throw source.error("\(path).level", "must be intent or domain, got '\(v)'")
+        }
+        if let v = spec.intents { try source.check(v, in: intents, "\(path).intents") }
+        if let v = spec.perIntent { try source.check(v, in: perIntent, "\(path).perIntent") }
+        if let v = spec.maxItems { try source.check(v, in: maxItems, "\(path).maxItems") }
+        if let v = spec.minimumTopicSize { try source.check(v, in: minimumTopicSize, "\(path).minimumTopicSize") }
+        if let g = spec.generator { try check(g, at: "\(path).generator", source: source) }
+    }
+
+    public static func check(_ g: SyntheticVectors, at path: String, source: ParameterSource) throws {
+        try source.check(g.dimensions, in: dimensions, "\(path).dimensions")
+        guard !g.topicSizes.isEmpty else { throw source.error("\(path).topicSizes", "is empty") }
+        for (i, size) in g.topicSizes.enumerated() { try source.check(size, in: topicSize, "\(path).topicSizes[\(i)]") }
+        let n = g.topicSizes.reduce(0) { $0 &+ $1 }
+        guard generatedItems.contains(n) else {
+            throw source.error(
+                "\(path).topicSizes",
+                "add up to \(n) items; the generator makes \(generatedItems.lowerBound) to \(generatedItems.upperBound)")
+        }
+        for (field, v) in [
+            ("anisotropy", g.anisotropy), ("anisotropySpread", g.anisotropySpread), ("topicStrength", g.topicStrength), ("noise", g.noise),
+        ] {
+            try source.check(v, in: weight, "\(path).\(field)")
+        }
+        guard g.topicStrength > 0 || g.noise > 0 || (g.anisotropy > 0 && g.anisotropySpread == 0) else {
+            throw source.error("\(path)", "would make zero vectors: give topicStrength or noise above 0")
+        }
+        try MemoryBudget.require(
+            bytes: Double(n) * Double(g.dimensions) * 12, for: "generating \(n) × \(g.dimensions) vectors", source: source, path)
+    }
+
+    /// Rule, space and grouping names, the shuffle count, and that nothing is empty.
+    public static func check(_ settings: AnalysisSettings, source: ParameterSource) throws {
+        for (field, names) in [("spaces", settings.spaces), ("thresholds", settings.thresholds), ("groupings", settings.groupings)] {
+            guard !names.isEmpty else { throw source.error(field, "is empty: nothing would be computed") }
+        }
+        for (i, name) in settings.spaces.enumerated() { try named("spaces[\(i)]", source) { _ = try EmbeddingSpace(name: name) } }
+        for (i, name) in settings.thresholds.enumerated() { try named("thresholds[\(i)]", source) { _ = try thresholdRule(named: name) } }
+        for (i, name) in settings.groupings.enumerated() { try named("groupings[\(i)]", source) { _ = try GroupingMethod(name: name) } }
+        try source.check(settings.shuffles, in: shuffles, "shuffles")
+    }
+
+    /// What needs the corpus and the vectors' dimension: directions below d, whitening's d×d
+    /// covariance and the pass's memory (the cost model) within what is available.
+    public static func check(_ settings: AnalysisSettings, items n: Int, dimensions d: Int, corpus: String, source: ParameterSource) throws
+    {
+        for (i, name) in settings.spaces.enumerated() {
+            switch try EmbeddingSpace(name: name) {
+            case .allButTheTop(let directions?) where directions >= d:
+                throw source.error("spaces[\(i)]", "\(name): D must be below the dimension \(d)")
+            case .whiten(let k?) where k > d:
+                throw source.error("spaces[\(i)]", "\(name): k must be at most the dimension \(d)")
+            case .whiten, .allButTheTop:
+                try MemoryBudget.require(
+                    bytes: 3 * 8 * Double(d) * Double(d), for: "\(name)'s \(d)×\(d) covariance", source: source, "spaces[\(i)]")
+            default: break
+            }
+        }
+        for (i, name) in settings.thresholds.enumerated() {
+            let k = try thresholdRule(named: name).neighbours
+            guard k > 0, k < n else { continue }
+            // Each worker keeps k similarities per item, and the merge one more copy.
+            try MemoryBudget.require(
+                bytes: 4 * Double(k) * Double(n) * 3, for: "\(name)'s \(k) neighbours of each of \(n) items",
+                source: source, "thresholds[\(i)]")
+        }
+        try MemoryBudget.require(
+            bytes: MemoryBudget.pass(items: n, dimensions: d), for: "the pairwise pass over \(n) × \(d) vectors of '\(corpus)'",
+            source: source, "corpora")
+    }
+
+    /// Runs `body`, naming the field in what it throws.
+    static func named(_ path: String, _ source: ParameterSource, _ body: () throws -> Void) throws {
+        do { try body() } catch let e as ThemeLabError { throw source.error(path, "\(e)") }
+    }
+}
+
+/// Memory a stage will need, checked against what the machine has before it starts.
+public enum MemoryBudget {
+    /// Peak bytes of the pairwise pass: the cost model fitted to results/bench/scale.jsonl
+    /// (`themelab plot --bench`): 52 MiB + 8.8 B·N·d + 1.1 kB·N.
+    public static func pass(items n: Int, dimensions d: Int) -> Double {
+        52 * 1_048_576 + 8.8 * Double(n) * Double(d) + 1100 * Double(n)
+    }
+
+    /// Bytes available to this process: MemAvailable, or the cgroup's limit when lower.
+    public static func available() -> Double? {
+        var best: Double?
+        if let text = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MemAvailable:") }),
+            let kib = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+        {
+            best = kib * 1024
+        }
+        if let text = try? String(contentsOfFile: "/sys/fs/cgroup/memory.max", encoding: .utf8),
+            let limit = Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        {
+            best = min(best ?? limit, limit)
+        }
+        return best
+    }
+
+    /// Refuses, naming the field, when `bytes` exceed what is available.
+    public static func require(bytes: Double, for what: String, source: ParameterSource, _ path: String) throws {
+        guard let free = available(), bytes > free else { return }
+        throw source.error(
+            path,
+            String(
+                format: "asks for %@, which needs about %.1f GiB; %.1f GiB is available", what, bytes / 1_073_741_824, free / 1_073_741_824)
+        )
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// One parser under fuzzing: it is handed arbitrary bytes and must return or throw a
+/// `ThemeLabError`, never trap, hang or allocate without bound. What a parser accepts is held to
+/// the properties a reader relies on (a decoded matrix re-encodes to the same values, a merged
+/// part has the counts it claims). `themelab-fuzz` runs these under libFuzzer; the test suite
+/// replays every committed seed and crasher (Tests/ThemeLabTests/Fixtures/fuzz/TARGET/).
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    case npy, corpus, safetensors, vocab, experiment, results, part
+
+    /// Feeds `data` to the parser; errors it throws are the expected outcome for bad input.
+    public func run(_ data: Data) {
+        do { try parse(data) } catch let e as ThemeLabError { _ = e.description } catch {
+            preconditionFailure("\(rawValue): a parser threw \(type(of: error)), not a ThemeLabError: \(error)")
+        }
+    }
+
+    /// The parser and the properties of what it accepts; throws what the parser throws.
+    func parse(_ data: Data) throws {
+        switch self {
+        case .npy:
+            let m = try NPY.decode(data, name: "fuzz.npy")
+            let again = try NPY.decode(NPY.encode(m), name: "re-encoded")
+            precondition(again.rows == m.rows && again.cols == m.cols && again.storage.map(\.bitPattern) == m.storage.map(\.bitPattern))
+        case .corpus:
+            // The first byte picks the format; the rest is the file.
+            let body = data.dropFirst()
+            let corpus: Corpus
+            switch data.first.map({ $0 % 3 }) ?? 0 {
+            case 0: corpus = try CorpusReader.parseJSONL(Data(body), file: "fuzz.jsonl", name: "fuzz")
+            case 1: corpus = try CorpusReader.parseDelimited(Data(body), delimiter: ",", file: "fuzz.csv", name: "fuzz")
+            default: corpus = try CorpusReader.parseDelimited(Data(body), delimiter: "\t", file: "fuzz.tsv", name: "fuzz")
+            }
+            if let labels = corpus.labelIndices() {
+                precondition(corpus.topicSizes.reduce(0, +) == corpus.count && labels.count == corpus.count)
+            }
+        case .safetensors:
+            let path = try Self.scratchFile("fuzz.safetensors", data)
+            let file = try SafeTensors(path: path)
+            for (name, entry) in file.entries.sorted(by: { $0.key < $1.key }) where ["F32", "F16", "BF16"].contains(entry.dtype) {
+                _ = try file.floats(name, shape: entry.shape)
+            }
+        case .vocab:
+            // The first byte picks the file of a model folder to replace; the others are minimal and valid.
+            let folder = try Self.scratchModelFolder(
+                replacing: Self.modelFiles[Int(data.first ?? 0) % Self.modelFiles.count], with: Data(data.dropFirst()))
+            let configuration = try BERTConfiguration(folder: ModelFolder(path: folder))
+            let tokenizer = try WordPieceTokenizer(folder: ModelFolder(path: folder), configuration: configuration)
+            let ids = tokenizer.encode("Fuzzing: café naïve 東京 unaffable!")
+            precondition(
+                ids.count >= 2 && ids.count <= configuration.maxSequenceLength && ids.allSatisfy { Int($0) < configuration.vocabSize })
+        case .experiment:
+            let plan = try ExperimentPlan.decode(data, path: "fuzz.json")
+            for spec in plan.corpora where spec.name == "synthetic" {
+                let g = spec.generator ?? .appRaw()
+                guard g.topicSizes.reduce(0, +) * g.dimensions <= 100_000 else { continue }
+                let (corpus, vectors) = g.corpus(name: g.identity)
+                try Validation.check(
+                    plan.settings, items: corpus.count, dimensions: vectors.cols, corpus: corpus.name, source: .experiment("fuzz.json"))
+            }
+        case .results:
+            let baseline = try RegressionCheck.decodeBaseline(data, path: "fuzz.json")
+            _ = try RegressionCheck.compare(results: baseline.analyses, baseline: baseline)
+            _ = AnalysisReport.tidyCSV(baseline.analyses)
+            for a in baseline.analyses {
+                _ = AnalysisReport.markdown(a)
+                for s in a.spaces {
+                    _ = SVGPlot.histogram(s, corpus: a.corpus.name, source: a.source)
+                    _ = SVGPlot.ablation(s, corpus: a.corpus.name, source: a.source)
+                }
+            }
+        case .part:
+            let part = try PairPartial.decode(data, name: "fuzz.json")
+            let merged = try PairPartial.merge([part])
+            precondition(merged.all.count == part.related.count + part.unrelated.count)
+            _ = PairPartial.mergedForest([part])?.labels(atLeast: 0.5)
+            _ = PairsSummary(
+                provenance: .current(command: [], inputs: [:]), items: part.items, dimensions: part.dimensions,
+                bins: part.related.histogram.count, distribution: merged
+            ).markdown()
+        }
+    }
+
+    static let modelFiles = [
+        "config.json", "vocab.txt", "tokenizer_config.json", "sentence_bert_config.json", "1_Pooling/config.json", "modules.json",
+    ]
+
+    /// A tiny valid BERT folder's text files (no weights: the tokenizer and configuration only).
+    static let minimalModel: [String: String] = [
+        "config.json": #"{"num_hidden_layers": 1, "hidden_size": 4, "num_attention_heads": 2, "intermediate_size": 8, "#
+            + #""max_position_embeddings": 16, "vocab_size": 12, "layer_norm_eps": 1e-12, "hidden_act": "gelu"}"#,
+        "vocab.txt": "[PAD]\n[UNK]\n[CLS]\n[SEP]\nfuzz\n##ing\ncafe\nna\n##ive\n!\n:\n東\n",
+        "tokenizer_config.json": #"{"do_lower_case": true}"#,
+        "sentence_bert_config.json": #"{"max_seq_length": 8}"#,
+        "1_Pooling/config.json": #"{"pooling_mode_mean_tokens": true}"#,
+        "modules.json": #"[{"type": "sentence_transformers.models.Normalize"}]"#,
+    ]
+
+    /// A per-process scratch folder (fuzzing runs one input at a time).
+    static let scratch: String = {
+        let folder = NSTemporaryDirectory() + "themelab-fuzz-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: folder + "/model/1_Pooling", withIntermediateDirectories: true)
+        return folder
+    }()
+
+    static func scratchFile(_ name: String, _ data: Data) throws -> String {
+        let path = "\(scratch)/\(name)"
+        guard FileManager.default.createFile(atPath: path, contents: data) else { throw ThemeLabError.input("\(path): cannot write") }
+        return path
+    }
+
+    static func scratchModelFolder(replacing file: String, with data: Data) throws -> String {
+        let folder = "\(scratch)/model"
+        for (name, text) in minimalModel {
+            guard FileManager.default.createFile(atPath: "\(folder)/\(name)", contents: name == file ? data : Data(text.utf8)) else {
+                throw ThemeLabError.input("\(folder)/\(name): cannot write")
+            }
+        }
+        _ = FileManager.default.createFile(atPath: "\(folder)/model.safetensors", contents: Data())
+        return folder
+    }
+}
