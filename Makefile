@@ -2,8 +2,11 @@
 # write results/.   `make test`: install what is missing, run the test suite.
 # `make gate`: the CI regression gate (re-run Experiments/ci-gate.json, check it against results/baseline.json).
 # `make fuzz`: every parser under libFuzzer for FUZZ_SECONDS each (default 600; CI runs 30).
+# `make lint`: swift format (committed .swift-format) and no line over 140 characters.
+# `make bench`: the benchmarks of Experiments/bench (pairs, scale, encoder) into results/bench/.
+# `make fixtures`: re-create the reference fixtures (pinned numpy/scipy/scikit-learn in a throwaway venv).
 # Everything the commands read is in this repository or installed by scripts/bootstrap.
-.PHONY: bootstrap test reproduce gate fuzz
+.PHONY: bootstrap test reproduce gate fuzz lint bench fixtures
 
 bootstrap:
 	@scripts/bootstrap
@@ -23,3 +26,14 @@ gate: bootstrap
 
 fuzz: bootstrap
 	scripts/fuzz
+
+lint:
+	scripts/lint
+
+bench: bootstrap
+	Experiments/bench/pairs
+	Experiments/bench/scale
+	Experiments/bench/encoder
+
+fixtures: bootstrap
+	scripts/fixtures/make-all

@@ -17,23 +17,15 @@ let ablateCommand = Command(
         "encoders": [{"model": "default", "layers": [6]}], "spaces": […], "thresholds": […],
         "groupings": […], "shuffles": 10, "seed": 0}
         """,
-    options: ["results", "data-dir"]
+    options: ["results", "data-dir"],
+    positionals: 1...1
 ) { args in
-    guard args.positional.count == 1 else { throw ThemeLabError.usage("expected one experiment file") }
     let plan = try ExperimentPlan.read(path: args.positional[0])
-    let results = try runExperiment(plan, root: try ResultsRoot(path: args.values["results"] ?? "results"), dataDirectory: args.values["data-dir"])
-    note("wrote \(args.values["results"] ?? "results")/\(plan.name)/\(plan.name).{json,csv,md} (\(results.analyses.count) analyses)")
-}
-
-/// Runs a plan and replaces its results folder as a whole.
-@discardableResult
-func runExperiment(_ plan: ExperimentPlan, root: ResultsRoot, dataDirectory: String?) throws -> AnalysisResults {
+    let root = try ResultsRoot(path: args.values["results"] ?? "results")
     let progress = ProgressLine(label: "embed")
-    let results = try plan.run(dataDirectory: dataDirectory, command: CommandLine.arguments, log: note, progress: progress.update)
+    let results = try plan.run(
+        in: RunEnvironment(dataDirectory: args.values["data-dir"], log: note, progress: progress.update))
     progress.finish()
-    try root.replaceFolder(plan.name) { folder in
-        try writeResults(results, folder: folder, stem: plan.name)
-        _ = try SVGPlot.writeAll(results, folder: "\(folder)/plots")
-    }
-    return results
+    try root.write(results, as: plan.name)
+    note("wrote \(root.path)/\(plan.name)/\(plan.name).{json,csv,md} (\(results.analyses.count) analyses)")
 }

@@ -33,8 +33,10 @@ let analyzeCommand = Command(
           --json            print the results JSON instead of Markdown
           --out DIR         also write DIR/analysis.{json,md,csv}
         """,
-    options: ["corpus", "embeddings", "model", "layer", "space", "thresholds", "groupings", "shuffles", "seed", "out",
-              "data-dir", "split", "level", "intents", "per-intent", "max-items", "corpus-seed"],
+    options: [
+        "corpus", "embeddings", "model", "layer", "space", "thresholds", "groupings", "shuffles", "seed", "out",
+        "data-dir", "split", "level", "intents", "per-intent", "max-items", "corpus-seed",
+    ],
     switches: ["json"]
 ) { args in
     let corpusPath = try args.required("corpus")
@@ -62,31 +64,14 @@ let analyzeCommand = Command(
         spec.seed = try args.values["corpus-seed"].map { _ in UInt64(try args.int("corpus-seed", default: 0, range: 0...Int.max)) }
     }
     try Validation.check(spec, at: "corpus", source: .commandLine)
-    let loaded = try DatasetRegistry.load(spec, dataDirectory: args.values["data-dir"])
-    let corpus = loaded.corpus
-    let vectors: VectorSource.Vectors
-    if let own = loaded.vectors, args.values["embeddings"] == nil {
-        try Validation.check(settings, items: own.rows, dimensions: own.cols, corpus: corpus.name, source: .commandLine)
-        vectors = VectorSource.Vectors(matrix: own, description: "generator", modelHash: nil, files: [])
-    } else if let path = args.values["embeddings"] {
-        let read = try VectorSource.embeddings(path: path).vectors(for: corpus)
-        try Validation.check(settings, items: read.matrix.rows, dimensions: read.matrix.cols, corpus: corpus.name, source: .commandLine)
-        vectors = read
-    } else {
-        let model = try ModelFolder.locate(explicit: args.values["model"]).configuration()
-        let layer = try args.values["layer"].map { _ in try args.int("layer", default: 0, range: 0...model.layers) }
-        try Validation.check(settings, items: corpus.count, dimensions: model.hidden, corpus: corpus.name, source: .commandLine)
-        let progress = ProgressLine(label: "embed")
-        vectors = try VectorSource.model(folder: args.values["model"], layer: layer).vectors(for: corpus, log: note, progress: progress.update)
-        progress.finish()
-    }
-    var analysis = Analysis(settings: settings)
-    analysis.log = note
-    let result = AnalysisResults(
-        name: "analysis of \(corpus.name)",
-        provenance: .current(command: CommandLine.arguments, inputs: try Provenance.checksums(loaded.files + vectors.files), model: vectors.modelHash),
-        settings: settings, analyses: [try analysis.run(corpus: corpus, vectors: vectors.matrix, source: vectors.description)])
-    if let out = args.values["out"] { try writeResults(result, folder: out, stem: "analysis") }
+    let layer = try args.values["layer"].map { _ in try args.int("layer", default: 0, range: Validation.layer) }
+    let encoder = ExperimentPlan.Encoder(model: args.values["model"], layers: layer.map { [$0] }, embeddings: args.values["embeddings"])
+    let progress = ProgressLine(label: "embed")
+    var result = try ExperimentPlan(name: "analysis", corpora: [spec], encoders: [encoder], settings: settings).run(
+        in: RunEnvironment(dataDirectory: args.values["data-dir"], log: note, progress: progress.update))
+    progress.finish()
+    result.name = "analysis of \(result.analyses.first?.corpus.name ?? corpusPath)"
+    if let out = args.values["out"] { try result.write(folder: out, stem: "analysis") }
     if args.flags.contains("json") {
         print(try JSONOutput.string(result), terminator: "")
     } else {
@@ -97,11 +82,4 @@ let analyzeCommand = Command(
 /// A line on stderr.
 func note(_ message: String) {
     FileHandle.standardError.write(Data("\(message)\n".utf8))
-}
-
-/// Writes FOLDER/STEM.json, .md and .csv (each atomically).
-func writeResults(_ r: AnalysisResults, folder: String, stem: String) throws {
-    try AtomicFile.write(try JSONOutput.encode(r), to: "\(folder)/\(stem).json")
-    try AtomicFile.write(r.markdown(), to: "\(folder)/\(stem).md")
-    try AtomicFile.write(AnalysisReport.tidyCSV(r.analyses), to: "\(folder)/\(stem).csv")
 }

@@ -1,31 +1,48 @@
 import ThemeLab
 
-/// A parsed command line: `--name value` options, `--flag` switches and positional words.
-/// Unknown options and missing values are usage errors.
+/// A parsed command line: `--name value` or `--name=value` options, `--flag` switches and the
+/// positional words a command takes. Unknown options, a missing value, an option given twice and a
+/// positional word the command does not take are usage errors.
 struct Arguments {
     var positional: [String] = []
     var values: [String: String] = [:]
     var flags: Set<String> = []
 
-    init(_ words: [String], options: Set<String>, switches: Set<String>) throws {
+    init(_ words: [String], options: Set<String>, switches: Set<String>, positionals: ClosedRange<Int> = 0...0) throws {
         var i = 0
         while i < words.count {
             let w = words[i]
-            if w.hasPrefix("--") {
-                let name = String(w.dropFirst(2))
-                if switches.contains(name) {
-                    flags.insert(name)
-                } else if options.contains(name) {
-                    guard i + 1 < words.count else { throw ThemeLabError.usage("option \(w) needs a value") }
-                    values[name] = words[i + 1]
-                    i += 1
+            i += 1
+            guard w.hasPrefix("--") else {
+                positional.append(w)
+                continue
+            }
+            let body = w.dropFirst(2)
+            let name = String(body.prefix { $0 != "=" })
+            let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
+            if switches.contains(name) {
+                guard inline == nil else { throw ThemeLabError.usage("--\(name) is a switch and takes no value") }
+                guard flags.insert(name).inserted else { throw ThemeLabError.usage("--\(name) given twice") }
+            } else if options.contains(name) {
+                guard values[name] == nil else { throw ThemeLabError.usage("--\(name) given twice") }
+                if let inline {
+                    values[name] = inline
                 } else {
-                    throw ThemeLabError.usage("unknown option \(w)")
+                    guard i < words.count else { throw ThemeLabError.usage("option --\(name) needs a value") }
+                    values[name] = words[i]
+                    i += 1
                 }
             } else {
-                positional.append(w)
+                throw ThemeLabError.usage("unknown option --\(name)")
             }
-            i += 1
+        }
+        guard positionals.contains(positional.count) else {
+            if positional.count > positionals.upperBound {
+                throw ThemeLabError.usage("unexpected argument '\(positional[positionals.upperBound])'")
+            }
+            throw ThemeLabError.usage(
+                "expected \(positionals.lowerBound == positionals.upperBound ? "" : "at least ")"
+                    + "\(positionals.lowerBound) argument\(positionals.lowerBound == 1 ? "" : "s")")
         }
     }
 

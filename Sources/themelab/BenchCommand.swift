@@ -17,7 +17,8 @@ let benchCommand = Command(
         Run each mode in its own process so peak RSS belongs to that mode alone;
         Experiments/bench/pairs does this and prints the ratios.
         """,
-    options: ["n", "d", "mode", "tile", "repeat", "seed"]
+    options: ["n", "d", "mode", "tile", "repeat", "seed"],
+    positionals: 1...1
 ) { args in
     guard args.positional == ["pairs"] else { throw ThemeLabError.usage("expected 'bench pairs'") }
     let n = try args.int("n", default: 2000, range: 2...1_000_000)
@@ -28,8 +29,10 @@ let benchCommand = Command(
     let memory = 4 * Double(n) * Double(d) * 3 + (mode == "ssyrk" ? 4 * Double(n) * Double(n) : MemoryBudget.pass(items: n, dimensions: d))
     try MemoryBudget.require(bytes: memory, for: "bench \(mode) at N = \(n), d = \(d)", source: .commandLine, "n")
     // 100 topics (fewer when N < 100), sizes as even as N allows.
-    let (raw, labels) = SyntheticVectors(dimensions: d, topicSizes: (0..<topics).map { n / topics + ($0 < n % topics ? 1 : 0) },
-                                       anisotropy: 1, topicStrength: 1, noise: 1, seed: UInt64(try args.int("seed", default: 1, range: 0...Int.max))).generate()
+    let (raw, labels) = SyntheticVectors(
+        dimensions: d, topicSizes: (0..<topics).map { n / topics + ($0 < n % topics ? 1 : 0) },
+        anisotropy: 1, topicStrength: 1, noise: 1, seed: UInt64(try args.int("seed", default: 1, range: 0...Int.max))
+    ).generate()
     let x = try EmbeddingSpace.centred.transform(raw) { "synthetic item \($0)" }
     // Histogram quantiles only: exact quantiles (sorting kept values) are not part of the pass.
     let engine = PairEngine(tileSize: try args.int("tile", default: PairEngine().tileSize, range: 1...65_536), exactPairLimit: 0)
@@ -37,34 +40,35 @@ let benchCommand = Command(
     var seconds = Double.infinity
     var extra: [String: String] = [:]
     for _ in 0..<(try args.int("repeat", default: 3, range: 1...100)) {
-    let start = Date()
-    if mode == "ssyrk" { openblas_set_num_threads(Int32(ProcessInfo.processInfo.activeProcessorCount)) }  // the reference uses every core
-    if mode == "ssyrk" {
-        x.withUnsafePointer { a in
-            c.withUnsafeMutableBufferPointer { out in
-                cblas_ssyrk(CblasRowMajor, CblasUpper, CblasNoTrans, Int32(n), Int32(d), 1, a, Int32(d), 0, out.baseAddress!, Int32(n))
+        let start = Date()
+        // The reference uses every core.
+        if mode == "ssyrk" { openblas_set_num_threads(Int32(ProcessInfo.processInfo.activeProcessorCount)) }
+        if mode == "ssyrk" {
+            x.withUnsafePointer { a in
+                c.withUnsafeMutableBufferPointer { out in
+                    cblas_ssyrk(CblasRowMajor, CblasUpper, CblasNoTrans, Int32(n), Int32(d), 1, a, Int32(d), 0, out.baseAddress!, Int32(n))
+                }
+            }
+            precondition(c[1].isFinite)
+        } else {
+            let forest = mode == "full" ? SpanningForest(items: n) : nil
+            let progress = ProgressLine(label: "bench \(mode) N=\(n)")
+            let dist = engine.run(x, labels: labels, consumers: forest.map { [$0] } ?? [], progress: progress.update)
+            progress.finish()
+            precondition(dist.all.count == n * (n - 1) / 2)
+            if let forest {
+                let context = ThresholdContext(distribution: dist, dimensions: d)
+                for name in standardThresholdRules {
+                    let rule = try thresholdRule(named: name)
+                    guard !rule.isLabelInformed, let t = rule.threshold(in: context) else { continue }
+                    extra["groups \(name)"] = "\(Set(forest.labels(atLeast: t)).count)"
+                }
+                extra["forest_candidates"] = "\(forest.candidates)"
+                extra["forest_rebuilds"] = "\(forest.rebuilds)"
+                extra["forest_fold_seconds"] = String(format: "%.2f", forest.foldSeconds)
             }
         }
-        precondition(c[1].isFinite)
-    } else {
-        let forest = mode == "full" ? SpanningForest(items: n) : nil
-        let progress = ProgressLine(label: "bench \(mode) N=\(n)")
-        let dist = engine.run(x, labels: labels, consumers: forest.map { [$0] } ?? [], progress: progress.update)
-        progress.finish()
-        precondition(dist.all.count == n * (n - 1) / 2)
-        if let forest {
-            let context = ThresholdContext(distribution: dist, dimensions: d)
-            for name in standardThresholdRules {
-                let rule = try thresholdRule(named: name)
-                guard !rule.isLabelInformed, let t = rule.threshold(in: context) else { continue }
-                extra["groups \(name)"] = "\(Set(forest.labels(atLeast: t)).count)"
-            }
-            extra["forest_candidates"] = "\(forest.candidates)"
-            extra["forest_rebuilds"] = "\(forest.rebuilds)"
-            extra["forest_fold_seconds"] = String(format: "%.2f", forest.foldSeconds)
-        }
-    }
-    seconds = min(seconds, Date().timeIntervalSince(start))
+        seconds = min(seconds, Date().timeIntervalSince(start))
     }
     var line: [String: String] = [
         "mode": mode, "n": "\(n)", "d": "\(d)", "seconds": String(format: "%.4f", seconds),

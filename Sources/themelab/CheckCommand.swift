@@ -21,7 +21,9 @@ let checkCommand = Command(
         var tolerances = RegressionCheck.defaultTolerances
         for pair in (args.values["tolerance"] ?? "").split(separator: ",") {
             let parts = pair.split(separator: "=")
-            guard parts.count == 2, let v = Double(parts[1]) else { throw ThemeLabError.usage("--tolerance takes METRIC=VALUE pairs, got '\(pair)'") }
+            guard parts.count == 2, let v = Double(parts[1]) else {
+                throw ThemeLabError.usage("--tolerance takes METRIC=VALUE pairs, got '\(pair)'")
+            }
             tolerances[String(parts[0])] = v
         }
         do { try RegressionCheck.validate(tolerances: tolerances, file: "--tolerance") } catch let ThemeLabError.input(message) {
@@ -33,7 +35,8 @@ let checkCommand = Command(
     }
     let baselinePath = try args.required("baseline")
     let baseline = try RegressionCheck.readBaseline(path: baselinePath)
-    let failures = try RegressionCheck.compare(results: results.analyses, baseline: baseline, resultsFile: resultsPath, baselineFile: baselinePath)
+    let failures = try RegressionCheck.compare(
+        results: results.analyses, baseline: baseline, resultsFile: resultsPath, baselineFile: baselinePath)
     if failures.isEmpty {
         print("check passed: \(resultsPath) holds every baseline row within tolerance")
         return

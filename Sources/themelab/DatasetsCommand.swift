@@ -11,12 +11,17 @@ let datasetsCommand = Command(
         DIR/clinc150/ instead (checked against the same SHA-256).
         """,
     options: ["data-dir"],
-    switches: ["json"]
+    switches: ["json"],
+    positionals: 1...1
 ) { args in
     switch args.positional.first {
     case "list":
         let rows = DatasetCatalogue.rows(dataDirectory: args.values["data-dir"])
-        if args.flags.contains("json") { print(try JSONOutput.string(rows), terminator: "") } else { print(DatasetCatalogue.markdown(rows), terminator: "") }
+        if args.flags.contains("json") {
+            print(try JSONOutput.string(rows), terminator: "")
+        } else {
+            print(DatasetCatalogue.markdown(rows), terminator: "")
+        }
     default:
         throw ThemeLabError.usage("expected 'datasets list'")
     }

@@ -48,12 +48,15 @@ let embedCommand = Command(
     let normalize = args.flags.contains("normalize") || (layer == layers && encoder.configuration.normalize)
     if normalize { vectors = try unitRows(vectors) { "\(corpusPath): item '\(corpus.items[$0].id)'" } }
     let record = EmbeddingRecord(
-        provenance: .current(command: CommandLine.arguments, inputs: try Provenance.checksums([corpusPath] + encoder.configurationPaths), model: encoder.modelHash),
+        provenance: .current(
+            command: CommandLine.arguments, inputs: try Provenance.checksums([corpusPath] + encoder.configurationPaths),
+            model: encoder.modelHash),
         modelFolder: encoder.folder.path, layer: layer, normalized: normalize, items: vectors.rows, dimensions: vectors.cols)
     // Both or neither: vectors never lie on disk without the record of where they came from.
     try AtomicFile.write([(NPY.encode(vectors), out), (try JSONOutput.encode(record), out + ".json")])
     let rate = String(format: "%.1f s, %.0f sentences/s", seconds, Double(texts.count) / seconds)
-    FileHandle.standardError.write(Data("wrote \(out): \(vectors.rows) × \(vectors.cols), layer \(layer)\(normalize ? ", normalised" : "") (encoding \(rate))\n".utf8))
+    FileHandle.standardError.write(
+        Data("wrote \(out): \(vectors.rows) × \(vectors.cols), layer \(layer)\(normalize ? ", normalised" : "") (encoding \(rate))\n".utf8))
 }
 
 /// The provenance sidecar of an embeddings file.

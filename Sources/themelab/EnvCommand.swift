@@ -13,12 +13,15 @@ let envCommand = Command(
     switches: ["json"]
 ) { args in
     let p = Provenance.current(command: CommandLine.arguments, inputs: [:])
-    let env = EnvironmentReport(provenance: p, swiftVersion: swiftVersion, modelFolder: ModelFolder.bootstrapFolder() ?? ProcessInfo.processInfo.environment["THEMELAB_MODEL"])
+    let env = EnvironmentReport(
+        provenance: p, swiftVersion: swiftVersion,
+        modelFolder: ModelFolder.bootstrapFolder() ?? ProcessInfo.processInfo.environment["THEMELAB_MODEL"])
     if args.flags.contains("json") {
         print(try JSONOutput.string(env), terminator: "")
         return
     }
-    print("""
+    print(
+        """
         themelab      \(p.version)
         swift         \(env.swiftVersion)
         blas          \(p.blas.config)
@@ -38,8 +41,8 @@ struct EnvironmentReport: Codable {
 
 var swiftVersion: String {
     #if swift(>=6.3)
-    "6.3 or later"
+        "6.3 or later"
     #else
-    "6.0–6.2"
+        "6.0–6.2"
     #endif
 }

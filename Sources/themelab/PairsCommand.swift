@@ -27,9 +27,12 @@ let pairsCommand = Command(
     switches: ["json"]
 ) { args in
     let embeddingsPath = try args.required("embeddings")
-    if let out = args.values["out"] { try AtomicFile.refuseOverwriting(out, inputs: [embeddingsPath] + [args.values["labels"]].compactMap { $0 }) }
-    let engine = PairEngine(bins: try args.int("bins", default: 65_536, range: 2...(1 << 24)),
-                            tileSize: try args.int("tile", default: 2048, range: 1...65_536))
+    if let out = args.values["out"] {
+        try AtomicFile.refuseOverwriting(out, inputs: [embeddingsPath] + [args.values["labels"]].compactMap { $0 })
+    }
+    let engine = PairEngine(
+        bins: try args.int("bins", default: 65_536, range: 2...(1 << 24)),
+        tileSize: try args.int("tile", default: 2048, range: 1...65_536))
     let raw = try NPY.read(path: embeddingsPath)
     var labels: [Int32]?
     var inputs = [embeddingsPath]
@@ -45,28 +48,28 @@ let pairsCommand = Command(
         inputs.append(corpusPath)
     }
     guard raw.rows >= 2 else { throw ThemeLabError.input("\(embeddingsPath): \(raw.rows) row(s), need at least 2 for a pair") }
-    try MemoryBudget.require(bytes: MemoryBudget.pass(items: raw.rows, dimensions: raw.cols),
-                             for: "the pairwise pass over \(raw.rows) × \(raw.cols) vectors", source: .commandLine, "embeddings")
+    try MemoryBudget.require(
+        bytes: MemoryBudget.pass(items: raw.rows, dimensions: raw.cols),
+        for: "the pairwise pass over \(raw.rows) × \(raw.cols) vectors", source: .commandLine, "embeddings")
     let unit = try unitRows(raw, itemName: itemName)
     let progress = ProgressLine(label: "pairs")
     if let shardText = args.values["shard"] {
         let shard = try PairShard(text: shardText)
         let out = try args.required("out")
-        let forest = SpanningForest(items: unit.rows)
-        var partial = engine.pass(unit, labels: labels, shard: shard, consumers: [forest], progress: progress.update)
+        let partial = try PairPartial.compute(unit, labels: labels, shard: shard, engine: engine, inputs: inputs, progress: progress.update)
         progress.finish()
-        partial.forest = forest.edges
-        partial.inputChecksums = try inputs.map { try SHA256.hex(file: $0) }
         try AtomicFile.write(try JSONOutput.encode(partial), to: out)
-        FileHandle.standardError.write(Data("wrote shard \(shard.index)/\(shard.count) (\(partial.tileSums.count) of \(partial.tiles) tiles) to \(out)\n".utf8))
+        FileHandle.standardError.write(
+            Data("wrote shard \(shard.index)/\(shard.count) (\(partial.tileSums.count) of \(partial.tiles) tiles) to \(out)\n".utf8))
         return
     }
     let thresholds = try componentThresholds(args)
     let forest = thresholds.isEmpty ? nil : SpanningForest(items: unit.rows)
     let distribution = engine.run(unit, labels: labels, consumers: forest.map { [$0] } ?? [], progress: progress.update)
     progress.finish()
-    var summary = PairsSummary(provenance: .current(command: CommandLine.arguments, inputs: try Provenance.checksums(inputs)),
-                               items: raw.rows, dimensions: raw.cols, bins: engine.bins, distribution: distribution)
+    var summary = PairsSummary(
+        provenance: .current(command: CommandLine.arguments, inputs: try Provenance.checksums(inputs)),
+        items: raw.rows, dimensions: raw.cols, bins: engine.bins, distribution: distribution)
     if let forest { summary.addComponents(forest, thresholds: thresholds) }
     try show(summary, args)
 }
@@ -88,7 +91,10 @@ func show(_ summary: PairsSummary, _ args: Arguments) throws {
     if args.flags.contains("json") {
         print(try JSONOutput.string(summary), terminator: "")
     } else {
-        print("\(summary.items) items × \(summary.dimensions) dims, quantiles: \(summary.quantileMethod), kernel \(summary.provenance.blas.kernel)")
+        print(
+            "\(summary.items) items × \(summary.dimensions) dims, quantiles: \(summary.quantileMethod), kernel "
+                + "\(summary.provenance.blas.kernel)"
+        )
         print(summary.markdown(), terminator: "")
     }
 }
@@ -108,16 +114,17 @@ let mergeCommand = Command(
           --out FILE        also write the JSON result to FILE (atomically)
         """,
     options: ["out", "components"],
-    switches: ["json"]
+    switches: ["json"],
+    positionals: 1...Int.max
 ) { args in
-    guard !args.positional.isEmpty else { throw ThemeLabError.usage("give the part files to merge") }
     if let out = args.values["out"] { try AtomicFile.refuseOverwriting(out, inputs: args.positional) }
     let parts = try args.positional.map(PairPartial.read(path:))
     let distribution = try PairPartial.merge(parts)
     let thresholds = try componentThresholds(args)
-    var summary = PairsSummary(provenance: .current(command: CommandLine.arguments, inputs: try Provenance.checksums(args.positional)),
-                               items: parts[0].items, dimensions: parts[0].dimensions, bins: parts[0].related.histogram.count,
-                               distribution: distribution)
+    var summary = PairsSummary(
+        provenance: .current(command: CommandLine.arguments, inputs: try Provenance.checksums(args.positional)),
+        items: parts[0].items, dimensions: parts[0].dimensions, bins: parts[0].related.histogram.count,
+        distribution: distribution)
     if !thresholds.isEmpty {
         guard let forest = PairPartial.mergedForest(parts) else {
             throw ThemeLabError.input("--components needs every part's spanning forest; these parts were written without one")

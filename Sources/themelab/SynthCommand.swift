@@ -25,7 +25,9 @@ let synthCommand = Command(
     g.dimensions = try args.int("dims", default: g.dimensions, range: Validation.dimensions)
     if let t = args.values["topics"] {
         let sizes = t.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
-        guard !sizes.isEmpty, sizes.allSatisfy({ $0 != nil }) else { throw ThemeLabError.usage("--topics takes sizes like 12,10,8, got \(t)") }
+        guard !sizes.isEmpty, sizes.allSatisfy({ $0 != nil }) else {
+            throw ThemeLabError.usage("--topics takes sizes like 12,10,8, got \(t)")
+        }
         g.topicSizes = sizes.map { $0! }
     }
     g.anisotropy = try number("anisotropy") ?? g.anisotropy
@@ -35,10 +37,13 @@ let synthCommand = Command(
     g.seed = UInt64(try args.int("seed", default: Int(g.seed), range: 0...Int.max))
     try Validation.check(g, at: "generator", source: .commandLine)
     let (corpus, vectors) = g.corpus(name: "synthetic")
-    let corpusPath = try args.required("out-corpus"), npyPath = try args.required("out-embeddings")
+    let corpusPath = try args.required("out-corpus")
+    let npyPath = try args.required("out-embeddings")
     try AtomicFile.refuseOverwriting(npyPath, inputs: [corpusPath])
     let lines = try corpus.items.map { item -> String in
-        String(decoding: try JSONSerialization.data(withJSONObject: ["id": item.id, "label": item.label!], options: [.sortedKeys]), as: UTF8.self)
+        String(
+            decoding: try JSONSerialization.data(withJSONObject: ["id": item.id, "label": item.label!], options: [.sortedKeys]),
+            as: UTF8.self)
     }
     // Both or neither: a killed run never leaves a corpus without its vectors.
     try AtomicFile.write([(Data((lines.joined(separator: "\n") + "\n").utf8), corpusPath), (NPY.encode(vectors), npyPath)])

@@ -10,6 +10,8 @@ struct Command: Sendable {
     var help: String
     var options: Set<String> = []
     var switches: Set<String> = []
+    /// How many positional words the command takes.
+    var positionals: ClosedRange<Int> = 0...0
     var run: @Sendable (Arguments) throws -> Void
 }
 
@@ -28,13 +30,15 @@ let commands: [String: Command] = [
     "synth": synthCommand,
 ]
 
+let commandList = commands.keys.sorted().map { "  \($0.padding(toLength: 11, withPad: " ", startingAt: 0))\(commands[$0]!.summary)" }
+    .joined(separator: "\n")
 let usage = """
     themelab \(Tool.version) — does centring + Otsu grouping find the topics people return to?
 
     usage: themelab <command> [options]      themelab <command> --help
 
     commands:
-    \(commands.keys.sorted().map { "  \($0.padding(toLength: 11, withPad: " ", startingAt: 0))\(commands[$0]!.summary)" }.joined(separator: "\n"))
+    \(commandList)
 
       --version  version, BLAS library and kernel
       --help     this text
@@ -59,7 +63,7 @@ case let name?:
         exit(0)
     }
     do {
-        try command.run(try Arguments(rest, options: command.options, switches: command.switches))
+        try command.run(try Arguments(rest, options: command.options, switches: command.switches, positionals: command.positionals))
     } catch ThemeLabError.usage(let message) {
         fail("\(name): \(message) (see themelab \(name) --help)", code: 2)
     } catch let error as ThemeLabError {
@@ -68,7 +72,9 @@ case let name?:
         // Foundation's file errors: the path and the reason on one line, not the NSError dump.
         let path = (error.userInfo[NSFilePathErrorKey] as? String) ?? (error.userInfo[NSURLErrorKey] as? URL)?.path
         let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
-        let reason = underlying.flatMap { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : nil } ?? error.localizedDescription
+        let reason =
+            underlying.flatMap { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : nil }
+            ?? error.localizedDescription
         fail(path.map { "\($0): \(reason)" } ?? reason, code: 1)
     }
 }

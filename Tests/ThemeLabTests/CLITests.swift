@@ -1,12 +1,17 @@
 import Foundation
 import Testing
+
 @testable import ThemeLab
 
 /// Runs the built `themelab` binary, as a user would.
 struct CLI {
     static let binary = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("themelab").path
 
-    struct Result { var status: Int32; var stdout: String; var stderr: String }
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
 
     static func run(_ arguments: [String], environment: [String: String] = [:], removing: [String] = []) throws -> Result {
         let process = Process()
@@ -16,13 +21,16 @@ struct CLI {
         for key in removing { env[key] = nil }
         env.merge(environment) { $1 }
         process.environment = env
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
 }
 
@@ -34,11 +42,33 @@ struct CLI {
         #expect(r.stdout.contains("usage: themelab"))
     }
 
-    @Test(arguments: [["pairs", "--bogus"], ["pairs"], ["nosuchcommand"], ["pairs", "--embeddings"], ["pairs", "--embeddings", "x", "--bins", "one"]])
+    @Test(arguments: [
+        ["pairs", "--bogus"], ["pairs"], ["nosuchcommand"], ["pairs", "--embeddings"], ["pairs", "--embeddings", "x", "--bins", "one"],
+    ])
     func badArgumentsGiveOneLineAndExitTwo(_ args: [String]) throws {
         let r = try CLI.run(args)
         #expect(r.status == 2)
         #expect(r.stderr.hasPrefix("themelab: ") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+    }
+
+    @Test(arguments: [
+        (["synth", "--out-corpus", "c.jsonl", "--out-embeddings", "x.npy", "stray"], "unexpected argument 'stray'"),
+        (["pairs", "--embeddings", "a.npy", "--embeddings", "b.npy"], "--embeddings given twice"),
+        (["pairs", "--embeddings=a.npy", "--json", "--json"], "--json given twice"),
+        (["pairs", "--json=yes"], "--json is a switch and takes no value"),
+        (["ablate"], "expected 1 argument"),
+        (["merge"], "expected at least 1 argument"),
+    ])
+    func theParserRefusesWhatItWouldOtherwiseIgnore(_ args: [String], _ message: String) throws {
+        let r = try CLI.run(args)
+        #expect(r.status == 2 && r.stderr.contains(message) && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+    }
+
+    @Test func optionsMayBeWrittenWithAnEqualsSign() throws {
+        let folder = temporaryFolder()
+        let r = try CLI.run(["synth", "--out-corpus=\(folder)/c.jsonl", "--out-embeddings=\(folder)/x.npy", "--dims=8", "--topics=2,3"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try NPY.read(path: folder + "/x.npy").cols == 8 && (try CorpusReader.read(path: folder + "/c.jsonl")).count == 5)
     }
 
     @Test func badInputExitsOneNamingTheFile() throws {
@@ -56,15 +86,18 @@ struct CLI {
         let folder = temporaryFolder()
         // Rows (1,0), (0,1), (1,1)/√2: cosines 0 (a,b), √½ (a,c), √½ (b,c).
         try NPY.write(Matrix(rows: 3, cols: 2, storage: [1, 0, 0, 1, 1, 1]), to: folder + "/x.npy")
-        try AtomicFile.write("{\"id\":\"a\",\"label\":\"p\"}\n{\"id\":\"b\",\"label\":\"p\"}\n{\"id\":\"c\",\"label\":\"q\"}\n", to: folder + "/c.jsonl")
-        let r = try CLI.run(["pairs", "--embeddings", folder + "/x.npy", "--labels", folder + "/c.jsonl", "--json", "--out", folder + "/r.json"])
+        try AtomicFile.write(
+            "{\"id\":\"a\",\"label\":\"p\"}\n{\"id\":\"b\",\"label\":\"p\"}\n{\"id\":\"c\",\"label\":\"q\"}\n", to: folder + "/c.jsonl")
+        let r = try CLI.run([
+            "pairs", "--embeddings", folder + "/x.npy", "--labels", folder + "/c.jsonl", "--json", "--out", folder + "/r.json",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try String(contentsOfFile: folder + "/r.json", encoding: .utf8) == r.stdout)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         let stats = try #require(json["statistics"] as? [String: [String: Any]])
         #expect(stats["related"]?["count"] as? Int == 1)
-        #expect(abs((stats["related"]?["max"] as? Double ?? 9) - 0) < 1e-7)
-        #expect(abs((stats["unrelated"]?["median"] as? Double ?? 9) - 0.5.squareRoot()) < 1e-6)
+        #expect((stats["related"]?["max"] as? Double ?? 9).isApproximatelyEqual(to: 0, absoluteTolerance: 1e-7))
+        #expect((stats["unrelated"]?["median"] as? Double ?? 9).isApproximatelyEqual(to: 0.5.squareRoot(), absoluteTolerance: 1e-6))
         #expect(stats["all"]?["count"] as? Int == 3)
         let provenance = try #require(json["provenance"] as? [String: Any])
         let inputs = try #require(provenance["inputs"] as? [String: String])
@@ -79,7 +112,9 @@ struct CLI {
         let whole = try CLI.run(["pairs", "--embeddings", folder + "/x.npy", "--tile", "100", "--json"] + cuts)
         var parts: [String] = []
         for i in 0..<4 {
-            let r = try CLI.run(["pairs", "--embeddings", folder + "/x.npy", "--tile", "100", "--shard", "\(i)/4", "--out", folder + "/part\(i).json"])
+            let r = try CLI.run([
+                "pairs", "--embeddings", folder + "/x.npy", "--tile", "100", "--shard", "\(i)/4", "--out", folder + "/part\(i).json",
+            ])
             #expect(r.status == 0, "\(r.stderr)")
             parts.append(folder + "/part\(i).json")
         }

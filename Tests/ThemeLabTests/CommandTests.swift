@@ -1,21 +1,30 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Testing
+
 @testable import ThemeLab
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// analyze, ablate, check, datasets fetch and synth, run as a user would.
 @Suite(.serialized) struct CommandTests {
     @Test func analyzeOnEmbeddingsWithAndWithoutLabels() throws {
         let folder = temporaryFolder()
-        let r = try CLI.run(["synth", "--out-corpus", folder + "/c.jsonl", "--out-embeddings", folder + "/x.npy", "--topics", "6,5,4", "--dims", "32"])
+        let r = try CLI.run([
+            "synth", "--out-corpus", folder + "/c.jsonl", "--out-embeddings", folder + "/x.npy", "--topics", "6,5,4", "--dims", "32",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
-        let a = try CLI.run(["analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/x.npy", "--json", "--out", folder + "/out"])
+        let a = try CLI.run([
+            "analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/x.npy", "--json", "--out", folder + "/out",
+        ])
         #expect(a.status == 0, "\(a.stderr)")
         let results = try JSONDecoder().decode(AnalysisResults.self, from: Data(a.stdout.utf8))
         let centred = try #require(results.analyses[0].spaces.first { $0.space == "centred" })
-        #expect(centred.thresholds.map(\.rule) == ["fixed(0.55)", "noise-floor(4)", "percentile(90)", "otsu", "otsu-floored", "kittler-illingworth", "mixture", "oracle"])
+        #expect(
+            centred.thresholds.map(\.rule) == [
+                "fixed(0.55)", "noise-floor(4)", "percentile(90)", "otsu", "otsu-floored", "kittler-illingworth", "mixture", "oracle",
+            ])
         #expect(centred.groupings.contains { $0.grouping == "kmeans-k" && $0.labelInformed })
         #expect(FileManager.default.fileExists(atPath: folder + "/out/analysis.csv"))
         let csv = try String(contentsOfFile: folder + "/out/analysis.csv", encoding: .utf8)
@@ -51,14 +60,21 @@ import Testing
 
     @Test func checkPassesOnItselfAndFailsOnADegradedResult() throws {
         let folder = temporaryFolder()
-        _ = try CLI.run(["synth", "--out-corpus", folder + "/c.jsonl", "--out-embeddings", folder + "/x.npy", "--topics", "6,5,4", "--dims", "32"])
-        _ = try CLI.run(["analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/x.npy", "--out", folder + "/r", "--groupings", "average"])
-        let write = try CLI.run(["check", "--results", folder + "/r/analysis.json", "--write-baseline", folder + "/b.json", "--tolerance", "ari=0.01"])
+        _ = try CLI.run([
+            "synth", "--out-corpus", folder + "/c.jsonl", "--out-embeddings", folder + "/x.npy", "--topics", "6,5,4", "--dims", "32",
+        ])
+        _ = try CLI.run([
+            "analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/x.npy", "--out", folder + "/r", "--groupings", "average",
+        ])
+        let write = try CLI.run([
+            "check", "--results", folder + "/r/analysis.json", "--write-baseline", folder + "/b.json", "--tolerance", "ari=0.01",
+        ])
         #expect(write.status == 0, "\(write.stderr)")
         let pass = try CLI.run(["check", "--results", folder + "/r/analysis.json", "--baseline", folder + "/b.json"])
         #expect(pass.status == 0 && pass.stdout.hasPrefix("check passed"), "\(pass.stdout)")
         // Degrade: move every average-linkage grouping's ARI down by 0.1.
-        var results = try JSONDecoder().decode(AnalysisResults.self, from: Data(contentsOf: URL(fileURLWithPath: folder + "/r/analysis.json")))
+        var results = try JSONDecoder().decode(
+            AnalysisResults.self, from: Data(contentsOf: URL(fileURLWithPath: folder + "/r/analysis.json")))
         for s in results.analyses[0].spaces.indices {
             for g in results.analyses[0].spaces[s].groupings.indices where results.analyses[0].spaces[s].groupings[g].recovery != nil {
                 results.analyses[0].spaces[s].groupings[g].recovery!.ari -= 0.1
@@ -72,10 +88,12 @@ import Testing
 
     @Test func ablateRunsAnExperimentFile() throws {
         let folder = temporaryFolder()
-        try AtomicFile.write("""
+        try AtomicFile.write(
+            """
             {"name": "tiny", "corpora": [{"name": "synthetic", "generator": {"dimensions": 24, "topicSizes": [5, 4, 3],
               "anisotropy": 2, "anisotropySpread": 0.2, "topicStrength": 1, "noise": 0.5, "seed": 4}}],
-             "spaces": ["raw", "centred", "abtt(1)", "whiten(8)"], "thresholds": ["otsu", "oracle"], "groupings": ["components", "average", "kmeans-k"], "shuffles": 0}
+             "spaces": ["raw", "centred", "abtt(1)", "whiten(8)"], "thresholds": ["otsu", "oracle"],
+             "groupings": ["components", "average", "kmeans-k"], "shuffles": 0}
             """, to: folder + "/tiny.json")
         let r = try CLI.run(["ablate", folder + "/tiny.json", "--results", folder + "/results"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -85,7 +103,8 @@ import Testing
         let again = try CLI.run(["ablate", folder + "/tiny.json", "--results", folder + "/again"])
         #expect(again.status == 0)
         #expect(try String(contentsOfFile: folder + "/again/tiny/tiny.csv", encoding: .utf8) == csv, "same inputs and seed, same bytes")
-        try AtomicFile.write("{\"name\": \"bad\", \"corpora\": [{\"name\": \"seed-12\"}], \"thresholds\": [\"median\"]}", to: folder + "/bad.json")
+        try AtomicFile.write(
+            "{\"name\": \"bad\", \"corpora\": [{\"name\": \"seed-12\"}], \"thresholds\": [\"median\"]}", to: folder + "/bad.json")
         let bad = try CLI.run(["ablate", folder + "/bad.json"])
         #expect(bad.status == 1 && bad.stderr.contains("bad.json: 'thresholds[0]' unknown threshold rule 'median'"), "\(bad.stderr)")
     }

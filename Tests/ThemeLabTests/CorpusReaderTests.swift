@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThemeLab
 
 @Suite struct CorpusReaderTests {
@@ -10,15 +11,19 @@ import Testing
     }
 
     @Test func readsJSONL() throws {
-        let path = write("""
+        let path = write(
+            """
             {"id": "a", "text": "I said the wrong thing", "label": "work", "order": 2}
 
             {"id": "b", "text": "Café au lait", "label": "food", "group2": "life"}
             """, "c.jsonl")
         let c = try CorpusReader.read(path: path)
         #expect(c.name == "c")
-        #expect(c.items == [CorpusItem(id: "a", text: "I said the wrong thing", label: "work", order: 2),
-                            CorpusItem(id: "b", text: "Café au lait", label: "food", group2: "life")])
+        #expect(
+            c.items == [
+                CorpusItem(id: "a", text: "I said the wrong thing", label: "work", order: 2),
+                CorpusItem(id: "b", text: "Café au lait", label: "food", group2: "life"),
+            ])
         #expect(c.labelIndices() == [0, 1])
     }
 
@@ -28,8 +33,11 @@ import Testing
         #expect(c.items.map(\.text) == ["Hello, \"you\"", "two\nlines", "plain"])
         #expect(c.labelIndices() == [0, 0, 1])
         let tsv = write("label\tid\ttext\nx\tA\tone, two\ny\tB\tthree\n", "c.tsv")
-        #expect(try CorpusReader.read(path: tsv).items == [CorpusItem(id: "A", text: "one, two", label: "x"),
-                                                            CorpusItem(id: "B", text: "three", label: "y")])
+        #expect(
+            try CorpusReader.read(path: tsv).items == [
+                CorpusItem(id: "A", text: "one, two", label: "x"),
+                CorpusItem(id: "B", text: "three", label: "y"),
+            ])
     }
 
     @Test func unlabeledCorpusHasNoLabelIndices() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThemeLab
 
 /// Corpora through the registry, on real rows: the committed seeds and CLINC150 (Datasets/), WordNet
@@ -41,7 +42,9 @@ import Testing
         #expect(try DatasetRegistry.load(spec).corpus == sub, "seeded")
         spec.split = "dev"
         #expect(errorMessage { _ = try DatasetRegistry.load(spec) }?.contains("no split 'dev'") == true)
-        #expect(errorMessage { _ = try DatasetRegistry.load(CorpusSpec(name: "clinc150"), dataDirectory: "/nonexistent") }?.contains("not found") == true)
+        #expect(
+            errorMessage { _ = try DatasetRegistry.load(CorpusSpec(name: "clinc150"), dataDirectory: "/nonexistent") }?.contains(
+                "not found") == true)
     }
 
     @Test func clinc150IsCheckedAgainstItsChecksum() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThemeLab
 
 /// The Swift encoder against PyTorch/transformers figures for all-MiniLM-L6-v2
@@ -7,13 +8,17 @@ import Testing
 /// which `make test` installs; without them the tests fail rather than skip.
 @Suite(.serialized) struct EncoderParityTests {
     struct Reference: Decodable {
-        struct Item: Decodable { var text: String; var tokens: [String]; var input_ids: [Int32]; var mean_pooled: [String: [Float]] }
+        struct Item: Decodable {
+            var text: String
+            var tokens: [String]
+            var inputIds: [Int32]
+            var meanPooled: [String: [Float]]
+        }
         var items: [Item]
     }
 
     static let reference: Reference = {
-        let data = FileManager.default.contents(atPath: fixture("minilm-reference.json"))!
-        return try! JSONDecoder().decode(Reference.self, from: data)
+        try! decodeFixture(Reference.self, "minilm-reference.json")
     }()
 
     static let encoder: Result<SentenceEncoder, Error> = Result { try SentenceEncoder(folder: ModelFolder.locate()) }
@@ -33,7 +38,7 @@ import Testing
     @Test func tokenIdsMatchPyTorchForAll30Sentences() throws {
         let tokenizer = try encoder().tokenizer
         for item in Self.reference.items {
-            #expect(tokenizer.encode(item.text) == item.input_ids, "\(item.text): \(tokenizer.tokens(item.text)) vs \(item.tokens)")
+            #expect(tokenizer.encode(item.text) == item.inputIds, "\(item.text): \(tokenizer.tokens(item.text)) vs \(item.tokens)")
         }
     }
 
@@ -41,9 +46,9 @@ import Testing
         let e = try encoder()
         var worst: Float = 0
         for item in Self.reference.items {
-            for (layerName, expected) in item.mean_pooled {
+            for (layerName, expected) in item.meanPooled {
                 let layer = Int(layerName)!
-                let got = e.model.meanPooled([item.input_ids], layer: layer)
+                let got = e.model.meanPooled([item.inputIds], layer: layer)
                 let error = zip(got.storage, expected).map { abs($0 - $1) }.max()!
                 worst = max(worst, error)
                 #expect(error < 1e-4, "\(item.text) layer \(layer): max abs error \(error)")
@@ -78,7 +83,9 @@ import Testing
     @Test func cacheReturnsWhatWasStoredAndSkipsTheModel() throws {
         let e = try encoder()
         let folder = temporaryFolder()
-        let texts = ["I think I said the wrong thing in standup.", "Baked bread for the first time.", "I think I said the wrong thing in standup."]
+        let texts = [
+            "I think I said the wrong thing in standup.", "Baked bread for the first time.", "I think I said the wrong thing in standup.",
+        ]
         var cache = try EmbeddingCache(folder: folder, encoder: e, layer: 2)
         let first = try e.embed(texts, layer: 2, cache: &cache)
         #expect(cache.count == 2)
@@ -110,20 +117,25 @@ import Testing
 @Suite(.serialized) struct EmbedCommandTests {
     @Test func embedsACorpusWithProvenanceAndNamesItemsWithoutText() throws {
         let folder = temporaryFolder()
-        try AtomicFile.write("""
+        try AtomicFile.write(
+            """
             {"id":"a","text":"I think I said the wrong thing in standup.","label":"work"}
             {"id":"b","text":"Baked bread for the first time.","label":"food"}
             """, to: folder + "/c.jsonl")
-        let r = try CLI.run(["embed", "--corpus", folder + "/c.jsonl", "--out", folder + "/x.npy", "--layer", "2"],
-                            environment: ["THEMELAB_CACHE": folder + "/cache"])
+        let r = try CLI.run(
+            ["embed", "--corpus", folder + "/c.jsonl", "--out", folder + "/x.npy", "--layer", "2"],
+            environment: ["THEMELAB_CACHE": folder + "/cache"])
         #expect(r.status == 0, "\(r.stderr)")
         let x = try NPY.read(path: folder + "/x.npy")
         #expect(x.rows == 2 && x.cols == 384)
-        let expected = EncoderParityTests.reference.items[0].mean_pooled["2"]!
-        #expect(zip(x.row(0), expected).allSatisfy { abs($0 - $1) < 1e-4 }, "layer 2, not normalised")
-        let record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/x.npy.json"))) as? [String: Any])
+        let expected = EncoderParityTests.reference.items[0].meanPooled["2"]!
+        #expect(zip(x.row(0), expected).allSatisfy { $0.isApproximatelyEqual(to: $1, absoluteTolerance: 1e-4) }, "layer 2, not normalised")
+        let record = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/x.npy.json"))) as? [String: Any])
         #expect(record["layer"] as? Int == 2 && record["normalized"] as? Bool == false)
-        #expect((record["provenance"] as? [String: Any])?["model"] as? String == "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db")
+        #expect(
+            (record["provenance"] as? [String: Any])?["model"] as? String
+                == "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db")
 
         try AtomicFile.write("{\"id\":\"a\",\"label\":\"x\"}\n", to: folder + "/notext.jsonl")
         let bad = try CLI.run(["embed", "--corpus", folder + "/notext.jsonl", "--out", folder + "/y.npy"])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThemeLab
 
 /// `themelab check` never passes wrongly: NaN, missing values, duplicate rows and tolerances that
@@ -51,26 +52,37 @@ import Testing
         (r, b) = try gate()
         b.analyses[a].spaces[s].groupings[g].recovery!.purity = .nan
         let untolerated = try RegressionCheck.compare(results: r.analyses, baseline: b)
-        #expect(untolerated.contains { $0.hasPrefix("NaN purity in the baseline: seed-12 |") }, "a metric no tolerance names: \(untolerated)")
+        #expect(
+            untolerated.contains { $0.hasPrefix("NaN purity in the baseline: seed-12 |") }, "a metric no tolerance names: \(untolerated)")
     }
 
     @Test func duplicateRowsAreRefused() throws {
         var (r, b) = try gate()
         r.analyses.append(r.analyses[0])
         let message = errorMessage { _ = try RegressionCheck.compare(results: r.analyses, baseline: b, resultsFile: "r.json") }
-        #expect(message?.hasPrefix("r.json: row 'seed-12 |") == true && message?.hasSuffix("appears twice; rows must be unique") == true, "\(message ?? "")")
+        #expect(
+            message?.hasPrefix("r.json: row 'seed-12 |") == true && message?.hasSuffix("appears twice; rows must be unique") == true,
+            "\(message ?? "")")
         b.analyses.append(b.analyses[0])
-        #expect(errorMessage { _ = try RegressionCheck.compare(results: Array(r.analyses.dropLast()), baseline: b) }?.contains("appears twice") == true)
+        #expect(
+            errorMessage { _ = try RegressionCheck.compare(results: Array(r.analyses.dropLast()), baseline: b) }?.contains("appears twice")
+                == true)
     }
 
     @Test func tolerancesThatCheckNothingAreRefused() throws {
         var (r, b) = try gate()
         b.tolerances = [:]
-        #expect(errorMessage { _ = try RegressionCheck.compare(results: r.analyses, baseline: b, baselineFile: "b.json") } == "b.json: no tolerances, so the gate would check nothing")
+        #expect(
+            errorMessage { _ = try RegressionCheck.compare(results: r.analyses, baseline: b, baselineFile: "b.json") }
+                == "b.json: no tolerances, so the gate would check nothing")
         b.tolerances = ["ARI": 0.5]
-        #expect(errorMessage { _ = try RegressionCheck.compare(results: r.analyses, baseline: b) }?.contains("tolerance 'ARI' names no metric") == true)
+        #expect(
+            errorMessage { _ = try RegressionCheck.compare(results: r.analyses, baseline: b) }?.contains("tolerance 'ARI' names no metric")
+                == true)
         b.tolerances = ["ari": .infinity]
-        #expect(errorMessage { _ = try RegressionCheck.compare(results: r.analyses, baseline: b) }?.contains("tolerance ari=inf must be a finite number") == true)
+        #expect(
+            errorMessage { _ = try RegressionCheck.compare(results: r.analyses, baseline: b) }?.contains(
+                "tolerance ari=inf must be a finite number") == true)
         r.analyses = []
         b.tolerances = ["ari": 0.01]
         #expect(try RegressionCheck.compare(results: r.analyses, baseline: b).first?.hasPrefix("missing: ") == true)
@@ -84,9 +96,14 @@ import Testing
         r.analyses[a].spaces[s].groupings[g].recovery!.nmi = .nan
         try AtomicFile.write(try JSONOutput.encode(r), to: folder + "/nan.json")
         #expect(try String(contentsOfFile: folder + "/nan.json", encoding: .utf8).contains("\"nmi\" : \"nan\""))
-        let run = try CLI.run(["check", "--results", folder + "/nan.json", "--baseline", Self.committed.replacingOccurrences(of: "ci-gate/ci-gate.json", with: "baseline.json")])
+        let run = try CLI.run([
+            "check", "--results", folder + "/nan.json", "--baseline",
+            Self.committed.replacingOccurrences(of: "ci-gate/ci-gate.json", with: "baseline.json"),
+        ])
         #expect(run.status == 1 && run.stdout.contains("NaN nmi in the results: seed-12 |"), "\(run.stdout)")
-        let wrongCase = try CLI.run(["check", "--results", Self.committed, "--write-baseline", folder + "/b.json", "--tolerance", "ARI=0.5"])
+        let wrongCase = try CLI.run([
+            "check", "--results", Self.committed, "--write-baseline", folder + "/b.json", "--tolerance", "ARI=0.5",
+        ])
         #expect(wrongCase.status == 2 && wrongCase.stderr.contains("tolerance 'ARI' names no metric"), "\(wrongCase.stderr)")
         let infinite = try CLI.run(["check", "--results", Self.committed, "--write-baseline", folder + "/b.json", "--tolerance", "ari=inf"])
         #expect(infinite.status == 2 && infinite.stderr.contains("must be a finite number"), "\(infinite.stderr)")
@@ -97,13 +114,17 @@ import Testing
 @Suite struct OutputSafetyTests {
     @Test func anOutputThatIsAnInputIsRefusedAndTheInputSurvives() throws {
         let folder = temporaryFolder()
-        let s = try CLI.run(["synth", "--out-corpus", folder + "/c.jsonl", "--out-embeddings", folder + "/x.npy", "--topics", "3,3", "--dims", "8"])
+        let s = try CLI.run([
+            "synth", "--out-corpus", folder + "/c.jsonl", "--out-embeddings", folder + "/x.npy", "--topics", "3,3", "--dims", "8",
+        ])
         #expect(s.status == 0, "\(s.stderr)")
         let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/x.npy"))
         let same = try CLI.run(["pairs", "--embeddings", folder + "/x.npy", "--out", folder + "/./x.npy"])
         #expect(same.status == 2 && same.stderr.contains("is the input"), "\(same.stderr)")
         try FileManager.default.createSymbolicLink(atPath: folder + "/link.json", withDestinationPath: folder + "/c.jsonl")
-        let linked = try CLI.run(["pairs", "--embeddings", folder + "/x.npy", "--labels", folder + "/c.jsonl", "--out", folder + "/link.json"])
+        let linked = try CLI.run([
+            "pairs", "--embeddings", folder + "/x.npy", "--labels", folder + "/c.jsonl", "--out", folder + "/link.json",
+        ])
         #expect(linked.status == 2 && linked.stderr.contains("is the input"), "\(linked.stderr)")
         let embed = try CLI.run(["embed", "--corpus", folder + "/c.jsonl", "--out", folder + "/c.jsonl"])
         #expect(embed.status == 2 && embed.stderr.contains("is the input"), "\(embed.stderr)")
@@ -127,7 +148,8 @@ import Testing
     @Test func experimentNamesCannotEscapeTheResultsFolder() throws {
         let folder = temporaryFolder()
         for name in ["../../x", "", ".", "a\nb", "a/b"] {
-            let json = String(data: try JSONSerialization.data(withJSONObject: ["name": name, "corpora": [["name": "seed-12"]]]), encoding: .utf8)!
+            let json = String(
+                data: try JSONSerialization.data(withJSONObject: ["name": name, "corpora": [["name": "seed-12"]]]), encoding: .utf8)!
             try AtomicFile.write(json, to: folder + "/e.json")
             let message = errorMessage { _ = try ExperimentPlan.read(path: folder + "/e.json") }
             #expect(message?.contains("e.json: 'name' must be 1–64 letters") == true, "\(name): \(message ?? "accepted")")

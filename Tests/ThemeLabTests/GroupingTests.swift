@@ -1,17 +1,32 @@
 import Foundation
 import Testing
+
 @testable import ThemeLab
 
 /// Groupings against scipy (Fixtures/scipy-grouping.*, made by
 /// scripts/fixtures/make_grouping_fixtures.py) and hand-worked cases. Partitions are compared
 /// up to renaming (ARI = 1).
 @Suite struct GroupingTests {
-    struct Cut: Decodable { var threshold: Double?; var k: Int?; var labels: [Int] }
-    struct File: Decodable { var average_by_threshold: [Cut]; var average_by_k: [Cut]; var components: [Cut]; var merge_similarities: [Double]
-        var single_merge_similarities: [Double]
-        var silhouettes: [Scored]; var top5: [[Double]]; var top5_otsu: Double }
-    struct Scored: Decodable { var labels: [Int]; var score: Double }
-    static let file = try! JSONDecoder().decode(File.self, from: Data(contentsOf: URL(fileURLWithPath: fixture("scipy-grouping.json"))))
+    struct Cut: Decodable {
+        var threshold: Double?
+        var k: Int?
+        var labels: [Int]
+    }
+    struct File: Decodable {
+        var averageByThreshold: [Cut]
+        var averageByK: [Cut]
+        var components: [Cut]
+        var mergeSimilarities: [Double]
+        var singleMergeSimilarities: [Double]
+        var silhouettes: [Scored]
+        var top5: [[Double]]
+        var top5Otsu: Double
+    }
+    struct Scored: Decodable {
+        var labels: [Int]
+        var score: Double
+    }
+    static let file = try! decodeFixture(File.self, "scipy-grouping.json")
 
     func samePartition(_ a: [Int32], _ b: [Int]) -> Bool {
         Recovery(topics: b, groups: a).ari == 1 && Set(a).count == Set(b).count
@@ -25,12 +40,12 @@ import Testing
         _ = PairEngine(tileSize: 16).run(x, consumers: [linkage])
         let tree = linkage.dendrogram()
         let ours = tree.merges.map { Double($0.similarity) }.sorted(by: >)
-        let theirs = Self.file.merge_similarities.sorted(by: >)
-        #expect(zip(ours, theirs).allSatisfy { abs($0 - $1) < 1e-5 }, "merge heights")
-        for cut in Self.file.average_by_threshold {
+        let theirs = Self.file.mergeSimilarities.sorted(by: >)
+        #expect(zip(ours, theirs).allSatisfy { $0.isApproximatelyEqual(to: $1, absoluteTolerance: 1e-5) }, "merge heights")
+        for cut in Self.file.averageByThreshold {
             #expect(samePartition(tree.cut(atSimilarity: cut.threshold!), cut.labels), "cut at \(cut.threshold!)")
         }
-        for cut in Self.file.average_by_k {
+        for cut in Self.file.averageByK {
             #expect(samePartition(tree.cut(groups: cut.k!), cut.labels), "k = \(cut.k!)")
         }
     }
@@ -48,8 +63,9 @@ import Testing
         _ = PairEngine(tileSize: 16, workers: 1).run(x, labels: (0..<60).map { Int32($0 / 15) }, consumers: [whole])
         #expect(whole.rebuilds < forest.rebuilds && whole.edges == forest.edges)
         let ours = forest.edges.map { Double($0.w) }
-        let theirs = Self.file.single_merge_similarities.sorted(by: >)
-        #expect(ours.count == 59 && zip(ours, theirs).allSatisfy { abs($0 - $1) < 1e-5 }, "merge heights")
+        let theirs = Self.file.singleMergeSimilarities.sorted(by: >)
+        #expect(
+            ours.count == 59 && zip(ours, theirs).allSatisfy { $0.isApproximatelyEqual(to: $1, absoluteTolerance: 1e-5) }, "merge heights")
         for cut in Self.file.components {
             #expect(samePartition(forest.labels(atLeast: cut.threshold!), cut.labels), "components at \(cut.threshold!)")
         }
@@ -57,10 +73,12 @@ import Testing
 
     @Test func spanningForestByHand() {
         // Weights 0.9 (0–1), 0.8 (2–3), 0.5 (1–2) and lighter pairs: the forest keeps those three.
-        let forest = SpanningForest(items: 4, edges: [
-            .init(i: 0, j: 2, w: 0.1), .init(i: 2, j: 3, w: 0.8), .init(i: 0, j: 1, w: 0.9),
-            .init(i: 1, j: 2, w: 0.5), .init(i: 0, j: 3, w: 0.5), .init(i: 1, j: 3, w: 0.2),
-        ])
+        let forest = SpanningForest(
+            items: 4,
+            edges: [
+                .init(i: 0, j: 2, w: 0.1), .init(i: 2, j: 3, w: 0.8), .init(i: 0, j: 1, w: 0.9),
+                .init(i: 1, j: 2, w: 0.5), .init(i: 0, j: 3, w: 0.5), .init(i: 1, j: 3, w: 0.2),
+            ])
         #expect(forest.edges.map(\.w) == [0.9, 0.8, 0.5])
         #expect(forest.edges[2] == .init(i: 0, j: 3, w: 0.5))  // ties go to the smaller item numbers
         #expect(forest.labels(atLeast: 0.85) == [0, 0, 1, 2])
@@ -72,7 +90,7 @@ import Testing
         let x = try unitVectors()
         for case let c in Self.file.silhouettes {
             let ours = try #require(silhouette(x, groups: c.labels.map { Int32($0 - 1) }))
-            #expect(abs(ours - c.score) < 1e-5, "\(ours) vs \(c.score)")
+            #expect(ours.isApproximatelyEqual(to: c.score, absoluteTolerance: 1e-5), "\(ours) vs \(c.score)")
         }
         #expect(silhouette(x, groups: [Int32](repeating: 0, count: 60)) == nil)
     }
@@ -80,10 +98,14 @@ import Testing
     @Test func bestCutEqualsAScanOfEveryCut() throws {
         let x = try unitVectors()
         let topics = (0..<60).map { Int32($0 / 15) }
-        let forest = SpanningForest(items: 60), linkage = try AverageLinkage(items: 60)
+        let forest = SpanningForest(items: 60)
+        let linkage = try AverageLinkage(items: 60)
         _ = PairEngine(tileSize: 16).run(x, consumers: [forest, linkage])
         let tree = linkage.dendrogram()
-        for merges in [forest.edges.map { (a: Int($0.i), b: Int($0.j), similarity: $0.w) }, tree.merges.map { (a: $0.a, b: $0.b, similarity: $0.similarity) }] {
+        for merges in [
+            forest.edges.map { (a: Int($0.i), b: Int($0.j), similarity: $0.w) },
+            tree.merges.map { (a: $0.a, b: $0.b, similarity: $0.similarity) },
+        ] {
             var scan = Recovery(topics: topics, groups: Array(0..<60)).ari
             for t in Set(merges.map(\.similarity)) {
                 var sets = UnionFind(count: 60)
@@ -91,7 +113,7 @@ import Testing
                 scan = max(scan, Recovery(topics: topics, groups: sets.labels()).ari)
             }
             let best = BestCut(items: 60, merges: merges, topics: topics)
-            #expect(abs(best.ari - scan) < 1e-12 && best.ari > 0.5)
+            #expect(best.ari.isApproximatelyEqual(to: scan, absoluteTolerance: 1e-12) && best.ari > 0.5)
         }
         // By hand: {0,1} at 0.9, then {2,3} at 0.8, then all at 0.1; topics {0,1}, {2,3}.
         let hand = BestCut(items: 4, merges: [(0, 1, 0.9), (2, 3, 0.8), (1, 2, 0.1)], topics: [0, 0, 1, 1])
@@ -105,16 +127,20 @@ import Testing
         let distribution = PairEngine(tileSize: 16, workers: workers).run(x, consumers: [neighbours])
         for v in 0..<60 {
             let ours = neighbours.similarities(of: v, count: 5).map(Double.init)
-            #expect(ours.count == 5 && zip(ours, Self.file.top5[v]).allSatisfy { abs($0 - $1) < 1e-5 }, "item \(v)")
+            #expect(
+                ours.count == 5 && zip(ours, Self.file.top5[v]).allSatisfy { $0.isApproximatelyEqual(to: $1, absoluteTolerance: 1e-5) },
+                "item \(v)")
         }
         let context = ThresholdContext(distribution: distribution, dimensions: x.cols, neighbours: neighbours)
         let t = try #require(NeighbourOtsuThreshold(k: 5).threshold(in: context))
         let values = Self.file.top5.flatMap { $0 }
         let bin = (values.max()! - values.min()!) / 256
-        #expect(abs(t - Self.file.top5_otsu) <= bin + 1e-6, "\(t) vs \(Self.file.top5_otsu)")
+        #expect(t.isApproximatelyEqual(to: Self.file.top5Otsu, absoluteTolerance: bin + 1e-6), "\(t) vs \(Self.file.top5Otsu)")
         // The k-th neighbour median: numpy's median of each item's 5th similarity.
         let fifth = Self.file.top5.map { $0[4] }.sorted()
-        #expect(abs(NeighbourMedianThreshold(k: 5).threshold(in: context)! - (fifth[29] + fifth[30]) / 2) < 1e-5)
+        #expect(
+            NeighbourMedianThreshold(k: 5).threshold(in: context)!.isApproximatelyEqual(
+                to: (fifth[29] + fifth[30]) / 2, absoluteTolerance: 1e-5))
     }
 
     @Test func leaderByHand() throws {

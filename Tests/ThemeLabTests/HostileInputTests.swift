@@ -69,7 +69,9 @@ import Testing
     @Test func aRowWithADenormalNormBecomesAUnitVector() throws {
         let u = try unitRows(Matrix(rows: 1, cols: 3, storage: [3e-41, 4e-41, 0]))
         #expect(u.storage.allSatisfy { $0.isFinite })
-        #expect(abs(u[0, 0] - 0.6) < 1e-4 && abs(u[0, 1] - 0.8) < 1e-4)  // denormals carry ~15 bits
+        #expect(
+            u[0, 0].isApproximatelyEqual(to: 0.6, absoluteTolerance: 1e-4) && u[0, 1].isApproximatelyEqual(to: 0.8, absoluteTolerance: 1e-4)
+        )  // denormals carry ~15 bits
     }
 
     @Test func aLeaderGroupWhoseMembersCancelKeepsAFiniteCentroid() throws {

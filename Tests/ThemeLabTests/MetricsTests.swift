@@ -1,12 +1,18 @@
 import Foundation
 import Testing
+
 @testable import ThemeLab
 
 /// Recovery metrics against scikit-learn 1.9.1 (Fixtures/sklearn-metrics.json, made by
 /// scripts/fixtures/make_reference_fixtures.py), to 1e-9.
 @Suite struct MetricsTests {
     struct Case: Decodable {
-        struct Pairs: Decodable { var tp: Double; var fp: Double; var fn: Double; var tn: Double }
+        struct Pairs: Decodable {
+            var tp: Double
+            var fp: Double
+            var fn: Double
+            var tn: Double
+        }
         var name: String
         var topics: [Int]
         var groups: [Int]
@@ -14,25 +20,26 @@ import Testing
         var nmi: Double
         var homogeneity: Double
         var completeness: Double
-        var v_measure: Double
-        var pair_confusion: Pairs
+        var vMeasure: Double
+        var pairConfusion: Pairs
     }
     struct File: Decodable { var cases: [Case] }
 
-    static let cases = try! JSONDecoder().decode(File.self, from: Data(contentsOf: URL(fileURLWithPath: fixture("sklearn-metrics.json")))).cases
+    static let cases = try! decodeFixture(File.self, "sklearn-metrics.json")
+        .cases
 
     @Test(arguments: cases.map(\.name))
     func matchesScikitLearn(_ name: String) {
         let k = Self.cases.first { $0.name == name }!
         let c = Contingency(classes: k.topics, clusters: k.groups)
         let r = Recovery(topics: k.topics, groups: k.groups)
-        #expect(abs(r.ari - k.ari) < 1e-9, "ARI \(r.ari) vs \(k.ari)")
-        #expect(abs(r.nmi - k.nmi) < 1e-9, "NMI \(r.nmi) vs \(k.nmi)")
-        #expect(abs(r.homogeneity - k.homogeneity) < 1e-9)
-        #expect(abs(r.completeness - k.completeness) < 1e-9)
-        #expect(abs(r.vMeasure - k.v_measure) < 1e-9)
+        #expect(r.ari.isApproximatelyEqual(to: k.ari, absoluteTolerance: 1e-9), "ARI \(r.ari) vs \(k.ari)")
+        #expect(r.nmi.isApproximatelyEqual(to: k.nmi, absoluteTolerance: 1e-9), "NMI \(r.nmi) vs \(k.nmi)")
+        #expect(r.homogeneity.isApproximatelyEqual(to: k.homogeneity, absoluteTolerance: 1e-9))
+        #expect(r.completeness.isApproximatelyEqual(to: k.completeness, absoluteTolerance: 1e-9))
+        #expect(r.vMeasure.isApproximatelyEqual(to: k.vMeasure, absoluteTolerance: 1e-9))
         let p = PairConfusion(c)
-        #expect(p == PairConfusion(tp: k.pair_confusion.tp, fp: k.pair_confusion.fp, fn: k.pair_confusion.fn, tn: k.pair_confusion.tn))
+        #expect(p == PairConfusion(tp: k.pairConfusion.tp, fp: k.pairConfusion.fp, fn: k.pairConfusion.fn, tn: k.pairConfusion.tn))
     }
 
     @Test func pairScoresPurityAndShapeByHand() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThemeLab
 
 /// The pairwise pass against a naive Float64 reference: every i<j cosine computed directly.
@@ -48,12 +49,16 @@ import Testing
         let mean = values.reduce(0, +) / Double(values.count)
         let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count)
         #expect(s.count == values.count)
-        #expect(abs(s.min - values.min()!) < 1e-6 && abs(s.max - values.max()!) < 1e-6)
-        #expect(abs(s.mean - mean) < 1e-6)
-        #expect(abs(s.std - variance.squareRoot()) < 1e-6)
+        #expect(
+            s.min.isApproximatelyEqual(to: values.min()!, absoluteTolerance: 1e-6)
+                && s.max.isApproximatelyEqual(to: values.max()!, absoluteTolerance: 1e-6))
+        #expect(s.mean.isApproximatelyEqual(to: mean, absoluteTolerance: 1e-6))
+        #expect(s.std.isApproximatelyEqual(to: variance.squareRoot(), absoluteTolerance: 1e-6))
         let got = [s.p1, s.p5, s.p25, s.median, s.p75, s.p95, s.p99]
         for (q, g) in zip(PairStatistics.quantileLevels, got) {
-            #expect(abs(g - numpyQuantile(values, q)) <= quantileTolerance + 1e-6, "q\(q): \(g) vs \(numpyQuantile(values, q))")
+            #expect(
+                g.isApproximatelyEqual(to: numpyQuantile(values, q), absoluteTolerance: quantileTolerance + 1e-6),
+                "q\(q): \(g) vs \(numpyQuantile(values, q))")
         }
     }
 
@@ -101,7 +106,7 @@ import Testing
 
         let two = try unitRows(Matrix(rows: 2, cols: 2, storage: [3, 4, 4, 3]))
         let s = try #require(PairEngine().run(two, labels: [0, 0]).statistics(.related))
-        #expect(s.count == 1 && abs(s.median - 0.96) < 1e-6 && s.std == 0)
+        #expect(s.count == 1 && s.median.isApproximatelyEqual(to: 0.96, absoluteTolerance: 1e-6) && s.std == 0)
 
         // d = 1: every cosine is ±1; signs + − + − + give 4 same-sign pairs and 6 opposite.
         let line = try unitRows(Matrix(rows: 5, cols: 1, storage: [2, -1, 3, -4, 0.5]))
@@ -120,7 +125,8 @@ import Testing
                 defer { lock.unlock() }
                 for a in 0..<tile.rowCount {
                     for b in tile.firstColumn(ofRow: a)..<tile.colCount {
-                        let i = Int(tile.item[tile.rowStart + a]), j = Int(tile.item[tile.colStart + b])
+                        let i = Int(tile.item[tile.rowStart + a])
+                        let j = Int(tile.item[tile.colStart + b])
                         let key = min(i, j) * n + max(i, j)
                         #expect(seen[key] == nil)
                         seen[key] = tile.values[a * tile.stride + b]
@@ -135,7 +141,7 @@ import Testing
         #expect(collector.seen.count == 29 * 28 / 2)
         let (i, j) = (3, 17)
         let dot = (0..<4).reduce(Float(0)) { $0 + x[i, $1] * x[j, $1] }
-        #expect(abs(collector.seen[i * 29 + j]! - dot) < 1e-6)
+        #expect(collector.seen[i * 29 + j]!.isApproximatelyEqual(to: dot, absoluteTolerance: 1e-6))
     }
 
     @Test func resultDoesNotDependOnWorkersOrScheduling() throws {
@@ -173,8 +179,11 @@ import Testing
     }
 
     @Test func unitRowsRejectsZeroAndNonFiniteRows() {
-        #expect(errorMessage { _ = try unitRows(Matrix(rows: 2, cols: 2, storage: [1, 0, 0, 0])) } == "row 1: vector is zero, cannot normalise")
-        #expect(errorMessage { _ = try unitRows(Matrix(rows: 1, cols: 2, storage: [1, .nan])) } == "row 0: vector has a non-finite value at dimension 1")
+        #expect(
+            errorMessage { _ = try unitRows(Matrix(rows: 2, cols: 2, storage: [1, 0, 0, 0])) } == "row 1: vector is zero, cannot normalise")
+        #expect(
+            errorMessage { _ = try unitRows(Matrix(rows: 1, cols: 2, storage: [1, .nan])) }
+                == "row 0: vector has a non-finite value at dimension 1")
     }
 
     @Test func numpyLinearQuantileByHand() {
@@ -187,14 +196,20 @@ import Testing
         // Points made from 100 GFLOP/s, 1 ns per pair, 50 MiB + 8 B per N·d + 200 B per N.
         func point(_ n: Int, _ d: Int) -> CostModel.Point {
             let pairs = Double(n) * Double(n - 1) / 2
-            return .init(n: n, d: d, seconds: pairs * (2 * Double(d) / 100e9 + 1e-9),
-                         peakMiB: (50 * 1_048_576 + 8 * Double(n * d) + 200 * Double(n)) / 1_048_576)
+            return .init(
+                n: n, d: d, seconds: pairs * (2 * Double(d) / 100e9 + 1e-9),
+                peakMiB: (50 * 1_048_576 + 8 * Double(n * d) + 200 * Double(n)) / 1_048_576)
         }
         let points = [point(5000, 384), point(20000, 384), point(80000, 384), point(20000, 128), point(20000, 768)]
         let model = try CostModel(fitting: points)
-        #expect(abs(model.flopRate / 100e9 - 1) < 1e-6 && abs(model.perPair / 1e-9 - 1) < 1e-6)
-        #expect(abs(model.perItemDimension - 8) < 1e-6 && abs(model.perItem - 200) < 1e-4 && abs(model.base / 1_048_576 - 50) < 1e-6)
-        #expect(abs(model.seconds(n: 200_000, d: 384) - point(200_000, 384).seconds) < 1e-6)
+        #expect(
+            (model.flopRate / 100e9).isApproximatelyEqual(to: 1, absoluteTolerance: 1e-6)
+                && (model.perPair / 1e-9).isApproximatelyEqual(to: 1, absoluteTolerance: 1e-6))
+        #expect(
+            model.perItemDimension.isApproximatelyEqual(to: 8, absoluteTolerance: 1e-6)
+                && model.perItem.isApproximatelyEqual(to: 200, absoluteTolerance: 1e-4)
+                && (model.base / 1_048_576).isApproximatelyEqual(to: 50, absoluteTolerance: 1e-6))
+        #expect(model.seconds(n: 200_000, d: 384).isApproximatelyEqual(to: point(200_000, 384).seconds, absoluteTolerance: 1e-6))
         #expect(throws: ThemeLabError.self) { try CostModel(fitting: [point(5000, 384), point(8000, 384), point(9000, 384)]) }
         #expect(throws: ThemeLabError.self) { try CostModel.Point(benchLine: "{\"n\": 3}") }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThemeLab
 
 /// The determinism contract (README, "Same numbers everywhere"): the committed results are what the code
@@ -23,22 +24,29 @@ import Testing
     @Test func committedResultsAreWhatTheCodeComputes() throws {
         let committed = Self.root + "/results/ci-gate"
         let fresh = try Self.rerunGate()
-        let kernel = try JSONDecoder().decode(AnalysisResults.self, from: Data(contentsOf: URL(fileURLWithPath: committed + "/ci-gate.json")))
-            .provenance.blas.kernel
-        try #require(kernel == BLASRuntime.corename,
-                     "results/ were made with OpenBLAS kernel \(kernel), this run has \(BLASRuntime.corename): see README for the cross-kernel figures")
+        let kernel = try JSONDecoder().decode(
+            AnalysisResults.self, from: Data(contentsOf: URL(fileURLWithPath: committed + "/ci-gate.json"))
+        )
+        .provenance.blas.kernel
+        try #require(
+            kernel == BLASRuntime.corename,
+            "results/ were made with OpenBLAS kernel \(kernel), this run has \(BLASRuntime.corename): see README (cross-kernel figures)"
+        )
         let files = try FileManager.default.subpathsOfDirectory(atPath: committed).filter { $0.contains(".") }.sorted()
-        #expect(files == (try FileManager.default.subpathsOfDirectory(atPath: fresh).filter { $0.contains(".") }.sorted()),
-                "the committed results/ci-gate/ holds other files than a run writes (stale or missing)")
+        #expect(
+            files == (try FileManager.default.subpathsOfDirectory(atPath: fresh).filter { $0.contains(".") }.sorted()),
+            "the committed results/ci-gate/ holds other files than a run writes (stale or missing)")
         for file in files {
-            let old = try Self.comparable(committed + "/" + file), new = try Self.comparable(fresh + "/" + file)
+            let old = try Self.comparable(committed + "/" + file)
+            let new = try Self.comparable(fresh + "/" + file)
             #expect(old == new, "results/ci-gate/\(file) differs from a re-run: regenerate results with make reproduce")
         }
         // The baseline is the committed ci-gate result with its tolerances.
         let baseline = try RegressionCheck.readBaseline(path: Self.root + "/results/baseline.json")
         let results = try RegressionCheck.readBaseline(path: committed + "/ci-gate.json")
-        #expect(try JSONOutput.encode(baseline.analyses) == (try JSONOutput.encode(results.analyses)),
-                "results/baseline.json is not the committed ci-gate result")
+        #expect(
+            try JSONOutput.encode(baseline.analyses) == (try JSONOutput.encode(results.analyses)),
+            "results/baseline.json is not the committed ci-gate result")
     }
 
     /// A file's text without the fields that legitimately change between runs.
@@ -68,7 +76,9 @@ import Testing
         lower.analyses[a].spaces[s].groupings[g].recovery!.ari -= 0.05
         try AtomicFile.write(try JSONOutput.encode(lower), to: fresh + "/lower.json")
         let fell = try CLI.run(["check", "--results", fresh + "/lower.json", "--baseline", baseline])
-        #expect(fell.status == 1 && fell.stdout.contains("ari fell: seed-26 |") && fell.stdout.contains("| centred | otsu | average"), "\(fell.stdout)")
+        #expect(
+            fell.status == 1 && fell.stdout.contains("ari fell: seed-26 |") && fell.stdout.contains("| centred | otsu | average"),
+            "\(fell.stdout)")
 
         results.analyses[a].spaces[s].groupings[g].threshold! += 0.01
         try AtomicFile.write(try JSONOutput.encode(results), to: fresh + "/moved.json")

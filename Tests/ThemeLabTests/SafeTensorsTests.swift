@@ -1,12 +1,16 @@
 import Foundation
 import Testing
+
 @testable import ThemeLab
 
 @Suite struct SafeTensorsTests {
     @Test func readsF32AndBF16WithOrWithoutPrefix() throws {
-        let bf16: [UInt8] = [0x80, 0x3F, 0x00, 0xC0] // 1.0, -2.0
-        let path = try safetensorsFile(header: #"{"__metadata__":{"format":"pt"},"bert.w":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]},"b":{"dtype":"BF16","shape":[2],"data_offsets":[16,20]}}"#,
-                            data: floatBytes([1, 2, 3, 4]) + bf16)
+        let bf16: [UInt8] = [0x80, 0x3F, 0x00, 0xC0]  // 1.0, -2.0
+        let path = try safetensorsFile(
+            header:
+                #"{"__metadata__":{"format":"pt"},"bert.w":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]},"#
+                + #""b":{"dtype":"BF16","shape":[2],"data_offsets":[16,20]}}"#,
+            data: floatBytes([1, 2, 3, 4]) + bf16)
         let s = try SafeTensors(path: path)
         #expect(try s.floats("w", shape: [2, 2]) == [1, 2, 3, 4])
         #expect(try s.floats("b", shape: [2]) == [1, -2])
@@ -17,7 +21,8 @@ import Testing
     @Test func truncatedAndInconsistentFilesAreErrors() throws {
         let truncated = try safetensorsFile(header: #"{"w":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}}"#, data: floatBytes([1, 2]))
         #expect(errorMessage { _ = try SafeTensors(path: truncated) }?.contains("bytes 0..<16 lie outside the 8-byte data section") == true)
-        let wrongSize = try safetensorsFile(header: #"{"w":{"dtype":"F32","shape":[3],"data_offsets":[0,16]}}"#, data: floatBytes([1, 2, 3, 4]))
+        let wrongSize = try safetensorsFile(
+            header: #"{"w":{"dtype":"F32","shape":[3],"data_offsets":[0,16]}}"#, data: floatBytes([1, 2, 3, 4]))
         #expect(errorMessage { _ = try SafeTensors(path: wrongSize) }?.contains("16 bytes, shape [3] of F32 needs 12") == true)
         let badType = try safetensorsFile(header: #"{"w":{"dtype":"F99","shape":[1],"data_offsets":[0,4]}}"#, data: floatBytes([1]))
         #expect(errorMessage { _ = try SafeTensors(path: badType) }?.contains("unknown dtype 'F99'") == true)

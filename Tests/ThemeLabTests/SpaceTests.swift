@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThemeLab
 
 /// Spaces against numpy (Fixtures/numpy-spaces.json, scripts/fixtures/make_space_fixtures.py):
@@ -7,14 +8,16 @@ import Testing
 /// compared, since eigenvectors are defined up to sign.
 @Suite struct SpaceTests {
     struct File: Decodable { var cosines: [String: [Double]] }
-    static let reference = try! JSONDecoder().decode(File.self, from: Data(contentsOf: URL(fileURLWithPath: fixture("numpy-spaces.json")))).cosines
+    static let reference = try! decodeFixture(File.self, "numpy-spaces.json")
+        .cosines
 
     @Test(arguments: ["raw", "centred", "centred-unnormalised", "abtt(1)", "whiten(4)"])
     func cosinesMatchNumpy(_ name: String) throws {
         let x = try NPY.read(path: fixture("scipy-grouping.npy"))
         let y = try EmbeddingSpace(name: name).transform(x)
         let expected = try #require(Self.reference[name])
-        var k = 0, worst = 0.0
+        var k = 0
+        var worst = 0.0
         for i in 0..<y.rows {
             for j in (i + 1)..<y.rows {
                 let dot = (0..<y.cols).reduce(0.0) { $0 + Double(y[i, $1]) * Double(y[j, $1]) }

@@ -1,9 +1,17 @@
 import Foundation
+
 @testable import ThemeLab
 
 /// Path of a committed fixture file.
 func fixture(_ name: String) -> String {
     Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: nil)!.path
+}
+
+/// A committed JSON fixture, its snake_case keys (as Python writes them) read as camelCase properties.
+func decodeFixture<T: Decodable>(_ type: T.Type, _ name: String) throws -> T {
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    return try decoder.decode(type, from: Data(contentsOf: URL(fileURLWithPath: fixture(name))))
 }
 
 /// A fresh temporary folder for one test.
@@ -38,3 +46,11 @@ func safetensorsFile(header: String, data: [UInt8]) throws -> String {
 
 /// Float32 values as little-endian bytes.
 func floatBytes(_ values: [Float]) -> [UInt8] { values.withUnsafeBytes { Array($0) } }
+
+extension BinaryFloatingPoint {
+    /// |self − other| ≤ absoluteTolerance, false when either is NaN (swift-numerics'
+    /// `isApproximatelyEqual(to:absoluteTolerance:)`, which this package does not depend on).
+    func isApproximatelyEqual(to other: Self, absoluteTolerance: Self) -> Bool {
+        abs(self - other) <= absoluteTolerance
+    }
+}

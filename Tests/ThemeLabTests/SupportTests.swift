@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThemeLab
 
 @Suite struct SupportTests {
@@ -26,10 +27,11 @@ import Testing
     }
 
     @Test func seededRandomIsStable() {
-        var a = SeededRandom(seed: 42), b = SeededRandom(seed: 42)
+        var a = SeededRandom(seed: 42)
+        var b = SeededRandom(seed: 42)
         #expect((0..<5).map { _ in a.next() } == (0..<5).map { _ in b.next() })
         var c = SeededRandom(seed: 0)
-        #expect(c.next() == 0xE220_A839_7B1D_CDAF) // SplitMix64 reference value for seed 0
+        #expect(c.next() == 0xE220_A839_7B1D_CDAF)  // SplitMix64 reference value for seed 0
     }
 
     @Test func atomicWriteLeavesNoTemporaryFile() throws {

@@ -1,18 +1,25 @@
 import Foundation
 import Testing
+
 @testable import ThemeLab
 
 /// Threshold rules: Otsu against scikit-image 0.26 (Fixtures/skimage-otsu.json), the others on
 /// hand-worked or analytic cases.
 @Suite struct ThresholdTests {
-    struct Case: Decodable { var name: String; var values: [Double]; var threshold: Double }
+    struct Case: Decodable {
+        var name: String
+        var values: [Double]
+        var threshold: Double
+    }
     struct File: Decodable { var cases: [Case] }
-    static let otsuCases = try! JSONDecoder().decode(File.self, from: Data(contentsOf: URL(fileURLWithPath: fixture("skimage-otsu.json")))).cases
+    static let otsuCases = try! decodeFixture(File.self, "skimage-otsu.json")
+        .cases
 
     @Test(arguments: otsuCases.map(\.name))
     func otsuMatchesScikitImage(_ name: String) {
         let k = Self.otsuCases.first { $0.name == name }!
-        let lo = k.values.min()!, hi = k.values.max()!
+        let lo = k.values.min()!
+        let hi = k.values.max()!
         let got: Double
         if lo == hi {
             got = lo
@@ -21,7 +28,7 @@ import Testing
             for v in k.values { h.add(v, count: 1) }
             got = otsu(h)
         }
-        #expect(abs(got - k.threshold) < 1e-12, "\(got) vs \(k.threshold)")
+        #expect(got.isApproximatelyEqual(to: k.threshold, absoluteTolerance: 1e-12), "\(got) vs \(k.threshold)")
     }
 
     /// Non-finite and absurd arguments are usage errors naming the rule, never a trap or a huge allocation.
@@ -30,7 +37,9 @@ import Testing
             #expect(errorMessage { _ = try thresholdRule(named: text) } == "'\(text)': the argument must be a finite number")
         }
         for text in ["otsu(1e30)", "otsu(1e9)", "knn-otsu(0)", "knn-median(2.5)"] {
-            #expect(errorMessage { _ = try thresholdRule(named: text) }?.contains("must be a whole number from 1 to 1000000") == true, "\(text)")
+            #expect(
+                errorMessage { _ = try thresholdRule(named: text) }?.contains("must be a whole number from 1 to 1000000") == true, "\(text)"
+            )
         }
     }
 
@@ -41,7 +50,9 @@ import Testing
         #expect(ThresholdPlacement.midGap(0.3, observed: observed) == 0.35, "inside a gap: its middle")
         #expect(ThresholdPlacement.midGap(0.1, observed: observed) == 0.05, "on the smallest: the gap above, mirrored")
         #expect(ThresholdPlacement.midGap(0.6, observed: observed) == 0.6, "above every value: unchanged")
-        #expect(ThresholdPlacement.observedValues(pairs: [0.5, 0.2, 0.2], forest: [0.9], merges: [0.1]) == [0.1, 0.2, 0.5].map { Double(Float($0)) })
+        #expect(
+            ThresholdPlacement.observedValues(pairs: [0.5, 0.2, 0.2], forest: [0.9], merges: [0.1])
+                == [0.1, 0.2, 0.5].map { Double(Float($0)) })
     }
 
     /// Every data-derived rule's value in an analysis sits in the middle of the gap between the pair
@@ -49,7 +60,8 @@ import Testing
     @Test func dataDerivedThresholdsSitMidGapInAnAnalysis() throws {
         let x = randomMatrix(rows: 30, cols: 8, seed: 11)
         let labels = (0..<30).map { "t\($0 % 4)" }
-        let corpus = Corpus(name: "mid-gap", items: labels.enumerated().map { CorpusItem(id: "\($0.offset)", text: nil, label: $0.element) })
+        let corpus = Corpus(
+            name: "mid-gap", items: labels.enumerated().map { CorpusItem(id: "\($0.offset)", text: nil, label: $0.element) })
         var settings = AnalysisSettings()
         settings.spaces = ["raw"]
         settings.thresholds = ["percentile(50)", "percentile(100)", "oracle", "knn-median(3)", "silhouette", "fixed(0.25)"]
@@ -63,7 +75,8 @@ import Testing
             #expect(rule.isDataDerived && !sims.contains(value), "\(t.rule) sits on an observed similarity")
             if t.rule.hasPrefix("percentile") || t.rule == "oracle" {
                 let raw = try #require(rule.threshold(in: c))
-                #expect(sims.filter { $0 >= raw }.count == sims.filter { $0 >= value }.count, "\(t.rule): placement changed the pairs above")
+                #expect(
+                    sims.filter { $0 >= raw }.count == sims.filter { $0 >= value }.count, "\(t.rule): placement changed the pairs above")
             }
             if let a = sims.last(where: { $0 < value }), let b = sims.first(where: { $0 > value }), t.rule != "silhouette" {
                 #expect(value == (a + b) / 2, "\(t.rule): \(value) is not mid-gap in (\(a), \(b))")
@@ -95,7 +108,7 @@ import Testing
         let binned = try context(vectors: x, labels: labels, exact: false)
         let approx = try #require(OtsuThreshold(bins: 256).threshold(in: binned))
         let width = (Double(binned.distribution.all.max) - Double(binned.distribution.all.min)) / 256
-        #expect(abs(exact - approx) <= width + 1e-9)
+        #expect(exact.isApproximatelyEqual(to: approx, absoluteTolerance: width + 1e-9))
     }
 
     @Test func countedCoarseHistogramEqualsTheOneFromKeptValues() throws {
@@ -103,7 +116,8 @@ import Testing
         let labels = (0..<300).map { Int32($0 % 7) }
         let kept = try context(vectors: x, labels: labels)
         let binned = try context(vectors: x, labels: labels, exact: false)
-        let counting = CoarseHistogramPass(minimum: Double(binned.distribution.all.min), maximum: Double(binned.distribution.all.max), bins: 256)
+        let counting = CoarseHistogramPass(
+            minimum: Double(binned.distribution.all.min), maximum: Double(binned.distribution.all.max), bins: 256)
         _ = PairEngine(tileSize: 64).run(x, labels: labels, consumers: [counting])
         let counted = ThresholdContext(distribution: binned.distribution, dimensions: 8, exactCoarse: counting.histogram)
         #expect(counted.coarseHistogram(bins: 256) == kept.coarseHistogram(bins: 256))
@@ -117,12 +131,16 @@ import Testing
         let t = try #require(OracleThreshold().threshold(in: c))
         // Related cosines: 0.995 (0–1), 0.995 (2–3), ~0.74 (2–4, 3–4); unrelated ≤ ~0.74.
         let sorted = c.distribution.sortedValues(.related)!
-        var best = -1.0, bestT = 0.0
+        var best = -1.0
+        var bestT = 0.0
         for candidate in sorted {
             let tp = sorted.filter { $0 >= candidate }.count
             let fp = c.distribution.sortedValues(.unrelated)!.filter { $0 >= candidate }.count
             let f1 = 2.0 * Double(tp) / Double(2 * tp + fp + (sorted.count - tp))
-            if f1 > best { best = f1; bestT = Double(candidate) }
+            if f1 > best {
+                best = f1
+                bestT = Double(candidate)
+            }
         }
         #expect(t == bestT)
         #expect(OracleThreshold().isLabelInformed)
@@ -131,10 +149,10 @@ import Testing
     @Test func mixtureFindsTheAnalyticCrossing() {
         // Equal weights and spreads: the crossing is the midpoint of the means.
         let fit = MixtureCrossingThreshold.Fit(weight: (0.5, 0.5), mean: (0.0, 0.4), sigma: (0.1, 0.1))
-        #expect(abs(MixtureCrossingThreshold.crossing(fit)! - 0.2) < 1e-12)
+        #expect(MixtureCrossingThreshold.crossing(fit)!.isApproximatelyEqual(to: 0.2, absoluteTolerance: 1e-12))
         // Unequal weights move it toward the smaller component: 0.2 + σ²·ln(w₁/w₂)/(μ₂ − μ₁).
         let skewed = MixtureCrossingThreshold.Fit(weight: (0.9, 0.1), mean: (0.0, 0.4), sigma: (0.1, 0.1))
-        #expect(abs(MixtureCrossingThreshold.crossing(skewed)! - (0.2 + 0.01 * log(9) / 0.4)) < 1e-12)
+        #expect(MixtureCrossingThreshold.crossing(skewed)!.isApproximatelyEqual(to: (0.2 + 0.01 * log(9) / 0.4), absoluteTolerance: 1e-12))
     }
 
     @Test func kittlerIllingworthSplitsTwoSeparatedModes() {
@@ -142,7 +160,7 @@ import Testing
         for (v, n) in [(0.05, 10.0), (0.15, 20), (0.25, 10), (0.75, 5), (0.85, 10), (0.95, 5)] { h.add(v, count: n) }
         // Splits after bins 2…6 all give the classes {0.05, 0.15, 0.25} and {0.75, 0.85, 0.95},
         // the minimum of J (a split inside a mode gives a larger J); the first is bin 2, centre 0.25.
-        #expect(abs(kittlerIllingworth(h)! - 0.25) < 1e-12)
+        #expect(kittlerIllingworth(h)!.isApproximatelyEqual(to: 0.25, absoluteTolerance: 1e-12))
         var flat = CoarseHistogram(minimum: 0, maximum: 1, bins: 4)
         flat.add(0.1, count: 3)
         flat.add(0.9, count: 3)

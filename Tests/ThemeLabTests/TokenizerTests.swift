@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThemeLab
 
 /// WordPiece on a hand-made vocabulary, worked by hand.
@@ -8,7 +9,8 @@ import Testing
         let vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "un", "##aff", "##able", "run", "##ning", ",", "!", "cafe", "東", "##s", "a"]
         let path = temporaryFolder() + "/vocab.txt"
         try AtomicFile.write(vocab.joined(separator: "\n") + "\n", to: path)
-        return try WordPieceTokenizer(vocabularyFile: path, lowercase: true, stripAccents: nil, splitChineseChars: true, maxLength: maxLength)
+        return try WordPieceTokenizer(
+            vocabularyFile: path, lowercase: true, stripAccents: nil, splitChineseChars: true, maxLength: maxLength)
     }
 
     @Test func greedyLongestMatchFirst() throws {

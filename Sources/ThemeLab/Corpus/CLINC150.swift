@@ -22,12 +22,15 @@ public enum CLINC150 {
     }
 
     public static func load(folder: String, options o: Options) throws -> Corpus {
-        let dataPath = "\(folder)/data_full.json", domainsPath = "\(folder)/domains.json"
+        let dataPath = "\(folder)/data_full.json"
+        let domainsPath = "\(folder)/domains.json"
         guard let data = FileManager.default.contents(atPath: dataPath) else {
-            throw ThemeLabError.input("\(dataPath): not found (the repository carries it in Datasets/clinc150/; --data-dir names a folder holding clinc150/)")
+            throw ThemeLabError.input(
+                "\(dataPath): not found (the repository carries it in Datasets/clinc150/; --data-dir names a folder holding clinc150/)")
         }
         guard SHA256.hex(data) == dataSHA256 else {
-            throw ThemeLabError.input("\(dataPath): SHA-256 \(SHA256.hex(data)) is not CLINC150's \(dataSHA256) (Datasets/clinc150/SOURCE.md)")
+            throw ThemeLabError.input(
+                "\(dataPath): SHA-256 \(SHA256.hex(data)) is not CLINC150's \(dataSHA256) (Datasets/clinc150/SOURCE.md)")
         }
         guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw ThemeLabError.input("\(dataPath): expected a JSON object with train/val/test lists")
@@ -35,10 +38,13 @@ public enum CLINC150 {
         guard ["train", "val", "test"].contains(o.split), let rows = root[o.split] as? [[Any]] else {
             throw ThemeLabError.input("\(dataPath): no split '\(o.split)' (expected train, val or test)")
         }
-        guard ["intent", "domain"].contains(o.level) else { throw ThemeLabError.usage("clinc150 level '\(o.level)': expected intent or domain") }
+        guard ["intent", "domain"].contains(o.level) else {
+            throw ThemeLabError.usage("clinc150 level '\(o.level)': expected intent or domain")
+        }
         var domainOf: [String: String] = [:]
         if let d = FileManager.default.contents(atPath: domainsPath), SHA256.hex(d) == domainsSHA256,
-           let domains = try? JSONSerialization.jsonObject(with: d) as? [String: [String]] {
+            let domains = try? JSONSerialization.jsonObject(with: d) as? [String: [String]]
+        {
             for (domain, intents) in domains { for i in intents { domainOf[i] = domain } }
         } else {
             throw ThemeLabError.input("\(domainsPath): missing, or not CLINC150's domains.json (SHA-256 \(domainsSHA256))")
@@ -55,12 +61,18 @@ public enum CLINC150 {
         }
         if o.includeOutOfScope, let oos = root["oos_\(o.split)"] as? [[Any]] {
             for (i, row) in oos.enumerated() {
-                if let text = row.first as? String { items.append(CorpusItem(id: "oos_\(o.split)-\(i)", text: text, label: "oos", group2: "oos")) }
+                if let text = row.first as? String {
+                    items.append(CorpusItem(id: "oos_\(o.split)-\(i)", text: text, label: "oos", group2: "oos"))
+                }
             }
         }
         items = subsample(items, intents: o.intents, perIntent: o.perIntent, seed: o.seed)
         if o.level == "domain" {
-            items = items.map { var x = $0; (x.label, x.group2) = (x.group2, x.label); return x }
+            items = items.map {
+                var x = $0
+                (x.label, x.group2) = (x.group2, x.label)
+                return x
+            }
         }
         var name = "clinc150-\(o.split)"
         if let k = o.intents { name += "-\(k)i" }

@@ -104,7 +104,10 @@ public enum CorpusReader {
             let label = fields["label"]
             if label == nil { unlabeledLine = unlabeledLine ?? line } else { labeledLine = labeledLine ?? line }
             if let l = labeledLine, let u = unlabeledLine {
-                throw ThemeLabError.input("\(file):\(max(l, u)): missing field 'label' (line \(min(l, u)) \(l < u ? "has" : "lacks") one; label every item or none)")
+                throw ThemeLabError.input(
+                    "\(file):\(max(l, u)): missing field 'label' (line \(min(l, u)) \(l < u ? "has" : "lacks") one; label every item or "
+                        + "none)"
+                )
             }
             lineOfID[id] = line
             items.append(CorpusItem(id: id, text: fields["text"], label: label, group2: fields["group2"], order: order))
@@ -120,7 +123,10 @@ public enum CorpusReader {
 /// RFC 4180 records: fields separated by a delimiter, optionally double-quoted (a quote inside
 /// a quoted field is doubled), records ended by LF, CRLF or a lone CR (as Python's csv reads them).
 enum DelimitedText {
-    struct Record { var fields: [String]; var line: Int }
+    struct Record {
+        var fields: [String]
+        var line: Int
+    }
 
     static func records(_ text: String, delimiter: Character, file: String) throws -> [Record] {
         var records: [Record] = []
@@ -132,15 +138,25 @@ enum DelimitedText {
         var chars = text.makeIterator()
         var pending: Character? = nil
         func next() -> Character? {
-            if let p = pending { pending = nil; return p }
+            if let p = pending {
+                pending = nil
+                return p
+            }
             return chars.next()
         }
         while let c = next() {
             if inQuotes {
                 if c == "\"" {
                     if let n = next() {
-                        if n == "\"" { field.append("\"") } else { inQuotes = false; pending = n }
-                    } else { inQuotes = false }
+                        if n == "\"" {
+                            field.append("\"")
+                        } else {
+                            inQuotes = false
+                            pending = n
+                        }
+                    } else {
+                        inQuotes = false
+                    }
                 } else {
                     if c == "\n" || c == "\r\n" || c == "\r" { line += 1 }
                     field.append(c)
@@ -149,9 +165,12 @@ enum DelimitedText {
             }
             switch c {
             case "\"" where field.isEmpty: inQuotes = true
-            case delimiter: fields.append(field); field = ""
+            case delimiter:
+                fields.append(field)
+                field = ""
             case "\n", "\r\n", "\r":
-                fields.append(field); field = ""
+                fields.append(field)
+                field = ""
                 records.append(Record(fields: fields, line: recordLine))
                 fields = []
                 line += 1

@@ -19,7 +19,8 @@ public enum DatasetCatalogue {
 
     public static func rows(dataDirectory: String?) -> [Row] {
         DatasetRegistry.entries.map { e in
-            var row = Row(name: e.name, description: e.description, source: e.source, licence: e.licence, citation: e.citation, present: false)
+            var row = Row(
+                name: e.name, description: e.description, source: e.source, licence: e.licence, citation: e.citation, present: false)
             do {
                 let c = try DatasetRegistry.load(CorpusSpec(name: e.name), dataDirectory: dataDirectory).corpus
                 row.present = true
@@ -38,11 +39,16 @@ public enum DatasetCatalogue {
         var out = "| corpus | items | topics | related pairs | present | source | licence |\n|---|---|---|---|---|---|---|\n"
         for r in rows {
             let share = r.relatedPairShare.map { String(format: "%.2f%%", 100 * $0) } ?? "n/a"
-            out += "| \(r.name) | \(r.items.map(String.init) ?? "n/a") | \(r.topics.map(String.init) ?? "n/a") | \(share) | "
+            out +=
+                "| \(r.name) | \(r.items.map(String.init) ?? "n/a") | \(r.topics.map(String.init) ?? "n/a") | \(share) | "
                 + "\(r.present ? "yes" : "no") | \(r.source) | \(r.licence) |\n"
         }
         for r in rows where r.note != nil { out += "\n\(r.name): \(r.note!)" }
-        for r in rows { if let s = r.sameTopicPairsWithoutSharedContentWord { out += "\n\(r.name): \(String(format: "%.0f%%", 100 * s)) of same-topic pairs share no content word" } }
+        for r in rows {
+            if let s = r.sameTopicPairsWithoutSharedContentWord {
+                out += "\n\(r.name): \(String(format: "%.0f%%", 100 * s)) of same-topic pairs share no content word"
+            }
+        }
         return out + "\n"
     }
 }
@@ -50,7 +56,8 @@ public enum DatasetCatalogue {
 /// Content words of a sentence: lower-cased words (letters, digits, apostrophes) that are not
 /// English function words.
 public enum ContentWords {
-    static let stopwords: Set<String> = Set("""
+    static let stopwords: Set<String> = Set(
+        """
         a about above after again against all am an and any are as at be because been before being below between both but by \
         can could couldn't did didn't do does doesn't doing don't down during each few for from further had hadn't has hasn't \
         have haven't having he her here hers herself him himself his how i i'm i've if in into is isn't it it's its itself just \
@@ -68,7 +75,8 @@ public enum ContentWords {
     /// The share of same-topic pairs whose content words do not overlap.
     public static func disjointSameTopicShare(_ c: Corpus) -> Double? {
         let words = c.items.map { of($0.text ?? "") }
-        var pairs = 0, disjoint = 0
+        var pairs = 0
+        var disjoint = 0
         for i in c.items.indices {
             for j in (i + 1)..<c.items.count where c.items[i].label == c.items[j].label {
                 pairs += 1

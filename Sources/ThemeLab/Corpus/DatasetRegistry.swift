@@ -41,21 +41,27 @@ public enum DatasetRegistry {
     }
 
     public static let entries: [Entry] = [
-        Entry(name: "seed-12", description: "12 journal sentences, 4 topics of 4, 3, 3, 2 (the app's Otsu shape)",
-              source: "Datasets/seed-12.jsonl (written by this project)", licence: "CC0", citation: "this repository"),
-        Entry(name: "seed-26", description: "26 journal sentences, 6 topics of 7, 6, 5, 4, 2, 2 (the app's fixed-0.55 shape)",
-              source: "Datasets/seed-26.jsonl (written by this project)", licence: "CC0", citation: "this repository"),
-        Entry(name: "synthetic", description: "vector-level generator (no text); default: the app's raw picture, d = 512",
-              source: "generated (themelab synth)", licence: "n/a", citation: "this repository"),
-        Entry(name: "clinc150", description: "intent utterances, 150 intents in 10 domains (intent or domain level)",
-              source: "Datasets/clinc150 (github.com/clinc/oos-eval @ 828f809)", licence: "CC BY 3.0",
-              citation: "Larson et al., An Evaluation Dataset for Intent Classification and Out-of-Scope Prediction, EMNLP-IJCNLP 2019"),
-        Entry(name: "wordnet-domains", description: "WordNet glosses labeled by topic domain (;c pointer)",
-              source: "/usr/share/wordnet (Debian wordnet-base)", licence: "WordNet 3.0 licence (BSD-like)",
-              citation: "Miller, WordNet: A Lexical Database for English, CACM 1995; Fellbaum (ed.) 1998"),
-        Entry(name: "wordnet-lexnames", description: "WordNet example sentences labeled by lexicographer file",
-              source: "/usr/share/wordnet (Debian wordnet-base)", licence: "WordNet 3.0 licence (BSD-like)",
-              citation: "Miller, WordNet: A Lexical Database for English, CACM 1995; Fellbaum (ed.) 1998"),
+        Entry(
+            name: "seed-12", description: "12 journal sentences, 4 topics of 4, 3, 3, 2 (the app's Otsu shape)",
+            source: "Datasets/seed-12.jsonl (written by this project)", licence: "CC0", citation: "this repository"),
+        Entry(
+            name: "seed-26", description: "26 journal sentences, 6 topics of 7, 6, 5, 4, 2, 2 (the app's fixed-0.55 shape)",
+            source: "Datasets/seed-26.jsonl (written by this project)", licence: "CC0", citation: "this repository"),
+        Entry(
+            name: "synthetic", description: "vector-level generator (no text); default: the app's raw picture, d = 512",
+            source: "generated (themelab synth)", licence: "n/a", citation: "this repository"),
+        Entry(
+            name: "clinc150", description: "intent utterances, 150 intents in 10 domains (intent or domain level)",
+            source: "Datasets/clinc150 (github.com/clinc/oos-eval @ 828f809)", licence: "CC BY 3.0",
+            citation: "Larson et al., An Evaluation Dataset for Intent Classification and Out-of-Scope Prediction, EMNLP-IJCNLP 2019"),
+        Entry(
+            name: "wordnet-domains", description: "WordNet glosses labeled by topic domain (;c pointer)",
+            source: "/usr/share/wordnet (Debian wordnet-base)", licence: "WordNet 3.0 licence (BSD-like)",
+            citation: "Miller, WordNet: A Lexical Database for English, CACM 1995; Fellbaum (ed.) 1998"),
+        Entry(
+            name: "wordnet-lexnames", description: "WordNet example sentences labeled by lexicographer file",
+            source: "/usr/share/wordnet (Debian wordnet-base)", licence: "WordNet 3.0 licence (BSD-like)",
+            citation: "Miller, WordNet: A Lexical Database for English, CACM 1995; Fellbaum (ed.) 1998"),
     ]
 
     /// A folder holding real corpora in place of the repository's `Datasets/`: `--data-dir`, else `$THEMELAB_DATA`.
@@ -76,10 +82,14 @@ public enum DatasetRegistry {
         case "synthetic":
             var g = spec.generator ?? .appRaw()
             if let s = spec.seed { g.seed = s }
-            let (corpus, vectors) = g.corpus(name: spec.generator == nil ? "synthetic-app-raw" + (spec.seed.map { "-seed\($0)" } ?? "") : g.identity)
+            let (corpus, vectors) = g.corpus(
+                name: spec.generator == nil ? "synthetic-app-raw" + (spec.seed.map { "-seed\($0)" } ?? "") : g.identity)
             return LoadedCorpus(corpus: corpus, vectors: vectors, files: [])
         case "clinc150":
-            guard let folder = DatasetRegistry.dataDirectory(dataDirectory).map({ "\($0)/clinc150" }) ?? ProjectFiles.locate("Datasets/clinc150") else {
+            guard
+                let folder = DatasetRegistry.dataDirectory(dataDirectory).map({ "\($0)/clinc150" })
+                    ?? ProjectFiles.locate("Datasets/clinc150")
+            else {
                 throw ThemeLabError.input("Datasets/clinc150 not found (run from a checkout of the project, or pass --data-dir)")
             }
             var o = CLINC150.Options()
@@ -89,10 +99,13 @@ public enum DatasetRegistry {
             o.perIntent = spec.perIntent
             o.includeOutOfScope = spec.includeOutOfScope ?? false
             o.seed = spec.seed ?? 0
-            return LoadedCorpus(corpus: try CLINC150.load(folder: folder, options: o), files: ["\(folder)/data_full.json", "\(folder)/domains.json"])
+            return LoadedCorpus(
+                corpus: try CLINC150.load(folder: folder, options: o), files: ["\(folder)/data_full.json", "\(folder)/domains.json"])
         case "wordnet-domains", "wordnet-lexnames":
             let minimum = spec.minimumTopicSize ?? 20
-            var c = spec.name == "wordnet-domains" ? try WordNet.domains(minimumTopicSize: minimum) : try WordNet.lexnames(minimumTopicSize: minimum)
+            var c =
+                spec.name == "wordnet-domains"
+                ? try WordNet.domains(minimumTopicSize: minimum) : try WordNet.lexnames(minimumTopicSize: minimum)
             if let cap = spec.maxItems, cap < c.count {
                 let keep = SeededRandom.permutation(count: c.count, seed: spec.seed ?? 0).prefix(cap).sorted()
                 c.items = keep.map { c.items[$0] }
@@ -100,7 +113,8 @@ public enum DatasetRegistry {
             }
             return LoadedCorpus(corpus: c, files: WordNet.parts.map { "\(WordNet.defaultFolder)/data.\($0)" })
         default:
-            throw ThemeLabError.usage("unknown corpus '\(spec.name)' (expected \(entries.map(\.name).joined(separator: ", ")), or file with a path)")
+            throw ThemeLabError.usage(
+                "unknown corpus '\(spec.name)' (expected \(entries.map(\.name).joined(separator: ", ")), or file with a path)")
         }
     }
 }

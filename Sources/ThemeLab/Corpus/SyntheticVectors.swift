@@ -22,8 +22,10 @@ public struct SyntheticVectors: Sendable, Codable, Equatable {
     public var noise: Double
     public var seed: UInt64
 
-    public init(dimensions: Int, topicSizes: [Int], anisotropy: Double, anisotropySpread: Double = 0,
-                topicStrength: Double, noise: Double, seed: UInt64) {
+    public init(
+        dimensions: Int, topicSizes: [Int], anisotropy: Double, anisotropySpread: Double = 0,
+        topicStrength: Double, noise: Double, seed: UInt64
+    ) {
         self.dimensions = dimensions
         self.topicSizes = topicSizes
         self.anisotropy = anisotropy
@@ -43,8 +45,9 @@ public struct SyntheticVectors: Sendable, Codable, Equatable {
     }
 
     public static func appRaw(seed: UInt64 = 1) -> SyntheticVectors {
-        SyntheticVectors(dimensions: 512, topicSizes: [12, 10, 8, 8, 6, 6, 5, 5], anisotropy: 2.4, anisotropySpread: 0.3,
-                         topicStrength: 0.7, noise: 0.5, seed: seed)
+        SyntheticVectors(
+            dimensions: 512, topicSizes: [12, 10, 8, 8, 6, 6, 5, 5], anisotropy: 2.4, anisotropySpread: 0.3,
+            topicStrength: 0.7, noise: 0.5, seed: seed)
     }
 
     /// The generated items as a corpus (ids and labels, no text).

@@ -72,7 +72,9 @@ public enum WordNet {
         let gloss = halves.count > 1 ? halves.dropFirst().joined(separator: " | ").trimmingCharacters(in: .whitespaces) : ""
         let pieces = gloss.components(separatedBy: "; ")
         let definition = pieces.filter { !$0.hasPrefix("\"") }.joined(separator: "; ")
-        let examples = pieces.filter { $0.hasPrefix("\"") }.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" ")) }.filter { !$0.isEmpty }
+        let examples = pieces.filter { $0.hasPrefix("\"") }.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" ")) }.filter {
+            !$0.isEmpty
+        }
         return Synset(key: type + f[0], lexicographerFile: lex, words: words, domains: domains, definition: definition, examples: examples)
     }
 
@@ -82,8 +84,10 @@ public enum WordNet {
         var items: [CorpusItem] = []
         for s in all.values.sorted(by: { $0.key < $1.key }) {
             guard let domain = s.domains.first.flatMap({ all[$0] }) else { continue }
-            items.append(CorpusItem(id: "wn-\(s.key)", text: "\(s.words[0]): \(s.definition)", label: domain.words[0],
-                                    group2: lexicographerFiles[safe: domain.lexicographerFile]))
+            items.append(
+                CorpusItem(
+                    id: "wn-\(s.key)", text: "\(s.words[0]): \(s.definition)", label: domain.words[0],
+                    group2: lexicographerFiles[safe: domain.lexicographerFile]))
         }
         return Corpus(name: "wordnet-domains", items: keepTopics(items, minimumSize: minimumTopicSize))
     }
@@ -94,7 +98,10 @@ public enum WordNet {
         var items: [CorpusItem] = []
         for s in all.values.sorted(by: { $0.key < $1.key }) {
             for (j, e) in s.examples.enumerated() {
-                items.append(CorpusItem(id: "wn-\(s.key)-\(j)", text: e, label: lexicographerFiles[safe: s.lexicographerFile] ?? "lex\(s.lexicographerFile)"))
+                items.append(
+                    CorpusItem(
+                        id: "wn-\(s.key)-\(j)", text: e, label: lexicographerFiles[safe: s.lexicographerFile] ?? "lex\(s.lexicographerFile)"
+                    ))
             }
         }
         return Corpus(name: "wordnet-lexnames", items: keepTopics(items, minimumSize: minimumTopicSize))

@@ -37,8 +37,9 @@ public final class BERTModel: @unchecked Sendable {
         configuration = c
         let h = c.hidden
         func linear(_ name: String, _ input: Int, _ output: Int) throws -> Linear {
-            Linear(weight: try weights.floats("\(name).weight", shape: [output, input]),
-                   bias: try weights.floats("\(name).bias", shape: [output]), input: input, output: output)
+            Linear(
+                weight: try weights.floats("\(name).weight", shape: [output, input]),
+                bias: try weights.floats("\(name).bias", shape: [output]), input: input, output: output)
         }
         func norm(_ name: String) throws -> LayerNorm {
             LayerNorm(gamma: try weights.floats("\(name).weight", shape: [h]), beta: try weights.floats("\(name).bias", shape: [h]))
@@ -50,12 +51,13 @@ public final class BERTModel: @unchecked Sendable {
         layers = try (0..<c.layers).map { i in
             let p = "encoder.layer.\(i)"
             let qkv = try ["query", "key", "value"].map { try linear("\(p).attention.self.\($0)", h, h) }
-            return Layer(queryKeyValue: Linear(weight: qkv.flatMap(\.weight), bias: qkv.flatMap(\.bias), input: h, output: 3 * h),
-                         attentionOutput: try linear("\(p).attention.output.dense", h, h),
-                         attentionNorm: try norm("\(p).attention.output.LayerNorm"),
-                         intermediate: try linear("\(p).intermediate.dense", h, c.intermediate),
-                         output: try linear("\(p).output.dense", c.intermediate, h),
-                         outputNorm: try norm("\(p).output.LayerNorm"))
+            return Layer(
+                queryKeyValue: Linear(weight: qkv.flatMap(\.weight), bias: qkv.flatMap(\.bias), input: h, output: 3 * h),
+                attentionOutput: try linear("\(p).attention.output.dense", h, h),
+                attentionNorm: try norm("\(p).attention.output.LayerNorm"),
+                intermediate: try linear("\(p).intermediate.dense", h, c.intermediate),
+                output: try linear("\(p).output.dense", c.intermediate, h),
+                outputNorm: try norm("\(p).output.LayerNorm"))
         }
     }
 
@@ -68,16 +70,22 @@ public final class BERTModel: @unchecked Sendable {
         let offsets = lengths.reduce(into: [0]) { $0.append($0.last! + $1) }
         let tokens = offsets.last!
         var x = [Float](repeating: 0, count: tokens * h)
-        x.withUnsafeMutableBufferPointer { x in wordEmbeddings.withUnsafeBufferPointer { word in
-        positionEmbeddings.withUnsafeBufferPointer { position in tokenTypeEmbeddings.withUnsafeBufferPointer { type in
-            for (s, ids) in batch.enumerated() {
-                for (p, id) in ids.enumerated() {
-                    let row = x.baseAddress! + (offsets[s] + p) * h
-                    let w = word.baseAddress! + Int(id) * h, q = position.baseAddress! + p * h
-                    for k in 0..<h { row[k] = w[k] + q[k] + type[k] }
+        x.withUnsafeMutableBufferPointer { x in
+            wordEmbeddings.withUnsafeBufferPointer { word in
+                positionEmbeddings.withUnsafeBufferPointer { position in
+                    tokenTypeEmbeddings.withUnsafeBufferPointer { type in
+                        for (s, ids) in batch.enumerated() {
+                            for (p, id) in ids.enumerated() {
+                                let row = x.baseAddress! + (offsets[s] + p) * h
+                                let w = word.baseAddress! + Int(id) * h
+                                let q = position.baseAddress! + p * h
+                                for k in 0..<h { row[k] = w[k] + q[k] + type[k] }
+                            }
+                        }
+                    }
                 }
             }
-        }}}}
+        }
         layerNorm(&x, embeddingNorm, rows: tokens)
         for l in layers.prefix(layer) { x = forward(l, x, offsets: offsets) }
 
@@ -119,43 +127,60 @@ public final class BERTModel: @unchecked Sendable {
         let rows = offsets.last!
         var y = [Float](unsafeUninitializedCapacity: rows * f.output) { buffer, count in
             f.bias.withUnsafeBufferPointer { b in
-                for r in 0..<rows { UnsafeMutableRawPointer(buffer.baseAddress! + r * f.output).copyMemory(from: b.baseAddress!, byteCount: 4 * f.output) }
+                for r in 0..<rows {
+                    UnsafeMutableRawPointer(buffer.baseAddress! + r * f.output).copyMemory(from: b.baseAddress!, byteCount: 4 * f.output)
+                }
             }
             count = rows * f.output
         }
-        x.withUnsafeBufferPointer { x in y.withUnsafeMutableBufferPointer { y in
-            for (start, end) in zip(offsets, offsets.dropFirst()) {
-                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(end - start), Int32(f.output), Int32(f.input),
-                            1, x.baseAddress! + start * f.input, Int32(f.input), f.weight, Int32(f.input), 1,
-                            y.baseAddress! + start * f.output, Int32(f.output))
+        x.withUnsafeBufferPointer { x in
+            y.withUnsafeMutableBufferPointer { y in
+                for (start, end) in zip(offsets, offsets.dropFirst()) {
+                    cblas_sgemm(
+                        CblasRowMajor, CblasNoTrans, CblasTrans, Int32(end - start), Int32(f.output), Int32(f.input),
+                        1, x.baseAddress! + start * f.input, Int32(f.input), f.weight, Int32(f.input), 1,
+                        y.baseAddress! + start * f.output, Int32(f.output))
+                }
             }
-        }}
+        }
         return y
     }
 
     /// Scaled dot-product attention per sentence and head, softmax(QKᵀ/√dₕ)·V, reading Q, K and V
     /// from the rows of the stacked projection [Q | K | V].
     func attention(_ qkv: [Float], offsets: [Int]) -> [Float] {
-        let h = configuration.hidden, heads = configuration.heads, dh = h / heads
+        let h = configuration.hidden
+        let heads = configuration.heads
+        let dh = h / heads
         let scale = 1 / Float(dh).squareRoot()
         var context = [Float](repeating: 0, count: offsets.last! * h)
         let longest = zip(offsets.dropFirst(), offsets).map { $0 - $1 }.max() ?? 0
         var scores = [Float](repeating: 0, count: longest * longest)
         qkv.withUnsafeBufferPointer { qkv in
-        context.withUnsafeMutableBufferPointer { c in scores.withUnsafeMutableBufferPointer { s in
-            let q = qkv.baseAddress!, k = q + h, v = q + 2 * h, stride = Int32(3 * h)
-            for sentence in 0..<(offsets.count - 1) {
-                let start = offsets[sentence], n = offsets[sentence + 1] - start
-                for head in 0..<heads {
-                    let input = start * 3 * h + head * dh, output = start * h + head * dh
-                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(n), Int32(n), Int32(dh), scale,
+            context.withUnsafeMutableBufferPointer { c in
+                scores.withUnsafeMutableBufferPointer { s in
+                    let q = qkv.baseAddress!
+                    let k = q + h
+                    let v = q + 2 * h
+                    let stride = Int32(3 * h)
+                    for sentence in 0..<(offsets.count - 1) {
+                        let start = offsets[sentence]
+                        let n = offsets[sentence + 1] - start
+                        for head in 0..<heads {
+                            let input = start * 3 * h + head * dh
+                            let output = start * h + head * dh
+                            cblas_sgemm(
+                                CblasRowMajor, CblasNoTrans, CblasTrans, Int32(n), Int32(n), Int32(dh), scale,
                                 q + input, stride, k + input, stride, 0, s.baseAddress!, Int32(n))
-                    for r in 0..<n { softmax(s.baseAddress! + r * n, n) }
-                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(n), Int32(dh), Int32(n), 1,
+                            for r in 0..<n { softmax(s.baseAddress! + r * n, n) }
+                            cblas_sgemm(
+                                CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(n), Int32(dh), Int32(n), 1,
                                 s.baseAddress!, Int32(n), v + input, stride, 0, c.baseAddress! + output, Int32(h))
+                        }
+                    }
                 }
             }
-        }}}
+        }
         return context
     }
 
@@ -163,7 +188,10 @@ public final class BERTModel: @unchecked Sendable {
         var top = -Float.infinity
         for i in 0..<n { top = max(top, p[i]) }
         var sum: Float = 0
-        for i in 0..<n { p[i] = expf(p[i] - top); sum += p[i] }
+        for i in 0..<n {
+            p[i] = expf(p[i] - top)
+            sum += p[i]
+        }
         let inverse = 1 / sum
         for i in 0..<n { p[i] *= inverse }
     }
@@ -177,19 +205,27 @@ public final class BERTModel: @unchecked Sendable {
 
     /// (x − mean)/√(var + ε)·γ + β over each row (statistics in Float64).
     func layerNorm(_ x: inout [Float], _ n: LayerNorm, rows: Int) {
-        let h = configuration.hidden, eps = Double(configuration.layerNormEpsilon)
-        x.withUnsafeMutableBufferPointer { x in n.gamma.withUnsafeBufferPointer { gamma in n.beta.withUnsafeBufferPointer { beta in
-            for r in 0..<rows {
-                let row = x.baseAddress! + r * h
-                var mean = 0.0
-                for k in 0..<h { mean += Double(row[k]) }
-                mean /= Double(h)
-                var variance = 0.0
-                for k in 0..<h { let d = Double(row[k]) - mean; variance += d * d }
-                let inverse = 1 / (variance / Double(h) + eps).squareRoot()
-                for k in 0..<h { row[k] = Float((Double(row[k]) - mean) * inverse) * gamma[k] + beta[k] }
+        let h = configuration.hidden
+        let eps = Double(configuration.layerNormEpsilon)
+        x.withUnsafeMutableBufferPointer { x in
+            n.gamma.withUnsafeBufferPointer { gamma in
+                n.beta.withUnsafeBufferPointer { beta in
+                    for r in 0..<rows {
+                        let row = x.baseAddress! + r * h
+                        var mean = 0.0
+                        for k in 0..<h { mean += Double(row[k]) }
+                        mean /= Double(h)
+                        var variance = 0.0
+                        for k in 0..<h {
+                            let d = Double(row[k]) - mean
+                            variance += d * d
+                        }
+                        let inverse = 1 / (variance / Double(h) + eps).squareRoot()
+                        for k in 0..<h { row[k] = Float((Double(row[k]) - mean) * inverse) * gamma[k] + beta[k] }
+                    }
+                }
             }
-        }}}
+        }
     }
 }
 

@@ -27,18 +27,22 @@ public struct EmbeddingCache {
         let record = 32 + 4 * dimensions
         let header = Self.magic.count + 64 + 4
         let storedIdentity = data.count >= header ? String(decoding: data[Self.magic.count..<(Self.magic.count + 64)], as: UTF8.self) : ""
-        let storedDimensions = data.count >= header
+        let storedDimensions =
+            data.count >= header
             ? data.subdata(in: (header - 4)..<header).withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))) } : -1
         guard data.prefix(Self.magic.count) == Self.magic, storedIdentity == identity, storedDimensions == dimensions,
-              (data.count - header) % record == 0
+            (data.count - header) % record == 0
         else {
-            throw ThemeLabError.input("\(file): not an embedding cache of this encoder (\(identity.prefix(16)), \(dimensions)-dim); delete it to rebuild")
+            throw ThemeLabError.input(
+                "\(file): not an embedding cache of this encoder (\(identity.prefix(16)), \(dimensions)-dim); delete it to rebuild")
         }
         var offset = header
         while offset < data.count {
             let key = data.subdata(in: offset..<(offset + 32))
             let values = data.subdata(in: (offset + 32)..<(offset + record)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-            guard values.allSatisfy(\.isFinite) else { throw ThemeLabError.input("\(file): a non-finite cached vector; delete it to rebuild") }
+            guard values.allSatisfy(\.isFinite) else {
+                throw ThemeLabError.input("\(file): a non-finite cached vector; delete it to rebuild")
+            }
             vectors[key] = values
             offset += record
         }

@@ -84,10 +84,15 @@ public struct BERTConfiguration: Sendable, Equatable {
         activation = (c["hidden_act"] as? String) ?? "gelu"
         layerNormEpsilon = Float((c["layer_norm_eps"] as? Double) ?? 1e-12)
         guard layerNormEpsilon > 0, layerNormEpsilon.isFinite, layerNormEpsilon < 1 else {
-            throw ThemeLabError.input("\(file): 'layer_norm_eps' must be a small positive number, got \(c["layer_norm_eps"].map { "\($0)" } ?? "")")
+            throw ThemeLabError.input(
+                "\(file): 'layer_norm_eps' must be a small positive number, got \(c["layer_norm_eps"].map { "\($0)" } ?? "")")
         }
-        guard hidden % heads == 0 else { throw ThemeLabError.input("\(file): hidden_size \(hidden) is not a multiple of num_attention_heads \(heads)") }
-        guard activation == "gelu" else { throw ThemeLabError.input("\(file): hidden_act '\(activation)' is not supported (expected 'gelu', the erf form)") }
+        guard hidden % heads == 0 else {
+            throw ThemeLabError.input("\(file): hidden_size \(hidden) is not a multiple of num_attention_heads \(heads)")
+        }
+        guard activation == "gelu" else {
+            throw ThemeLabError.input("\(file): hidden_act '\(activation)' is not supported (expected 'gelu', the erf form)")
+        }
 
         let tokenizer = try folder.json("tokenizer_config.json") ?? [:]
         let sbert = try folder.json("sentence_bert_config.json") ?? [:]
@@ -96,8 +101,9 @@ public struct BERTConfiguration: Sendable, Equatable {
         tokenizeChineseChars = (tokenizer["tokenize_chinese_chars"] as? Bool) ?? true
         maxSequenceLength = min((sbert["max_seq_length"] as? Int) ?? (tokenizer["model_max_length"] as? Int) ?? maxPositions, maxPositions)
         guard maxSequenceLength >= 2 else {
-            throw ThemeLabError.input("\(folder.path): max_seq_length (sentence_bert_config.json, tokenizer_config.json or max_position_embeddings) "
-                + "is \(maxSequenceLength); it must be at least 2, for [CLS] and [SEP]")
+            throw ThemeLabError.input(
+                "\(folder.path): max_seq_length (sentence_bert_config.json, tokenizer_config.json or max_position_embeddings) "
+                    + "is \(maxSequenceLength); it must be at least 2, for [CLS] and [SEP]")
         }
 
         let pooling = try folder.json("1_Pooling/config.json") ?? ["pooling_mode_mean_tokens": true]
@@ -105,7 +111,8 @@ public struct BERTConfiguration: Sendable, Equatable {
         guard poolingMean else { throw ThemeLabError.input("\(folder.path)/1_Pooling/config.json: only mean pooling is supported") }
         var normalize = false
         if let data = FileManager.default.contents(atPath: "\(folder.path)/modules.json"),
-           let modules = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] {
+            let modules = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+        {
             normalize = modules.contains { ($0["type"] as? String)?.hasSuffix("Normalize") == true }
         }
         self.normalize = normalize

@@ -12,7 +12,9 @@ public final class SafeTensors: @unchecked Sendable {
         public var end: Int
     }
 
-    static let dtypeBytes: [String: Int] = ["F64": 8, "F32": 4, "F16": 2, "BF16": 2, "I64": 8, "I32": 4, "I16": 2, "I8": 1, "U8": 1, "BOOL": 1]
+    static let dtypeBytes: [String: Int] = [
+        "F64": 8, "F32": 4, "F16": 2, "BF16": 2, "I64": 8, "I32": 4, "I16": 2, "I8": 1, "U8": 1, "BOOL": 1,
+    ]
 
     public let path: String
     public let entries: [String: Entry]
@@ -56,16 +58,22 @@ public final class SafeTensors: @unchecked Sendable {
         var entries: [String: Entry] = [:]
         for (name, value) in header where name != "__metadata__" {
             guard let fields = value as? [String: Any], let dtype = fields["dtype"] as? String,
-                  let shape = fields["shape"] as? [Int], let offsets = fields["data_offsets"] as? [Int], offsets.count == 2
+                let shape = fields["shape"] as? [Int], let offsets = fields["data_offsets"] as? [Int], offsets.count == 2
             else { throw ThemeLabError.input("\(path): tensor '\(name)': expected dtype, shape and data_offsets") }
             guard let width = dtypeBytes[dtype] else { throw ThemeLabError.input("\(path): tensor '\(name)': unknown dtype '\(dtype)'") }
-            guard shape.allSatisfy({ $0 >= 0 }) else { throw ThemeLabError.input("\(path): tensor '\(name)': negative dimension in shape \(shape)") }
+            guard shape.allSatisfy({ $0 >= 0 }) else {
+                throw ThemeLabError.input("\(path): tensor '\(name)': negative dimension in shape \(shape)")
+            }
             let (begin, end) = (offsets[0], offsets[1])
             guard begin >= 0, begin <= end, end <= dataLength else {
-                throw ThemeLabError.input("\(path): tensor '\(name)': bytes \(begin)..<\(end) lie outside the \(dataLength)-byte data section (file truncated?)")
+                throw ThemeLabError.input(
+                    "\(path): tensor '\(name)': bytes \(begin)..<\(end) lie outside the \(dataLength)-byte data section (file truncated?)")
             }
             guard let expected = checkedProduct(shape + [width]), end - begin == expected else {
-                throw ThemeLabError.input("\(path): tensor '\(name)': \(end - begin) bytes, shape \(shape) of \(dtype) needs \(checkedProduct(shape + [width]).map(String.init) ?? "more than Int.max")")
+                throw ThemeLabError.input(
+                    "\(path): tensor '\(name)': \(end - begin) bytes, shape \(shape) of \(dtype) needs "
+                        + "\(checkedProduct(shape + [width]).map(String.init) ?? "more than Int.max")"
+                )
             }
             entries[name] = Entry(dtype: dtype, shape: shape, begin: begin, end: end)
         }
@@ -74,14 +82,16 @@ public final class SafeTensors: @unchecked Sendable {
         var covered = 0
         for (name, e) in entries.sorted(by: { ($0.value.begin, $0.value.end, $0.key) < ($1.value.begin, $1.value.end, $1.key) }) {
             guard e.begin == covered else {
-                throw ThemeLabError.input(e.begin < covered
-                    ? "\(path): tensor '\(name)' (bytes \(e.begin)..<\(e.end)) overlaps the tensor before it"
-                    : "\(path): bytes \(covered)..<\(e.begin) of the data section belong to no tensor (a hole before '\(name)')")
+                throw ThemeLabError.input(
+                    e.begin < covered
+                        ? "\(path): tensor '\(name)' (bytes \(e.begin)..<\(e.end)) overlaps the tensor before it"
+                        : "\(path): bytes \(covered)..<\(e.begin) of the data section belong to no tensor (a hole before '\(name)')")
             }
             covered = e.end
         }
         guard covered == dataLength else {
-            throw ThemeLabError.input("\(path): bytes \(covered)..<\(dataLength) of the data section belong to no tensor (header length wrong, or trailing data)")
+            throw ThemeLabError.input(
+                "\(path): bytes \(covered)..<\(dataLength) of the data section belong to no tensor (header length wrong, or trailing data)")
         }
         return entries
     }
@@ -108,9 +118,13 @@ public final class SafeTensors: @unchecked Sendable {
                 initialized = count
             }
         case "F16":
-            values = (0..<count).map { Float(Float16(bitPattern: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self)))) }
+            values = (0..<count).map {
+                Float(Float16(bitPattern: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self))))
+            }
         case "BF16":
-            values = (0..<count).map { Float(bitPattern: UInt32(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self))) << 16) }
+            values = (0..<count).map {
+                Float(bitPattern: UInt32(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self))) << 16)
+            }
         default:
             throw ThemeLabError.input("\(path): tensor '\(found)' is \(e.dtype), expected a float type")
         }

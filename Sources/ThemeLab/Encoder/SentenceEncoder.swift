@@ -17,8 +17,10 @@ public final class SentenceEncoder: @unchecked Sendable {
     /// SHA-256, or "absent").
     public let configurationHash: String
     /// The files besides the weights that shape a vector, relative to the folder.
-    public static let configurationFiles = ["config.json", "vocab.txt", "tokenizer_config.json", "sentence_bert_config.json",
-                                            "1_Pooling/config.json", "modules.json"]
+    public static let configurationFiles = [
+        "config.json", "vocab.txt", "tokenizer_config.json", "sentence_bert_config.json",
+        "1_Pooling/config.json", "modules.json",
+    ]
     public var tokensPerBatch = 2048
     public var workers = ProcessInfo.processInfo.activeProcessorCount
 
@@ -29,10 +31,12 @@ public final class SentenceEncoder: @unchecked Sendable {
         let weightsPath = "\(folder.path)/model.safetensors"
         model = try BERTModel(weights: try SafeTensors(path: weightsPath), configuration: configuration)
         modelHash = try SHA256.hex(file: weightsPath)
-        configurationHash = SHA256.hex(Data(try Self.configurationFiles.map { name in
-            let path = "\(folder.path)/\(name)"
-            return "\(name) " + (FileManager.default.fileExists(atPath: path) ? try SHA256.hex(file: path) : "absent") + "\n"
-        }.joined().utf8))
+        configurationHash = SHA256.hex(
+            Data(
+                try Self.configurationFiles.map { name in
+                    let path = "\(folder.path)/\(name)"
+                    return "\(name) " + (FileManager.default.fileExists(atPath: path) ? try SHA256.hex(file: path) : "absent") + "\n"
+                }.joined().utf8))
     }
 
     /// What the embedding cache is keyed by: the weights and the configuration together.
@@ -66,7 +70,11 @@ public final class SentenceEncoder: @unchecked Sendable {
         let packed = batches
         let h = configuration.hidden
         var out = Matrix(rows: texts.count, cols: h)
-        struct Results { var pooled: [Matrix?]; var done = 0; var progress: ((Int, Int) -> Void)? }
+        struct Results {
+            var pooled: [Matrix?]
+            var done = 0
+            var progress: ((Int, Int) -> Void)?
+        }
         let queue = WorkQueue(count: packed.count, state: Results(pooled: Array(repeating: nil, count: packed.count), progress: progress))
         let blasThreads = openblas_get_num_threads()
         openblas_set_num_threads(1)
@@ -87,7 +95,10 @@ public final class SentenceEncoder: @unchecked Sendable {
             for (r, i) in batch.enumerated() {
                 for k in 0..<h { out[i, k] = pooled[r, k] }
                 guard (0..<h).allSatisfy({ out[i, $0].isFinite }) else {
-                    throw ThemeLabError.input("\(folder.path): the model gave a non-finite vector for text \(i + 1) (\(String(texts[i].prefix(40)).debugDescription))")
+                    throw ThemeLabError.input(
+                        "\(folder.path): the model gave a non-finite vector for text \(i + 1) "
+                            + "(\(String(texts[i].prefix(40)).debugDescription))"
+                    )
                 }
             }
         }

@@ -4,7 +4,7 @@ import Foundation
 public struct AnalysisSettings: Codable, Sendable, Equatable {
     public var spaces: [String] = ["raw", "centred"]
     public var thresholds: [String] = standardThresholdRules
-    public var groupings: [String] = GroupingMethod.allCases.map(\.rawValue)
+    public var groupings: [String] = standardGroupings
     /// Seeded shuffles for the leader grouping's spread.
     public var shuffles: Int = 10
     public var seed: UInt64 = 0
@@ -13,6 +13,11 @@ public struct AnalysisSettings: Codable, Sendable, Equatable {
     public var exactHistogramPairLimit: Int = 1_250_000_000
 
     public init() {}
+
+    /// The named spaces, rules and groupings as values (the one place their names are read).
+    public func embeddingSpaces() throws -> [EmbeddingSpace] { try spaces.map(EmbeddingSpace.init(name:)) }
+    public func rules() throws -> [ThresholdRule] { try thresholds.map(thresholdRule(named:)) }
+    public func groupingMethods() throws -> [Grouping] { try groupings.map(grouping(named:)) }
 }
 
 /// The harness's answer for one corpus × vector source: per space, the distribution,
@@ -49,6 +54,23 @@ public struct SpaceAnalysis: Codable, Sendable {
     public var ceilings: [Ceiling]?
     /// Counts per class over 200 equal bins on [-1, 1], for plots.
     public var histogram: [String: [Int]]
+}
+
+extension CorpusAnalysis {
+    /// The analysis in one space, when it ran.
+    public func space(_ space: EmbeddingSpace) -> SpaceAnalysis? { spaces.first { $0.space == space.description } }
+}
+
+/// The one way reports look results up: by the space, class, rule and grouping as values.
+extension SpaceAnalysis {
+    public func statistics(_ pairs: PairClass) -> PairStatistics? { statistics[pairs.rawValue] }
+
+    public func threshold(_ rule: ThresholdRule) -> ThresholdOutcome? { thresholds.first { $0.rule == rule.name } }
+
+    /// The row of `grouping` at `rule`'s threshold (nil rule: a label-informed reference's row).
+    public func outcome(rule: ThresholdRule?, grouping: Grouping) -> GroupingOutcome? {
+        groupings.first { $0.rule == rule?.name && $0.grouping == grouping.name }
+    }
 }
 
 public struct ThresholdOutcome: Codable, Sendable, Equatable {
@@ -125,10 +147,10 @@ public struct Analysis {
         guard corpus.count == vectors.rows else {
             throw ThemeLabError.input("corpus '\(corpus.name)' has \(corpus.count) items but the vectors have \(vectors.rows) rows")
         }
-        guard vectors.rows >= 2 else { throw ThemeLabError.input("corpus '\(corpus.name)' has \(vectors.rows) item; pairs need at least 2") }
-        let spaces = try settings.spaces.map(EmbeddingSpace.init(name:))
-        let rules = try settings.thresholds.map(thresholdRule(named:))
-        let groupings = try settings.groupings.map(GroupingMethod.init(name:))
+        guard vectors.rows >= 2 else {
+            throw ThemeLabError.input("corpus '\(corpus.name)' has \(vectors.rows) item; pairs need at least 2")
+        }
+        let (spaces, rules, groupings) = (try settings.embeddingSpaces(), try settings.rules(), try settings.groupingMethods())
         let labels = corpus.labelIndices()
         var notes: [String] = []
         if labels == nil { notes.append("no labels: distributions and thresholds only; no recovery metrics, no label-informed rules") }
@@ -156,143 +178,90 @@ public struct Analysis {
             source: source, dimensions: vectors.cols, spaces: results, notes: notes)
     }
 
-    func analyzeSpace(_ space: EmbeddingSpace, _ x: Matrix, labels: [Int32]?, topics: Int?, rules: [ThresholdRule],
-                      groupings: [GroupingMethod], order: [Int]) throws -> SpaceAnalysis {
-        // One pass: the distribution, the spanning forest (components at any threshold), the
-        // average-linkage matrix and the nearest neighbours the rules read.
-        let forest = groupings.contains(.components) ? SpanningForest(items: x.rows) : nil
-        var linkage: AverageLinkage?
-        var linkageNote: String?
-        if groupings.contains(.average) || groupings.contains(.averageK) || rules.contains(where: \.needsDendrogram) {
-            do { linkage = try AverageLinkage(items: x.rows) } catch { linkageNote = "\(error)" }
-        }
-        // A rule reading k neighbours needs k < N; on a smaller corpus its cells are N/A (below).
-        let k = rules.map(\.neighbours).filter { $0 < x.rows }.max() ?? 0
-        let neighbours = k > 0 ? NearestNeighbours(items: x.rows, k: k) : nil
-        let consumers = [forest as PairConsumer?, linkage, neighbours].compactMap { $0 }
-        let distribution = engine.run(x, labels: labels, consumers: consumers)
-        let tree = linkage?.dendrogram()
-        // Otsu and Kittler–Illingworth read numpy's 256-bin histogram; counting it exactly takes a
-        // second pass, which large corpora skip (the fine histogram then places it, see `thresholdHistogram`).
-        var exactCoarse: CoarseHistogram?
-        if distribution.sortedValues(.all) == nil, distribution.all.count > 0, distribution.all.count <= settings.exactHistogramPairLimit {
-            let counting = CoarseHistogramPass(minimum: Double(distribution.all.min), maximum: Double(distribution.all.max), bins: 256)
-            _ = engine.run(x, labels: labels, consumers: [counting])
-            exactCoarse = counting.histogram
-        }
-        let context = ThresholdContext(distribution: distribution, dimensions: x.cols, exactCoarse: exactCoarse, neighbours: neighbours,
-                                       vectors: x, dendrogram: tree)
-        let usable = rules.filter { !$0.isLabelInformed || labels != nil }
-        let observed = usable.contains(where: \.isDataDerived)
-            ? ThresholdPlacement.observedValues(pairs: distribution.sortedValues(.all), forest: forest?.edges.map(\.w) ?? [],
-                                                merges: tree?.merges.map(\.similarity) ?? []) : []
-        let thresholds = usable.map { rule in
-            guard rule.neighbours < x.rows else {
-                return ThresholdOutcome(rule: rule.name, value: nil, labelInformed: rule.isLabelInformed,
-                                        note: "k = \(rule.neighbours) neighbours needs more than \(rule.neighbours) items; this corpus has \(x.rows)")
-            }
-            let value = rule.threshold(in: context).map { rule.isDataDerived ? ThresholdPlacement.midGap($0, observed: observed) : $0 }
-            return ThresholdOutcome(rule: rule.name, value: value, labelInformed: rule.isLabelInformed,
-                                    pairsAbove: value.map { distribution.count(.all, atLeast: $0) },
-                                    relatedAbove: value.flatMap { distribution.isLabeled ? distribution.count(.related, atLeast: $0) : nil },
-                                    note: value == nil ? rule.whyNoThreshold(in: context) : nil)
-        }
+    /// One space: plan → one pass (two when numpy's histogram is counted exactly) → rules →
+    /// groupings → ceilings and separation.
+    func analyzeSpace(
+        _ space: EmbeddingSpace, _ x: Matrix, labels: [Int32]?, topics: Int?, rules: [ThresholdRule], groupings: [Grouping], order: [Int]
+    ) throws -> SpaceAnalysis {
+        let needs = (rules.map { $0.passNeeds(items: x.rows) } + groupings.map(\.needs)).reduce(PassNeeds()) { $0.union($1) }
+        let pass = PassPlan(needs: needs, exactHistogramPairLimit: settings.exactHistogramPairLimit).run(x, labels: labels, engine: engine)
+        let thresholds = thresholdOutcomes(rules.filter { !$0.isLabelInformed || labels != nil }, pass)
 
-        func outcome(_ grouping: GroupingMethod, _ t: ThresholdOutcome?, _ assignment: [Int32]?, note: String? = nil, spread: LeaderSpread? = nil) -> GroupingOutcome {
-            GroupingOutcome(grouping: grouping.rawValue, rule: t?.rule, threshold: t?.value,
-                            labelInformed: grouping.isLabelInformed || (t?.labelInformed ?? false),
-                            groups: assignment.map { Set($0).count },
-                            recovery: assignment.flatMap { a in labels.map { Recovery(topics: $0, groups: a) } },
-                            spread: spread, note: note)
-        }
-        var rows: [GroupingOutcome] = []
-        for grouping in groupings where !grouping.isLabelInformed {
-            for t in thresholds {
-                guard let value = t.value else {
-                    rows.append(outcome(grouping, t, nil, note: t.note))
-                    continue
-                }
-                switch grouping {
-                case .components:
-                    rows.append(outcome(grouping, t, forest!.labels(atLeast: value)))
-                case .average:
-                    rows.append(tree.map { outcome(grouping, t, $0.cut(atSimilarity: value)) } ?? outcome(grouping, t, nil, note: linkageNote))
-                case .leader:
-                    let base = try LeaderGrouping.group(x, threshold: value, order: order)
-                    rows.append(outcome(grouping, t, base, spread: try leaderSpread(x, value, labels: labels)))
-                default: break
-                }
+        var request = GroupingRequest(
+            threshold: nil, topics: topics, order: order, labels: labels, shuffles: settings.shuffles, seed: settings.seed)
+        func row(_ grouping: Grouping, _ t: ThresholdOutcome?) throws -> GroupingOutcome {
+            var cut = GroupingCut(labels: nil, note: t?.note)
+            if t == nil || t?.value != nil {
+                request.threshold = t?.value
+                cut = try grouping.groups(request, in: pass)
             }
+            return GroupingOutcome(
+                grouping: grouping.name, rule: t?.rule, threshold: t?.value,
+                labelInformed: grouping.isLabelInformed || (t?.labelInformed ?? false),
+                groups: cut.labels.map { Set($0).count },
+                recovery: cut.labels.flatMap { a in labels.map { Recovery(topics: $0, groups: a) } },
+                spread: cut.spread, note: cut.note)
         }
-        if let k = topics {
-            if groupings.contains(.kmeansK) {
-                rows.append(outcome(.kmeansK, nil, SphericalKMeans.cluster(x, k: k, seed: settings.seed)))
-            }
-            if groupings.contains(.averageK) {
-                rows.append(tree.map { outcome(.averageK, nil, $0.cut(groups: k)) } ?? outcome(.averageK, nil, nil, note: linkageNote))
-            }
-        }
+        // Threshold groupings in the order asked, one row per rule; then the references, when topics are known.
+        var rows = try groupings.filter { !$0.isLabelInformed }.flatMap { g in try thresholds.map { try row(g, $0) } }
+        let asked = Set(groupings.map(\.name))
+        if topics != nil { rows += try allGroupings.filter { $0.isLabelInformed && asked.contains($0.name) }.map { try row($0, nil) } }
 
         var ceilings: [Ceiling] = []
         if let labels {
-            if let forest {
-                ceilings.append(Ceiling(grouping: GroupingMethod.components.rawValue, search: "every cut",
-                                        BestCut(items: x.rows, merges: forest.edges.map { (Int($0.i), Int($0.j), $0.w) }, topics: labels)))
-            }
-            if let tree, groupings.contains(.average) {
-                ceilings.append(Ceiling(grouping: GroupingMethod.average.rawValue, search: "every cut",
-                                        BestCut(items: x.rows, merges: tree.merges.map { ($0.a, $0.b, $0.similarity) }, topics: labels)))
-            }
-            if groupings.contains(.leader) {
-                // The rules' values were grouped above; only the grid is new.
-                let ruled = rows.compactMap { g -> BestCut? in
-                    guard g.grouping == GroupingMethod.leader.rawValue, let t = g.threshold, let r = g.recovery else { return nil }
-                    return BestCut(threshold: t, ari: r.ari, groups: r.groups)
+            for g in allGroupings where asked.contains(g.name) {
+                let ruled = rows.compactMap { r -> BestCut? in
+                    guard r.grouping == g.name, let t = r.threshold, let recovery = r.recovery else { return nil }
+                    return BestCut(threshold: t, ari: recovery.ari, groups: recovery.groups)
                 }
-                ceilings.append(try leaderCeiling(x, distribution, ruled: ruled, labels: labels, order: order))
+                if let c = try g.ceiling(in: pass, topics: labels, ruled: ruled, order: order) { ceilings.append(c) }
             }
         }
 
+        let distribution = pass.distribution
         var statistics: [String: PairStatistics] = [:]
         for c in PairClass.allCases { if let s = distribution.statistics(c) { statistics[c.rawValue] = s } }
         var separation: Separation?
-        if let (auc, bound) = areaUnderCurve(distribution), let dp = dPrime(distribution), let u = statistics["unrelated"] {
+        if let (auc, bound) = areaUnderCurve(distribution), let dp = dPrime(distribution), let u = statistics[PairClass.unrelated.rawValue]
+        {
             let bands = topicBands(x, labels: labels!)
-            separation = Separation(auc: auc, dPrime: dp, bandWidth: u.p99 - u.p1, topicBandMedian: median(bands),
-                                    topicBandMax: bands.max()!, aucErrorBound: bound)
+            separation = Separation(
+                auc: auc, dPrime: dp, bandWidth: u.p99 - u.p1, topicBandMedian: median(bands), topicBandMax: bands.max()!,
+                aucErrorBound: bound)
         }
-        return SpaceAnalysis(space: space.description,
-                             quantileMethod: distribution.sortedValues(.all) != nil ? "exact" : "fine histogram (error < \(2 / Double(engine.bins)))",
-                             thresholdHistogram: exactCoarse != nil || distribution.sortedValues(.all) != nil ? "exact" : "placed from the fine histogram",
-                             statistics: statistics, separation: separation, thresholds: thresholds, groupings: rows,
-                             ceilings: ceilings, histogram: plotHistogram(distribution))
+        let exact = distribution.sortedValues(.all) != nil
+        return SpaceAnalysis(
+            space: space.description, quantileMethod: exact ? "exact" : "fine histogram (error < \(2 / Double(engine.bins)))",
+            thresholdHistogram: pass.exactCoarse != nil || exact ? "exact" : "placed from the fine histogram", statistics: statistics,
+            separation: separation, thresholds: thresholds, groupings: rows, ceilings: ceilings, histogram: plotHistogram(distribution))
     }
 
-    /// Leader has no nested cuts to sweep: the best ARI over 24 thresholds at all-pair quantiles
-    /// 1 − 10^−x (x from 0.3 to 5, dense in the upper tail) and every rule's value.
-    func leaderCeiling(_ x: Matrix, _ d: PairDistribution, ruled: [BestCut], labels: [Int32], order: [Int]) throws -> Ceiling {
-        let grid = Set((0..<24).compactMap { d.quantile(.all, 1 - pow(10, -(0.3 + Double($0) * 4.7 / 23))) }).subtracting(ruled.map(\.threshold))
-        var cuts = ruled
-        for t in grid {
-            let groups = try LeaderGrouping.group(x, threshold: t, order: order)
-            cuts.append(BestCut(threshold: t, ari: Recovery(topics: labels, groups: groups).ari, groups: Set(groups).count))
+    /// Each rule's threshold, placed mid-gap when it is an observed value (`ThresholdPlacement`);
+    /// a neighbour rule whose k is not below N gives none.
+    func thresholdOutcomes(_ rules: [ThresholdRule], _ pass: PassProducts) -> [ThresholdOutcome] {
+        let (x, distribution) = (pass.vectors, pass.distribution)
+        let context = ThresholdContext(
+            distribution: distribution, dimensions: x.cols, exactCoarse: pass.exactCoarse, neighbours: pass.neighbours,
+            silhouettes: rules.contains(where: \.needsDendrogram)
+                ? pass.dendrogram.map { SilhouetteCurve(vectors: x, dendrogram: $0) } : nil)
+        let observed =
+            rules.contains(where: \.isDataDerived)
+            ? ThresholdPlacement.observedValues(
+                pairs: distribution.sortedValues(.all), forest: pass.forest?.edges.map(\.w) ?? [],
+                merges: pass.dendrogram?.merges.map(\.similarity) ?? []) : []
+        return rules.map { rule in
+            guard rule.neighbours < x.rows else {
+                return ThresholdOutcome(
+                    rule: rule.name, value: nil, labelInformed: rule.isLabelInformed,
+                    note: "k = \(rule.neighbours) neighbours needs more than \(rule.neighbours) items; this corpus has \(x.rows)")
+            }
+            let value = rule.threshold(in: context).map { rule.isDataDerived ? ThresholdPlacement.midGap($0, observed: observed) : $0 }
+            return ThresholdOutcome(
+                rule: rule.name, value: value, labelInformed: rule.isLabelInformed,
+                pairsAbove: value.map { distribution.count(.all, atLeast: $0) },
+                relatedAbove: value.flatMap { distribution.isLabeled ? distribution.count(.related, atLeast: $0) : nil },
+                note: value == nil ? rule.whyNoThreshold(in: context) : nil)
         }
-        // The first of the lowest thresholds among equal ARIs, as a sweep from the bottom finds it.
-        let best = cuts.sorted { $0.threshold < $1.threshold }.reduce(BestCut(threshold: .infinity, ari: -.infinity, groups: 0)) { $1.ari > $0.ari ? $1 : $0 }
-        return Ceiling(grouping: GroupingMethod.leader.rawValue, search: "24 quantile thresholds and the rules' values", best)
-    }
-
-    func leaderSpread(_ x: Matrix, _ t: Double, labels: [Int32]?) throws -> LeaderSpread? {
-        guard settings.shuffles > 0 else { return nil }
-        var runs: [[Int32]] = []
-        for s in 0..<settings.shuffles {
-            let order = SeededRandom.permutation(count: x.rows, seed: settings.seed &+ UInt64(s) &+ 1)
-            runs.append(try LeaderGrouping.group(x, threshold: t, order: order))
-        }
-        let recoveries = labels.map { l in runs.map { Recovery(topics: l, groups: $0) } }
-        return LeaderSpread(shuffles: runs.count, groups: .init(runs.map { Double(Set($0).count) }),
-                            ari: recoveries.map { .init($0.map(\.ari)) }, nmi: recoveries.map { .init($0.map(\.nmi)) },
-                            pairF1: recoveries.map { .init($0.map { $0.pairF1 ?? 0 }) })
     }
 
     /// 200 bins on [-1, 1] per class, summed from the fine histogram.

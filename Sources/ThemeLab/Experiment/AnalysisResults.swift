@@ -15,9 +15,21 @@ public struct AnalysisResults: Codable, Sendable {
 
     /// Markdown for every analysis, under a title and a provenance line.
     public func markdown() -> String {
-        var out = "# \(name)\n\nthemelab \(provenance.version), OpenBLAS kernel \(provenance.blas.kernel); spaces \(settings.spaces.joined(separator: ", ")); "
+        var out =
+            "# \(name)\n\nthemelab \(provenance.version), OpenBLAS kernel \(provenance.blas.kernel); spaces "
+            + "\(settings.spaces.joined(separator: ", ")); "
             + "leader shuffles \(settings.shuffles), seed \(settings.seed). † = label-informed.\n\n"
         out += analyses.map { AnalysisReport.markdown($0) }.joined(separator: "\n")
         return out
+    }
+}
+
+extension AnalysisResults {
+    /// FOLDER/STEM.json (with provenance), .md and .csv (tidy, one row per corpus × source × space ×
+    /// rule × grouping), each written atomically.
+    public func write(folder: String, stem: String) throws {
+        try AtomicFile.write(try JSONOutput.encode(self), to: "\(folder)/\(stem).json")
+        try AtomicFile.write(markdown(), to: "\(folder)/\(stem).md")
+        try AtomicFile.write(AnalysisReport.tidyCSV(analyses), to: "\(folder)/\(stem).csv")
     }
 }

@@ -5,7 +5,9 @@ import Foundation
 /// every threshold that moved by more than its tolerance, and every baseline row missing.
 public struct RegressionCheck {
     /// Metric name (as in the CSV) → allowed drop; "threshold" → allowed move either way.
-    public static let defaultTolerances: [String: Double] = ["ari": 1e-6, "nmi": 1e-6, "v_measure": 1e-6, "pair_f1": 1e-6, "threshold": 1e-6]
+    public static let defaultTolerances: [String: Double] = [
+        "ari": 1e-6, "nmi": 1e-6, "v_measure": 1e-6, "pair_f1": 1e-6, "threshold": 1e-6,
+    ]
     /// What a tolerance may name: the recovery metrics (as in the CSV) and "threshold".
     public static let tolerableNames = Set(Recovery.metricNames + ["threshold"])
 
@@ -48,34 +50,51 @@ public struct RegressionCheck {
         guard !tolerances.isEmpty else { throw ThemeLabError.input("\(file): no tolerances, so the gate would check nothing") }
         for (name, value) in tolerances.sorted(by: { $0.key < $1.key }) {
             guard tolerableNames.contains(name) else {
-                throw ThemeLabError.input("\(file): tolerance '\(name)' names no metric (expected \(tolerableNames.sorted().joined(separator: ", ")))")
+                throw ThemeLabError.input(
+                    "\(file): tolerance '\(name)' names no metric (expected \(tolerableNames.sorted().joined(separator: ", ")))")
             }
-            guard value.isFinite && value >= 0 else { throw ThemeLabError.input("\(file): tolerance \(name)=\(value) must be a finite number ≥ 0") }
+            guard value.isFinite && value >= 0 else {
+                throw ThemeLabError.input("\(file): tolerance \(name)=\(value) must be a finite number ≥ 0")
+            }
         }
     }
 
     /// Failures as readable lines; empty when the results hold. A NaN anywhere, in the results or the
     /// baseline, is a failure naming its row; so is a threshold or metric the baseline has and the results lack.
-    public static func compare(results: [CorpusAnalysis], baseline: Baseline, resultsFile: String = "results",
-                               baselineFile: String = "baseline") throws -> [String] {
+    public static func compare(
+        results: [CorpusAnalysis], baseline: Baseline, resultsFile: String = "results",
+        baselineFile: String = "baseline"
+    ) throws -> [String] {
         let tolerances = baseline.tolerances ?? defaultTolerances
         try validate(tolerances: tolerances, file: baselineFile)
-        let now = try rows(results, file: resultsFile), before = try rows(baseline.analyses, file: baselineFile)
+        let now = try rows(results, file: resultsFile)
+        let before = try rows(baseline.analyses, file: baselineFile)
         // A NaN is a failure wherever it stands; the comparisons below then pass over it.
         var failures = nanFailures(now, in: "the results") + nanFailures(before, in: "the baseline")
         for (key, old) in before.sorted(by: { $0.key < $1.key }) {
-            guard let new = now[key] else { failures.append("missing: \(key)"); continue }
+            guard let new = now[key] else {
+                failures.append("missing: \(key)")
+                continue
+            }
             if let tol = tolerances["threshold"], let a = old.threshold, !a.isNaN {
                 if let b = new.threshold {
-                    if !b.isNaN && !(abs(a - b) <= tol) { failures.append("threshold moved: \(key): \(formatFigure(a)) → \(formatFigure(b)) (tolerance \(tol))") }
+                    if !b.isNaN && !(abs(a - b) <= tol) {
+                        failures.append("threshold moved: \(key): \(formatFigure(a)) → \(formatFigure(b)) (tolerance \(tol))")
+                    }
                 } else {
                     failures.append("threshold missing: \(key) (baseline \(formatFigure(a)))")
                 }
             }
             for (metric, tol) in tolerances.sorted(by: { $0.key < $1.key }) where metric != "threshold" {
                 guard let a = old.metrics[metric], !a.isNaN else { continue }
-                guard let b = new.metrics[metric] else { failures.append("\(metric) missing: \(key)"); continue }
-                if !b.isNaN && !(b >= a - tol) { failures.append("\(metric) fell: \(key): \(formatFigure(a)) → \(formatFigure(b)) (−\(formatFigure(a - b)), tolerance \(tol))") }
+                guard let b = new.metrics[metric] else {
+                    failures.append("\(metric) missing: \(key)")
+                    continue
+                }
+                if !b.isNaN && !(b >= a - tol) {
+                    failures.append(
+                        "\(metric) fell: \(key): \(formatFigure(a)) → \(formatFigure(b)) (−\(formatFigure(a - b)), tolerance \(tol))")
+                }
             }
         }
         return failures
@@ -86,7 +105,9 @@ public struct RegressionCheck {
         var failures: [String] = []
         for (key, row) in rows.sorted(by: { $0.key < $1.key }) {
             if row.threshold?.isNaN == true { failures.append("NaN threshold in \(file): \(key)") }
-            for (metric, v) in row.metrics.sorted(by: { $0.key < $1.key }) where v.isNaN { failures.append("NaN \(metric) in \(file): \(key)") }
+            for (metric, v) in row.metrics.sorted(by: { $0.key < $1.key }) where v.isNaN {
+                failures.append("NaN \(metric) in \(file): \(key)")
+            }
         }
         return failures
     }

@@ -127,7 +127,7 @@ public enum Validation {
         }
         for (i, name) in settings.spaces.enumerated() { try named("spaces[\(i)]", source) { _ = try EmbeddingSpace(name: name) } }
         for (i, name) in settings.thresholds.enumerated() { try named("thresholds[\(i)]", source) { _ = try thresholdRule(named: name) } }
-        for (i, name) in settings.groupings.enumerated() { try named("groupings[\(i)]", source) { _ = try GroupingMethod(name: name) } }
+        for (i, name) in settings.groupings.enumerated() { try named("groupings[\(i)]", source) { _ = try grouping(named: name) } }
         try source.check(settings.shuffles, in: shuffles, "shuffles")
     }
 

@@ -22,26 +22,33 @@ public enum VectorSource: Sendable, Equatable {
         }
     }
 
-    public func vectors(for corpus: Corpus, log: (String) -> Void = { _ in },
-                        progress: ((Int, Int) -> Void)? = nil) throws -> Vectors {
+    public func vectors(
+        for corpus: Corpus, cacheFolder: String = EmbeddingCache.defaultFolder, log: (String) -> Void = { _ in },
+        progress: ((Int, Int) -> Void)? = nil
+    ) throws -> Vectors {
         switch self {
         case .embeddings(let path):
             let m = try NPY.read(path: path)
-            return Vectors(matrix: m, description: "embeddings \(URL(fileURLWithPath: path).lastPathComponent)", modelHash: nil, files: [path])
+            return Vectors(
+                matrix: m, description: "embeddings \(URL(fileURLWithPath: path).lastPathComponent)", modelHash: nil, files: [path])
         case .model(let folder, let layer):
             let encoder = try SentenceEncoder.shared(folder: ModelFolder.locate(explicit: folder))
             let k = layer ?? encoder.configuration.layers
             let texts = try corpus.items.map { item -> String in
-                guard let t = item.text else { throw ThemeLabError.input("corpus '\(corpus.name)': item '\(item.id)' has no text to embed") }
+                guard let t = item.text else {
+                    throw ThemeLabError.input("corpus '\(corpus.name)': item '\(item.id)' has no text to embed")
+                }
                 return t
             }
-            var cache = try EmbeddingCache(encoder: encoder, layer: k)
+            var cache = try EmbeddingCache(folder: cacheFolder, encoder: encoder, layer: k)
             log("embedding \(texts.count) texts of \(corpus.name) (layer \(k))")
             let m = try encoder.embed(texts, layer: k, cache: &cache, progress: progress)
-            let name = URL(fileURLWithPath: encoder.folder.path).standardizedFileURL.pathComponents.suffix(2)
+            let name =
+                URL(fileURLWithPath: encoder.folder.path).standardizedFileURL.pathComponents.suffix(2)
                 .first(where: { $0 != "model" }) ?? "model"
-            return Vectors(matrix: m, description: "\(name) (\(encoder.modelHash.prefix(8))) layer \(k)", modelHash: encoder.modelHash,
-                           files: ["\(encoder.folder.path)/model.safetensors"] + encoder.configurationPaths)
+            return Vectors(
+                matrix: m, description: "\(name) (\(encoder.modelHash.prefix(8))) layer \(k)", modelHash: encoder.modelHash,
+                files: ["\(encoder.folder.path)/model.safetensors"] + encoder.configurationPaths)
         }
     }
 }

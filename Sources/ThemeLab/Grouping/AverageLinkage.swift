@@ -21,7 +21,10 @@ public final class AverageLinkage: PairConsumer {
 
     public init(items: Int) throws {
         guard items <= Self.maxItems else {
-            throw ThemeLabError.input("average linkage holds N(N−1)/2 similarities; \(items) items exceeds its limit of \(Self.maxItems) (\(Self.maxItems * (Self.maxItems - 1) / 2 * 4 / 1_000_000) MB)")
+            throw ThemeLabError.input(
+                "average linkage holds N(N−1)/2 similarities; \(items) items exceeds its limit of \(Self.maxItems) "
+                    + "(\(Self.maxItems * (Self.maxItems - 1) / 2 * 4 / 1_000_000) MB)"
+            )
         }
         self.items = items
         condensed = .allocate(capacity: items * (items - 1) / 2)
@@ -63,10 +66,14 @@ public final class AverageLinkage: PairConsumer {
                 }
                 let a = chain[chain.count - 1]
                 let previous = chain.count >= 2 ? chain[chain.count - 2] : -1
-                var b = previous, best = previous >= 0 ? s[index(a, previous)] : -Float.infinity
+                var b = previous
+                var best = previous >= 0 ? s[index(a, previous)] : -Float.infinity
                 for c in 0..<n where active[c] && c != a {
                     let v = s[index(a, c)]
-                    if v > best { best = v; b = c }
+                    if v > best {
+                        best = v
+                        b = c
+                    }
                 }
                 if b == previous {
                     chain.removeLast(2)
@@ -97,16 +104,12 @@ public struct Dendrogram: Sendable {
     /// Groups after every merge with similarity ≥ t. Heights are monotone for average linkage,
     /// so these merges form a forest that includes all their children.
     public func cut(atSimilarity t: Double) -> [Int32] {
-        var sets = UnionFind(count: items)
-        for m in merges where Double(m.similarity) >= t { sets.union(m.a, m.b) }
-        return sets.labels()
+        UnionFind.groups(of: items, joining: merges.lazy.filter { Double($0.similarity) >= t }.map { ($0.a, $0.b) })
     }
 
     /// Exactly `k` groups: the N − k most similar merges.
     public func cut(groups k: Int) -> [Int32] {
-        var sets = UnionFind(count: items)
         let ordered = merges.indices.sorted { (merges[$0].similarity, -$0) > (merges[$1].similarity, -$1) }
-        for i in ordered.prefix(max(0, items - k)) { sets.union(merges[i].a, merges[i].b) }
-        return sets.labels()
+        return UnionFind.groups(of: items, joining: ordered.prefix(max(0, items - k)).map { (merges[$0].a, merges[$0].b) })
     }
 }

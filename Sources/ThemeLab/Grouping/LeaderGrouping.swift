@@ -20,12 +20,16 @@ public enum LeaderGrouping {
         x.withUnsafePointer { p in
             for i in order ?? Array(0..<x.rows) {
                 let v = p + i * d
-                var best = -1, bestSimilarity = -Float.infinity
+                var best = -1
+                var bestSimilarity = -Float.infinity
                 let g = sums.count
                 if g > 0 {
                     if similarities.count < g { similarities = [Float](repeating: 0, count: 2 * g) }
                     cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(g), Int32(d), 1, centroids, Int32(d), v, 1, 0, &similarities, 1)
-                    for k in 0..<g where similarities[k] > bestSimilarity { bestSimilarity = similarities[k]; best = k }
+                    for k in 0..<g where similarities[k] > bestSimilarity {
+                        bestSimilarity = similarities[k]
+                        best = k
+                    }
                 }
                 if best >= 0 && Double(bestSimilarity) >= t {
                     labels[i] = Int32(best)

@@ -41,7 +41,10 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
             var sets = UnionFind(count: items)
             var e = 0
             for (k, cut) in cuts.enumerated() {
-                while e < f && forest[e].w >= cut { sets.union(Int(forest[e].i), Int(forest[e].j)); e += 1 }
+                while e < f && forest[e].w >= cut {
+                    sets.union(Int(forest[e].i), Int(forest[e].j))
+                    e += 1
+                }
                 for v in 0..<items { labels[k * items + v] = Int32(sets.find(v)) }
             }
             self.labels = labels
@@ -59,8 +62,12 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
         @inline(__always) func rejects(_ i: Int, _ j: Int, _ w: Float) -> Bool {
             if w < Swift.min(reach[i], reach[j]) { return true }
             // The lightest level still strictly above w: its edges form a path heavier than w.
-            var lo = 0, hi = levels.count
-            while lo < hi { let mid = (lo + hi) / 2; if levels[mid] > w { lo = mid + 1 } else { hi = mid } }
+            var lo = 0
+            var hi = levels.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if levels[mid] > w { lo = mid + 1 } else { hi = mid }
+            }
             guard lo > 0 else { return false }
             let level = (lo - 1) * reach.count
             return labels[level + i] == labels[level + j]
@@ -120,7 +127,8 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
         var snap = lock.withLock { snapshot }
         // Two blocks the forest does not join yet: bridge them with the tile's heaviest pair
         // first, so the snapshot can reject the rest instead of keeping every pair.
-        let first = Int(tile.item[tile.rowStart]), other = Int(tile.item[tile.colStart])
+        let first = Int(tile.item[tile.rowStart])
+        let other = Int(tile.item[tile.colStart])
         if !snap.rejects(first, other, -.infinity) {
             buffer.edges.append(Self.heaviest(tile))
             snap = fold(buffer)
@@ -131,12 +139,14 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
             let i = Int(tile.item[tile.rowStart + a])
             let rowReach = snap.reach[i]
             func test(_ b: Int) {
-                let w = row[b], j = Int(tile.item[tile.colStart + b])
+                let w = row[b]
+                let j = Int(tile.item[tile.colStart + b])
                 if !snap.rejects(i, j, w) { buffer.edges.append(Edge(i: Int32(Swift.min(i, j)), j: Int32(Swift.max(i, j)), w: w)) }
             }
             columnReach.withUnsafeBufferPointer { reach in
                 // Eight pairs at a time: nearly every block of eight is below both reaches.
-                let wide = tile.colCount & ~7, floor = SIMD8<Float>(repeating: rowReach)
+                let wide = tile.colCount & ~7
+                let floor = SIMD8<Float>(repeating: rowReach)
                 var b = 0
                 while b < wide {
                     let v = UnsafeRawPointer(row + b).loadUnaligned(as: SIMD8<Float>.self)
@@ -180,12 +190,17 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
 
     /// The tile's heaviest pair (an off-diagonal tile: every cell is a pair).
     static func heaviest(_ tile: SimilarityTile) -> Edge {
-        var best = -Float.infinity, at = (0, 0)
+        var best = -Float.infinity
+        var at = (0, 0)
         for a in 0..<tile.rowCount {
             let row = tile.values + a * tile.stride
-            for b in 0..<tile.colCount where row[b] > best { best = row[b]; at = (a, b) }
+            for b in 0..<tile.colCount where row[b] > best {
+                best = row[b]
+                at = (a, b)
+            }
         }
-        let i = Int(tile.item[tile.rowStart + at.0]), j = Int(tile.item[tile.colStart + at.1])
+        let i = Int(tile.item[tile.rowStart + at.0])
+        let j = Int(tile.item[tile.colStart + at.1])
         return Edge(i: Int32(Swift.min(i, j)), j: Int32(Swift.max(i, j)), w: best)
     }
 
@@ -206,13 +221,17 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
             var best = 0
             for (k, u) in open.enumerated() {
                 let s = u > v ? tile.values[v * tile.stride + u] : tile.values[u * tile.stride + v]
-                if s > key[u] { key[u] = s; parent[u] = Int32(v) }
+                if s > key[u] {
+                    key[u] = s
+                    parent[u] = Int32(v)
+                }
                 if key[u] > key[open[best]] { best = k }
             }
             let u = open[best]
             open.swapAt(best, open.count - 1)
             open.removeLast()
-            let i = Int(tile.item[tile.rowStart + Int(parent[u])]), j = Int(tile.item[tile.rowStart + u])
+            let i = Int(tile.item[tile.rowStart + Int(parent[u])])
+            let j = Int(tile.item[tile.rowStart + u])
             edges.append(Edge(i: Int32(Swift.min(i, j)), j: Int32(Swift.max(i, j)), w: key[u]))
             v = u
         }
@@ -226,10 +245,17 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
         var sets = UnionFind(count: items)
         var kept: [Edge] = []
         kept.reserveCapacity(Swift.min(items, sorted.count + fresh.count))
-        var a = 0, b = 0
+        var a = 0
+        var b = 0
         while kept.count < items - 1 && (a < sorted.count || b < fresh.count) {
             let e: Edge
-            if b == fresh.count || (a < sorted.count && precedes(sorted[a], fresh[b])) { e = sorted[a]; a += 1 } else { e = fresh[b]; b += 1 }
+            if b == fresh.count || (a < sorted.count && precedes(sorted[a], fresh[b])) {
+                e = sorted[a]
+                a += 1
+            } else {
+                e = fresh[b]
+                b += 1
+            }
             if sets.union(Int(e.i), Int(e.j)) { kept.append(e) }
         }
         return kept
@@ -250,8 +276,6 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
 
     /// Components of "similarity ≥ t", numbered by first appearance.
     public func labels(atLeast t: Double) -> [Int32] {
-        var sets = UnionFind(count: items)
-        for e in forest where Double(e.w) >= t { sets.union(Int(e.i), Int(e.j)) }
-        return sets.labels()
+        UnionFind.groups(of: items, joining: forest.lazy.filter { Double($0.w) >= t }.map { (Int($0.i), Int($0.j)) })
     }
 }

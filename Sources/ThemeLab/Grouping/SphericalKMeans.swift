@@ -27,7 +27,10 @@ public enum SphericalKMeans {
             var pick = 0
             if total > 0 {
                 var target = rng.uniform() * total
-                while pick < n - 1 && target >= weights[pick] { target -= weights[pick]; pick += 1 }
+                while pick < n - 1 && target >= weights[pick] {
+                    target -= weights[pick]
+                    pick += 1
+                }
             } else {
                 pick = Int(rng.next() % UInt64(n))
             }
@@ -41,7 +44,9 @@ public enum SphericalKMeans {
         var score = 0.0
         for _ in 0..<100 {
             x.withUnsafePointer { p in
-                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(n), Int32(k), Int32(d), 1, p, Int32(d), centroids, Int32(d), 0, &similarities, Int32(k))
+                cblas_sgemm(
+                    CblasRowMajor, CblasNoTrans, CblasTrans, Int32(n), Int32(k), Int32(d), 1, p, Int32(d), centroids, Int32(d), 0,
+                    &similarities, Int32(k))
             }
             var changed = false
             score = 0
@@ -49,7 +54,10 @@ public enum SphericalKMeans {
                 var bestC = 0
                 for c in 1..<k where similarities[i * k + c] > similarities[i * k + bestC] { bestC = c }
                 score += Double(similarities[i * k + bestC])
-                if labels[i] != Int32(bestC) { labels[i] = Int32(bestC); changed = true }
+                if labels[i] != Int32(bestC) {
+                    labels[i] = Int32(bestC)
+                    changed = true
+                }
             }
             if !changed { break }
             for (c, centroid) in normalisedCentroids(x, labels: labels, groups: k).enumerated() {

@@ -20,12 +20,21 @@ public struct UnionFind: Sendable {
     /// Joins the sets of a and b; false when they were already one.
     @discardableResult
     public mutating func union(_ a: Int, _ b: Int) -> Bool {
-        var ra = find(a), rb = find(b)
+        var ra = find(a)
+        var rb = find(b)
         guard ra != rb else { return false }
         if size[ra] < size[rb] { swap(&ra, &rb) }
         parent[rb] = Int32(ra)
         size[ra] += size[rb]
         return true
+    }
+
+    /// The groups of `count` items once every pair is joined, numbered by first appearance: a cut of a
+    /// forest or dendrogram is the merges at or above its height, joined.
+    public static func groups<Pairs: Sequence>(of count: Int, joining pairs: Pairs) -> [Int32] where Pairs.Element == (Int, Int) {
+        var sets = UnionFind(count: count)
+        for (a, b) in pairs { sets.union(a, b) }
+        return sets.labels()
     }
 
     /// Group labels 0..<k numbered by first appearance.

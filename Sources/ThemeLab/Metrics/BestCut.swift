@@ -27,7 +27,8 @@ public struct BestCut: Codable, Sendable, Equatable {
         for t in topics { topicSizes[t, default: 0] += 1 }
         let sumTopics = topicSizes.values.reduce(0) { $0 + $1 * ($1 - 1) / 2 }
         func score(cells: Double, groups: Double) -> Double {
-            let expected = sumTopics * groups / total, maximum = (sumTopics + groups) / 2
+            let expected = sumTopics * groups / total
+            let maximum = (sumTopics + groups) / 2
             return maximum == expected ? 1 : (cells - expected) / (maximum - expected)
         }
         var sets = UnionFind(count: items)
@@ -36,15 +37,18 @@ public struct BestCut: Codable, Sendable, Equatable {
         var bags: [[Int32: Double]] = topics.map { [$0: 1] }
         var bag = Array(0..<items)
         var size = [Double](repeating: 1, count: items)
-        var cells = 0.0, samePairs = 0.0
-        var best = score(cells: 0, groups: 0), at = Double.infinity
+        var cells = 0.0
+        var samePairs = 0.0
+        var best = score(cells: 0, groups: 0)
+        var at = Double.infinity
         var k = 0
         while k < order.count {
             let t = merges[order[k]].similarity
             while k < order.count && merges[order[k]].similarity == t {
                 let m = merges[order[k]]
                 k += 1
-                let ra = sets.find(m.a), rb = sets.find(m.b)
+                let ra = sets.find(m.a)
+                let rb = sets.find(m.b)
                 guard ra != rb else { continue }
                 sets.union(ra, rb)
                 let root = sets.find(ra)
@@ -57,12 +61,13 @@ public struct BestCut: Codable, Sendable, Equatable {
                 size[root] = size[ra] + size[rb]
             }
             let s = score(cells: cells, groups: samePairs)
-            if s > best { best = s; at = Double(t) }
+            if s > best {
+                best = s
+                at = Double(t)
+            }
         }
         threshold = at
-        var cut = UnionFind(count: items)
-        for m in merges where Double(m.similarity) >= at { cut.union(m.a, m.b) }
-        let labels = cut.labels()
+        let labels = UnionFind.groups(of: items, joining: merges.lazy.filter { Double($0.similarity) >= at }.map { ($0.a, $0.b) })
         ari = Recovery(topics: topics, groups: labels).ari
         groups = Set(labels).count
     }

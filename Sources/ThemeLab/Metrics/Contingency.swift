@@ -9,12 +9,21 @@ public struct Contingency: Sendable {
 
     public init<C: Hashable, K: Hashable>(classes: [C], clusters: [K]) {
         precondition(classes.count == clusters.count, "one cluster per item")
-        var classIndex: [C: Int] = [:], clusterIndex: [K: Int] = [:]
+        var classIndex: [C: Int] = [:]
+        var clusterIndex: [K: Int] = [:]
         var counts: [Int: Int] = [:]
-        var classSizes: [Int] = [], clusterSizes: [Int] = []
+        var classSizes: [Int] = []
+        var clusterSizes: [Int] = []
+        /// A label's dense index, numbered by first appearance.
+        func index<L: Hashable>(_ label: L, _ indices: inout [L: Int], _ sizes: inout [Int]) -> Int {
+            if let i = indices[label] { return i }
+            indices[label] = sizes.count
+            sizes.append(0)
+            return sizes.count - 1
+        }
         for (c, k) in zip(classes, clusters) {
-            let ci = classIndex[c] ?? { classIndex[c] = classSizes.count; classSizes.append(0); return classSizes.count - 1 }()
-            let ki = clusterIndex[k] ?? { clusterIndex[k] = clusterSizes.count; clusterSizes.append(0); return clusterSizes.count - 1 }()
+            let ci = index(c, &classIndex, &classSizes)
+            let ki = index(k, &clusterIndex, &clusterSizes)
             classSizes[ci] += 1
             clusterSizes[ki] += 1
             counts[ci << 32 | ki, default: 0] += 1

@@ -3,15 +3,15 @@
 public func purity(_ c: Contingency) -> Double {
     var best = [Int](repeating: 0, count: c.clusterSizes.count)
     for cell in c.cells { best[cell.cluster] = max(best[cell.cluster], cell.count) }
-    return Double(best.reduce(0, +)) / Double(c.total)
+    return c.total > 0 ? Double(best.reduce(0, +)) / Double(c.total) : 1  // no item, none mismatched
 }
 
 /// The share of items that sit alone in their group.
 public func singletonShare(_ c: Contingency) -> Double {
-    Double(c.clusterSizes.filter { $0 == 1 }.count) / Double(c.total)
+    c.total > 0 ? Double(c.clusterSizes.filter { $0 == 1 }.count) / Double(c.total) : 0
 }
 
 /// The share of items in the largest group (1 means everything collapsed into one group).
 public func largestGroupShare(_ c: Contingency) -> Double {
-    Double(c.clusterSizes.max() ?? 0) / Double(c.total)
+    c.total > 0 ? Double(c.clusterSizes.max() ?? 0) / Double(c.total) : 0
 }

@@ -25,7 +25,8 @@ public func mutualInformation(_ c: Contingency) -> Double {
 /// Normalised mutual information with the arithmetic mean, I / ((H(C) + H(K))/2)
 /// (Vinh et al. 2010; scikit-learn's default). 1 when both labelings are a single group.
 public func normalizedMutualInformation(_ c: Contingency) -> Double {
-    if c.classSizes.count == 1 && c.clusterSizes.count == 1 { return 1 }
+    // As scikit-learn: one class and one cluster, or no items at all, agree perfectly.
+    if c.classSizes.count == c.clusterSizes.count && c.clusterSizes.count <= 1 { return 1 }
     let mi = mutualInformation(c)
     if mi == 0 { return 0 }
     let normalizer = (entropy(sizes: c.classSizes) + entropy(sizes: c.clusterSizes)) / 2
@@ -35,8 +36,10 @@ public func normalizedMutualInformation(_ c: Contingency) -> Double {
 /// Homogeneity h = I/H(C), completeness c = I/H(K) (each 1 when its entropy is 0), and the
 /// V-measure 2hc/(h + c) (Rosenberg & Hirschberg 2007; β = 1).
 public func homogeneityCompletenessVMeasure(_ c: Contingency) -> (homogeneity: Double, completeness: Double, vMeasure: Double) {
+    if c.total == 0 { return (1, 1, 1) }  // as scikit-learn for no items
     let mi = mutualInformation(c)
-    let hC = entropy(sizes: c.classSizes), hK = entropy(sizes: c.clusterSizes)
+    let hC = entropy(sizes: c.classSizes)
+    let hK = entropy(sizes: c.clusterSizes)
     let h = hC != 0 ? mi / hC : 1
     let k = hK != 0 ? mi / hK : 1
     return (h, k, h + k == 0 ? 0 : 2 * h * k / (h + k))

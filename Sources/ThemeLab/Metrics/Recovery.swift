@@ -31,12 +31,16 @@ public struct Recovery: Codable, Sendable, Equatable {
 
     /// Metric names and values, in report order (nil where undefined).
     /// The metrics' names as `named` lists them (and the CSV columns).
-    public static let metricNames = ["groups", "ari", "nmi", "homogeneity", "completeness", "v_measure", "pair_precision", "pair_recall",
-                                     "pair_f1", "purity", "singleton_share", "largest_group_share"]
+    public static let metricNames = [
+        "groups", "ari", "nmi", "homogeneity", "completeness", "v_measure", "pair_precision", "pair_recall",
+        "pair_f1", "purity", "singleton_share", "largest_group_share",
+    ]
 
     public var named: [(String, Double?)] {
-        [("groups", Double(groups)), ("ari", ari), ("nmi", nmi), ("homogeneity", homogeneity), ("completeness", completeness),
-         ("v_measure", vMeasure), ("pair_precision", pairPrecision), ("pair_recall", pairRecall), ("pair_f1", pairF1),
-         ("purity", purity), ("singleton_share", singletonShare), ("largest_group_share", largestGroupShare)]
+        [
+            ("groups", Double(groups)), ("ari", ari), ("nmi", nmi), ("homogeneity", homogeneity), ("completeness", completeness),
+            ("v_measure", vMeasure), ("pair_precision", pairPrecision), ("pair_recall", pairRecall), ("pair_f1", pairF1),
+            ("purity", purity), ("singleton_share", singletonShare), ("largest_group_share", largestGroupShare),
+        ]
     }
 }

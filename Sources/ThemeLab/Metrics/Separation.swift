@@ -23,7 +23,9 @@ public func areaUnderCurve(_ d: PairDistribution) -> (auc: Double, errorBound: D
     guard d.isLabeled, r.count > 0, u.count > 0 else { return nil }
     let total = Double(r.count) * Double(u.count)
     if let rel = d.sortedValues(.related), let unrel = d.sortedValues(.unrelated) {
-        var below = 0, equalEnd = 0, wins = 0.0
+        var below = 0
+        var equalEnd = 0
+        var wins = 0.0
         for v in rel {
             while below < unrel.count && unrel[below] < v { below += 1 }
             equalEnd = max(equalEnd, below)
@@ -32,7 +34,9 @@ public func areaUnderCurve(_ d: PairDistribution) -> (auc: Double, errorBound: D
         }
         return (wins / total, 0)
     }
-    var unrelatedBelow = 0.0, wins = 0.0, shared = 0.0
+    var unrelatedBelow = 0.0
+    var wins = 0.0
+    var shared = 0.0
     for b in r.histogram.indices {
         let (nr, nu) = (Double(r.histogram[b]), Double(u.histogram[b]))
         wins += nr * (unrelatedBelow + 0.5 * nu)
@@ -52,15 +56,20 @@ public func dPrime(_ d: PairDistribution) -> Double? {
 /// Per-topic band: each topic's centroid (normalised mean of its unit vectors) against the
 /// items of every other topic; returns max − min per topic (one `sgemm` for all topics).
 public func topicBands(_ x: Matrix, labels: [Int32]) -> [Double] {
-    let k = Int(labels.max() ?? -1) + 1, d = x.cols, n = x.rows
+    let k = Int(labels.max() ?? -1) + 1
+    let d = x.cols
+    let n = x.rows
     guard k >= 2 else { return [] }
     let centroids = normalisedCentroids(x, labels: labels, groups: k).flatMap { $0 ?? [Float](repeating: 0, count: d) }
     var similarity = [Float](repeating: 0, count: n * k)
     x.withUnsafePointer { p in
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(n), Int32(k), Int32(d), 1, p, Int32(d), centroids, Int32(d), 0, &similarity, Int32(k))
+        cblas_sgemm(
+            CblasRowMajor, CblasNoTrans, CblasTrans, Int32(n), Int32(k), Int32(d), 1, p, Int32(d), centroids, Int32(d), 0, &similarity,
+            Int32(k))
     }
     return (0..<k).map { c in
-        var lo = Float.infinity, hi = -Float.infinity
+        var lo = Float.infinity
+        var hi = -Float.infinity
         for i in 0..<n where Int(labels[i]) != c {
             lo = min(lo, similarity[i * k + c])
             hi = max(hi, similarity[i * k + c])

@@ -1,4 +1,5 @@
 import COpenBLAS
+import Foundation
 
 /// Mean silhouette coefficient (Rousseeuw 1987) with cosine distance 1 − x·y on unit vectors,
 /// as `sklearn.metrics.silhouette_score(X, labels, metric="cosine")`:
@@ -7,7 +8,8 @@ import COpenBLAS
 /// Mean distances come from group sums, x·Σ_g y / |g|, so the cost is one sgemm of N × d × G
 /// (in row blocks) instead of N² distances. nil unless 2 ≤ groups ≤ N − 1 (sklearn refuses those).
 public func silhouette(_ x: Matrix, groups: [Int32]) -> Double? {
-    let n = x.rows, d = x.cols
+    let n = x.rows
+    let d = x.cols
     let g = Int(groups.max() ?? -1) + 1
     guard groups.count == n, g >= 2, g <= n - 1 else { return nil }
     var sums = [Float](repeating: 0, count: g * d)
@@ -25,8 +27,9 @@ public func silhouette(_ x: Matrix, groups: [Int32]) -> Double? {
     x.withUnsafePointer { p in
         for start in stride(from: 0, to: n, by: block) {
             let rows = Swift.min(block, n - start)
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(g), Int32(d), 1,
-                        p + start * d, Int32(d), sums, Int32(d), 0, &similarity, Int32(g))
+            cblas_sgemm(
+                CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(g), Int32(d), 1,
+                p + start * d, Int32(d), sums, Int32(d), 0, &similarity, Int32(g))
             for r in 0..<rows {
                 let own = Int(groups[start + r])
                 guard sizes[own] > 1 else { continue }
@@ -39,4 +42,30 @@ public func silhouette(_ x: Matrix, groups: [Int32]) -> Double? {
         }
     }
     return total / Double(n)
+}
+
+/// The mean cosine silhouette of average-linkage cuts at 32 group counts spaced geometrically from
+/// 2 to N/2 (every count for small N), each with the similarity of the weakest merge it keeps:
+/// what the `silhouette` rule chooses from.
+public struct SilhouetteCurve: Sendable {
+    public struct Cut: Sendable {
+        public var groups: Int
+        public var threshold: Double
+        public var score: Double
+    }
+    /// In increasing group count; cuts whose silhouette is undefined are left out.
+    public let cuts: [Cut]
+
+    public init(vectors x: Matrix, dendrogram tree: Dendrogram) {
+        guard x.rows >= 3 else {
+            cuts = []
+            return
+        }
+        let merges = tree.merges.map(\.similarity).sorted(by: >)
+        let most = Swift.max(2, x.rows / 2)
+        let counts = Set((0..<32).map { Int((2 * pow(Double(most) / 2, Double($0) / 31)).rounded()) }).sorted()
+        cuts = counts.filter { $0 <= x.rows - 1 && $0 <= merges.count }.compactMap { k in
+            silhouette(x, groups: tree.cut(groups: k)).map { Cut(groups: k, threshold: Double(merges[x.rows - k - 1]), score: $0) }
+        }
+    }
 }

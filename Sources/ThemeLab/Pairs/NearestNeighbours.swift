@@ -35,7 +35,10 @@ public final class NearestNeighbours: PairConsumer, @unchecked Sendable {
                 let list = top + v * k
                 guard w > list[k - 1] else { return }
                 var p = k - 1
-                while p > 0 && list[p - 1] < w { list[p] = list[p - 1]; p -= 1 }
+                while p > 0 && list[p - 1] < w {
+                    list[p] = list[p - 1]
+                    p -= 1
+                }
                 list[p] = w
             }
             let columns = (0..<tile.colCount).map { Int(tile.item[tile.colStart + $0]) }
@@ -60,7 +63,10 @@ public final class NearestNeighbours: PairConsumer, @unchecked Sendable {
                         b += 8
                     }
                 }
-                while b < tile.colCount { pair(b); b += 1 }
+                while b < tile.colCount {
+                    pair(b)
+                    b += 1
+                }
             }
         }
     }
@@ -70,7 +76,8 @@ public final class NearestNeighbours: PairConsumer, @unchecked Sendable {
         var merged = lists[0].values
         for other in lists.dropFirst() {
             for v in 0..<items {
-                let mine = merged[(v * k)..<(v * k + k)], theirs = other.values[(v * k)..<(v * k + k)]
+                let mine = merged[(v * k)..<(v * k + k)]
+                let theirs = other.values[(v * k)..<(v * k + k)]
                 let best = (Array(mine) + Array(theirs)).sorted(by: >).prefix(k)
                 merged.replaceSubrange((v * k)..<(v * k + k), with: best)
             }

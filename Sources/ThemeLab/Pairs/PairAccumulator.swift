@@ -15,6 +15,9 @@ public struct PairAccumulator: Sendable, Equatable, Codable {
 
     public var binWidth: Double { 2 / Double(histogram.count) }
 
+    /// The middle of fine bin b, where the histogram-based rules place its values.
+    public func centre(ofBin b: Int) -> Double { -1 + (Double(b) + 0.5) * binWidth }
+
     public mutating func merge(_ other: PairAccumulator) {
         precondition(histogram.count == other.histogram.count, "histograms differ in bins")
         for b in histogram.indices { histogram[b] += other.histogram[b] }
@@ -39,7 +42,11 @@ public struct PairAccumulator: Sendable, Equatable, Codable {
 /// so the engine can add them in tile order: the result does not depend on which worker took
 /// which tile.
 final class WorkerTotals: @unchecked Sendable {
-    struct Moments { var count = 0; var min = Float.infinity; var max = -Float.infinity }
+    struct Moments {
+        var count = 0
+        var min = Float.infinity
+        var max = -Float.infinity
+    }
 
     let bins: Int
     let counts: UnsafeMutablePointer<UInt32>
@@ -72,7 +79,8 @@ final class WorkerTotals: @unchecked Sendable {
         let last = bins - 1
         // The extremes are tracked by bin (integer comparisons); only a run that reaches the
         // current extreme bin is scanned for the exact value, which after the first rows is rare.
-        var low = Int.max, high = Int.min
+        var low = Int.max
+        var high = Int.min
         for k in 0..<n {
             let b = Swift.min(Swift.max(Int((p[k] + 1) * scale), 0), last)
             counts[b] &+= 1
@@ -89,7 +97,8 @@ final class WorkerTotals: @unchecked Sendable {
         }
         // A separate loop for the moments, with four running sums each so the additions do not
         // wait on one another (the order is fixed, so results stay bit-for-bit repeatable).
-        var sum = SIMD4<Double>(), sumSquares = SIMD4<Double>()
+        var sum = SIMD4<Double>()
+        var sumSquares = SIMD4<Double>()
         let wide = n & ~3
         var k = 0
         while k < wide {
@@ -98,7 +107,8 @@ final class WorkerTotals: @unchecked Sendable {
             sumSquares += v * v
             k += 4
         }
-        var tail = 0.0, tailSquares = 0.0
+        var tail = 0.0
+        var tailSquares = 0.0
         for k in wide..<n {
             tail += Double(p[k])
             tailSquares += Double(p[k]) * Double(p[k])
@@ -111,7 +121,10 @@ final class WorkerTotals: @unchecked Sendable {
 
     /// The sums since the last call.
     func takeTileSums() -> (sum: Double, sumSquares: Double) {
-        defer { tileSum = 0; tileSumSquares = 0 }
+        defer {
+            tileSum = 0
+            tileSumSquares = 0
+        }
         return (tileSum, tileSumSquares)
     }
 

@@ -63,8 +63,12 @@ public struct PairDistribution: Sendable {
     /// (a bin straddling t counts when its left edge is ≥ t).
     public func count(_ c: PairClass, atLeast t: Double) -> Int {
         if let values = sortedValues(c) {
-            var lo = 0, hi = values.count
-            while lo < hi { let mid = (lo + hi) / 2; if Double(values[mid]) < t { lo = mid + 1 } else { hi = mid } }
+            var lo = 0
+            var hi = values.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if Double(values[mid]) < t { lo = mid + 1 } else { hi = mid }
+            }
             return values.count - lo
         }
         guard let a = accumulator(c) else { return 0 }
@@ -85,9 +89,16 @@ public struct PairDistribution: Sendable {
 func mergeSorted(_ a: [Float], _ b: [Float]) -> [Float] {
     var out = [Float]()
     out.reserveCapacity(a.count + b.count)
-    var i = 0, j = 0
+    var i = 0
+    var j = 0
     while i < a.count && j < b.count {
-        if a[i] <= b[j] { out.append(a[i]); i += 1 } else { out.append(b[j]); j += 1 }
+        if a[i] <= b[j] {
+            out.append(a[i])
+            i += 1
+        } else {
+            out.append(b[j])
+            j += 1
+        }
     }
     out.append(contentsOf: a[i...])
     out.append(contentsOf: b[j...])
@@ -109,8 +120,10 @@ public struct PairEngine: Sendable {
     public var exactPairLimit: Int
     public var workers: Int
 
-    public init(bins: Int = 65_536, tileSize: Int = 2048, exactPairLimit: Int = 2_000_000,
-                workers: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    public init(
+        bins: Int = 65_536, tileSize: Int = 2048, exactPairLimit: Int = 2_000_000,
+        workers: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
         precondition(bins >= 2 && tileSize >= 1 && workers >= 1)
         self.bins = bins
         self.tileSize = tileSize
@@ -135,30 +148,39 @@ public struct PairEngine: Sendable {
     }
 
     /// Runs the pass. `x` must hold unit vectors in its rows; `labels`, when given, one per row.
-    public func run(_ x: Matrix, labels: [Int32]? = nil, consumers: [PairConsumer] = [],
-                    progress: ((_ done: Int, _ total: Int) -> Void)? = nil) -> PairDistribution {
+    public func run(
+        _ x: Matrix, labels: [Int32]? = nil, consumers: [PairConsumer] = [],
+        progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+    ) -> PairDistribution {
         // One shard of one is the whole pass; merging it alone adds the tile sums in order.
         try! PairPartial.merge([pass(x, labels: labels, shard: PairShard(index: 0, count: 1), consumers: consumers, progress: progress)])
     }
 
     /// The pass over one shard's tiles (tile k belongs to shard k mod count): a partial state
     /// that `PairPartial.merge` folds with the other shards' into exactly the unsharded result.
-    public func pass(_ x: Matrix, labels: [Int32]? = nil, shard: PairShard, consumers: [PairConsumer] = [],
-                     progress: ((_ done: Int, _ total: Int) -> Void)? = nil) -> PairPartial {
-        let n = x.rows, d = x.cols
+    public func pass(
+        _ x: Matrix, labels: [Int32]? = nil, shard: PairShard, consumers: [PairConsumer] = [],
+        progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+    ) -> PairPartial {
+        let n = x.rows
+        let d = x.cols
         precondition(labels == nil || labels!.count == n, "one label per row")
         let pairCount = n * (n - 1) / 2
         let keep = pairCount <= exactPairLimit
 
         // Sort positions by label (stable), and note each position's run of same-label positions.
         let order: [Int32] = labels.map { l in (0..<Int32(n)).sorted { (l[Int($0)], $0) < (l[Int($1)], $1) } } ?? Array(0..<Int32(n))
-        var runStart = [Int](repeating: 0, count: n), runEnd = [Int](repeating: n, count: n)
+        var runStart = [Int](repeating: 0, count: n)
+        var runEnd = [Int](repeating: n, count: n)
         if let l = labels {
             var s = 0
             while s < n {
                 var e = s + 1
                 while e < n && l[Int(order[e])] == l[Int(order[s])] { e += 1 }
-                for p in s..<e { runStart[p] = s; runEnd[p] = e }
+                for p in s..<e {
+                    runStart[p] = s
+                    runEnd[p] = e
+                }
                 s = e
             }
         } else {
@@ -183,7 +205,10 @@ public struct PairEngine: Sendable {
         let mine = tiles.indices.filter { $0 % shard.count == shard.index }
             .sorted { (tiles[$0].1 - tiles[$0].0, $0) < (tiles[$1].1 - tiles[$1].0, $1) }
         /// Progress is reported one tile at a time.
-        struct Delivery { var progress: ((Int, Int) -> Void)?; var delivered = 0 }
+        struct Delivery {
+            var progress: ((Int, Int) -> Void)?
+            var delivered = 0
+        }
         let queue = WorkQueue(count: mine.count, state: Delivery(progress: progress))
         let workerCount = Swift.max(1, Swift.min(workers, mine.count))
         for consumer in consumers { consumer.prepare(workers: workerCount) }
@@ -211,17 +236,22 @@ public struct PairEngine: Sendable {
                             while let job = queue.take() {
                                 let k = mine[job]
                                 let (ti, tj) = tiles[k]
-                                let r0 = ti * t, c0 = tj * t
-                                let rc = Swift.min(t, n - r0), cc = Swift.min(t, n - c0)
+                                let r0 = ti * t
+                                let c0 = tj * t
+                                let rc = Swift.min(t, n - r0)
+                                let cc = Swift.min(t, n - c0)
                                 if ti == tj {
-                                    cblas_ssyrk(CblasRowMajor, CblasUpper, CblasNoTrans, Int32(rc), Int32(d), 1,
-                                                a + r0 * d, Int32(d), 0, tile, Int32(t))
+                                    cblas_ssyrk(
+                                        CblasRowMajor, CblasUpper, CblasNoTrans, Int32(rc), Int32(d), 1,
+                                        a + r0 * d, Int32(d), 0, tile, Int32(t))
                                 } else {
-                                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rc), Int32(cc), Int32(d), 1,
-                                                a + r0 * d, Int32(d), a + c0 * d, Int32(d), 0, tile, Int32(t))
+                                    cblas_sgemm(
+                                        CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rc), Int32(cc), Int32(d), 1,
+                                        a + r0 * d, Int32(d), a + c0 * d, Int32(d), 0, tile, Int32(t))
                                 }
-                                let view = SimilarityTile(rowStart: r0, rowCount: rc, colStart: c0, colCount: cc,
-                                                          isDiagonal: ti == tj, values: tile, stride: t, item: item)
+                                let view = SimilarityTile(
+                                    rowStart: r0, rowCount: rc, colStart: c0, colCount: cc,
+                                    isDiagonal: ti == tj, values: tile, stride: t, item: item)
                                 histogram(view, starts: starts, ends: ends, related: related[worker], unrelated: unrelated[worker])
                                 (sums[4 * k], sums[4 * k + 1]) = related[worker].takeTileSums()
                                 (sums[4 * k + 2], sums[4 * k + 3]) = unrelated[worker].takeTileSums()
@@ -250,8 +280,10 @@ public struct PairEngine: Sendable {
     }
 
     /// Adds each row's three runs (unrelated, related, unrelated) to the worker's totals.
-    private func histogram(_ tile: SimilarityTile, starts: UnsafeBufferPointer<Int>, ends: UnsafeBufferPointer<Int>,
-                           related: WorkerTotals, unrelated: WorkerTotals) {
+    private func histogram(
+        _ tile: SimilarityTile, starts: UnsafeBufferPointer<Int>, ends: UnsafeBufferPointer<Int>,
+        related: WorkerTotals, unrelated: WorkerTotals
+    ) {
         for a in 0..<tile.rowCount {
             let row = tile.values + a * tile.stride
             let first = tile.firstColumn(ofRow: a)

@@ -52,6 +52,18 @@ public struct PairPartial: Codable, Sendable {
         return SpanningForest(items: first.items, edges: parts.flatMap { $0.forest! })
     }
 
+    /// One shard's part of the pass over unit vectors `x`, with the shard's spanning forest (so
+    /// `merge` can give single-linkage groups) and the SHA-256 of each input file it came from.
+    public static func compute(
+        _ x: Matrix, labels: [Int32]?, shard: PairShard, engine: PairEngine, inputs: [String], progress: ((Int, Int) -> Void)? = nil
+    ) throws -> PairPartial {
+        let forest = SpanningForest(items: x.rows)
+        var partial = engine.pass(x, labels: labels, shard: shard, consumers: [forest], progress: progress)
+        partial.forest = forest.edges
+        partial.inputChecksums = try inputs.map { try SHA256.hex(file: $0) }
+        return partial
+    }
+
     /// Reads a part file and checks that it is whole and consistent, so a tampered or truncated part
     /// is refused with its name instead of tripping an assertion during the merge.
     public static func read(path: String) throws -> PairPartial {
@@ -79,7 +91,9 @@ public struct PairPartial: Codable, Sendable {
         guard items >= 2, dimensions >= 1, tiles >= 1 else { throw fail("'items' (≥ 2), 'dimensions' and 'tiles' (≥ 1) out of range") }
         guard shard.count >= 1, (0..<shard.count).contains(shard.index) else { throw fail("'shard' must have 0 ≤ index < count") }
         let bins = related.histogram.count
-        guard bins >= 2, unrelated.histogram.count == bins else { throw fail("related and unrelated histograms must have the same ≥ 2 bins") }
+        guard bins >= 2, unrelated.histogram.count == bins else {
+            throw fail("related and unrelated histograms must have the same ≥ 2 bins")
+        }
         for (field, a, values) in [("related", related, relatedValues), ("unrelated", unrelated, unrelatedValues)] {
             var total: UInt64 = 0
             for c in a.histogram {
@@ -87,15 +101,23 @@ public struct PairPartial: Codable, Sendable {
                 guard !overflow else { throw fail("'\(field).histogram' counts overflow") }
                 total = t
             }
-            guard a.count >= 0, total == UInt64(a.count) else { throw fail("'\(field).histogram' sums to \(total) but 'count' is \(a.count)") }
-            guard a.count == 0 || (a.min.isFinite && a.max.isFinite && a.min <= a.max) else { throw fail("'\(field)' min/max are not finite and ordered") }
+            guard a.count >= 0, total == UInt64(a.count) else {
+                throw fail("'\(field).histogram' sums to \(total) but 'count' is \(a.count)")
+            }
+            guard a.count == 0 || (a.min.isFinite && a.max.isFinite && a.min <= a.max) else {
+                throw fail("'\(field)' min/max are not finite and ordered")
+            }
             if let values {
-                guard values.count == a.count, values.allSatisfy(\.isFinite) else { throw fail("'\(field)Values' must hold 'count' finite values") }
+                guard values.count == a.count, values.allSatisfy(\.isFinite) else {
+                    throw fail("'\(field)Values' must hold 'count' finite values")
+                }
             }
         }
         if !isLabeled, related.count != 0 { throw fail("unlabeled part with related pairs") }
         for (tile, sums) in tileSums {
-            guard (0..<tiles).contains(tile), tile % shard.count == shard.index else { throw fail("'tileSums' has tile \(tile), not one of this shard's") }
+            guard (0..<tiles).contains(tile), tile % shard.count == shard.index else {
+                throw fail("'tileSums' has tile \(tile), not one of this shard's")
+            }
             guard sums.count == 4, sums.allSatisfy(\.isFinite) else { throw fail("'tileSums' of tile \(tile) must be 4 finite sums") }
         }
         for e in forest ?? [] {
@@ -110,17 +132,27 @@ public struct PairPartial: Codable, Sendable {
     public static func merge(_ parts: [PairPartial]) throws -> PairDistribution {
         guard let first = parts.first else { throw ThemeLabError.usage("nothing to merge") }
         for p in parts where p.inputChecksums != first.inputChecksums {
-            throw ThemeLabError.input("shard \(p.shard.index)/\(p.shard.count) was computed from other inputs than shard \(first.shard.index)/\(first.shard.count) (input checksums differ)")
+            throw ThemeLabError.input(
+                "shard \(p.shard.index)/\(p.shard.count) was computed from other inputs than shard "
+                    + "\(first.shard.index)/\(first.shard.count) (input checksums differ)"
+            )
         }
-        for p in parts where p.items != first.items || p.dimensions != first.dimensions || p.tiles != first.tiles || p.shard.count != first.shard.count
-            || p.isLabeled != first.isLabeled || p.related.histogram.count != first.related.histogram.count {
-            throw ThemeLabError.input("shard \(p.shard.index)/\(p.shard.count) is not from the same pass as shard \(first.shard.index)/\(first.shard.count) (items, tiles, bins or labels differ)")
+        for p in parts
+        where p.items != first.items || p.dimensions != first.dimensions || p.tiles != first.tiles || p.shard.count != first.shard.count
+            || p.isLabeled != first.isLabeled || p.related.histogram.count != first.related.histogram.count
+        {
+            throw ThemeLabError.input(
+                "shard \(p.shard.index)/\(p.shard.count) is not from the same pass as shard \(first.shard.index)/\(first.shard.count) "
+                    + "(items, tiles, bins or labels differ)"
+            )
         }
         let indices = parts.map(\.shard.index).sorted()
         guard indices == Array(0..<first.shard.count) else {
-            throw ThemeLabError.input("shards \(indices.map(String.init).joined(separator: ", ")) given; need each of 0..<\(first.shard.count) once")
+            throw ThemeLabError.input(
+                "shards \(indices.map(String.init).joined(separator: ", ")) given; need each of 0..<\(first.shard.count) once")
         }
-        var related = PairAccumulator(bins: first.related.histogram.count), unrelated = related
+        var related = PairAccumulator(bins: first.related.histogram.count)
+        var unrelated = related
         var sums: [Int: [Double]] = [:]
         for p in parts {
             related.merge(p.related)
@@ -135,8 +167,9 @@ public struct PairPartial: Codable, Sendable {
             unrelated.sumSquares += s[3]
         }
         let kept = parts.allSatisfy { $0.relatedValues != nil && $0.unrelatedValues != nil }
-        return PairDistribution(related: related, unrelated: unrelated, isLabeled: first.isLabeled,
-                                sortedRelated: kept ? parts.flatMap { $0.relatedValues! }.sorted() : nil,
-                                sortedUnrelated: kept ? parts.flatMap { $0.unrelatedValues! }.sorted() : nil)
+        return PairDistribution(
+            related: related, unrelated: unrelated, isLabeled: first.isLabeled,
+            sortedRelated: kept ? parts.flatMap { $0.relatedValues! }.sorted() : nil,
+            sortedUnrelated: kept ? parts.flatMap { $0.unrelatedValues! }.sorted() : nil)
     }
 }

@@ -39,7 +39,8 @@ public func exactQuantile(_ sorted: [Float], _ q: Double) -> Double {
     let h = Double(sorted.count - 1) * q
     let lo = Int(h.rounded(.down))
     let hi = Swift.min(lo + 1, sorted.count - 1)
-    let a = Double(sorted[lo]), b = Double(sorted[hi])
+    let a = Double(sorted[lo])
+    let b = Double(sorted[hi])
     return a + (h - Double(lo)) * (b - a)
 }
 
@@ -55,7 +56,8 @@ func histogramQuantile(_ a: PairAccumulator, cumulative: [UInt64], _ q: Double) 
     guard a.count > 0 else { return .nan }
     func orderStatistic(_ k: Int) -> Double {
         let target = UInt64(k)
-        var lo = 0, hi = cumulative.count - 1
+        var lo = 0
+        var hi = cumulative.count - 1
         while lo < hi {
             let mid = (lo + hi) / 2
             if cumulative[mid] > target { hi = mid } else { lo = mid + 1 }

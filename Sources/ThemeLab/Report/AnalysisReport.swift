@@ -20,8 +20,10 @@ public enum AnalysisReport {
         var out = "\(heading) \(s.space) space\n\nDistribution of pair similarities (quantiles: \(s.quantileMethod)):\n\n"
         out += distributionTable(s.statistics)
         if let sep = s.separation {
-            out += "\nSeparation: AUC \(formatFigure(sep.auc)), d′ \(formatFigure(sep.dPrime)), unrelated band (p99 − p1) "
-                + "\(formatFigure(sep.bandWidth)), per-topic band median \(formatFigure(sep.topicBandMedian)), max \(formatFigure(sep.topicBandMax)).\n"
+            out +=
+                "\nSeparation: AUC \(formatFigure(sep.auc)), d′ \(formatFigure(sep.dPrime)), unrelated band (p99 − p1) "
+                + "\(formatFigure(sep.bandWidth)), per-topic band median \(formatFigure(sep.topicBandMedian)), max "
+                + "\(formatFigure(sep.topicBandMax)).\n"
         }
         var groupings: [String] = []
         for g in s.groupings where g.rule != nil && !groupings.contains(g.grouping) { groupings.append(g.grouping) }
@@ -34,23 +36,33 @@ public enum AnalysisReport {
         for t in s.thresholds {
             var cells: [String] = []
             for g in groupings {
-                guard let o = s.groupings.first(where: { $0.grouping == g && $0.rule == t.rule }) else { cells.append(""); continue }
+                guard let o = s.groupings.first(where: { $0.grouping == g && $0.rule == t.rule }) else {
+                    cells.append("")
+                    continue
+                }
                 cells.append(cell(o, bold: !o.labelInformed && o.recovery?.ari == best[g]))
             }
-            out += "| \(t.rule)\(t.labelInformed ? " †" : "") | \(t.value.map(formatFigure) ?? "n/a") | " + cells.joined(separator: " | ") + " |\n"
+            out +=
+                "| \(t.rule)\(t.labelInformed ? " †" : "") | \(t.value.map(formatFigure) ?? "n/a") | " + cells.joined(separator: " | ")
+                + " |\n"
         }
         let references = s.groupings.filter { $0.rule == nil }
         if !references.isEmpty {
-            out += "\nLabel-informed references (k = number of topics) †: "
+            out +=
+                "\nLabel-informed references (k = number of topics) †: "
                 + references.map { "\($0.grouping) \(cell($0, bold: false))" }.joined(separator: "; ") + ".\n"
         }
         if let ceilings = s.ceilings, !ceilings.isEmpty {
-            out += "\nBest threshold per grouping † (regret of a rule = this ARI − its ARI): "
-                + ceilings.map { "\($0.grouping) ARI \(formatFigure($0.ari)) at \(formatFigure($0.threshold)), \($0.groups) groups (\($0.search))" }
-                    .joined(separator: "; ") + ".\n"
+            out +=
+                "\nBest threshold per grouping † (regret of a rule = this ARI − its ARI): "
+                + ceilings.map {
+                    "\($0.grouping) ARI \(formatFigure($0.ari)) at \(formatFigure($0.threshold)), \($0.groups) groups (\($0.search))"
+                }
+                .joined(separator: "; ") + ".\n"
         }
         if s.groupings.contains(where: { $0.spread != nil && $0.spread?.ari != nil }) {
-            out += "\nLeader over seeded shuffles of the visiting order (ARI mean ± std [min, max]): "
+            out +=
+                "\nLeader over seeded shuffles of the visiting order (ARI mean ± std [min, max]): "
                 + s.groupings.compactMap { g -> String? in
                     guard let a = g.spread?.ari, let r = g.rule else { return nil }
                     return "\(r) \(formatFigure(a.mean)) ± \(formatFigure(a.std)) [\(formatFigure(a.min)), \(formatFigure(a.max))]"
@@ -66,10 +78,12 @@ public enum AnalysisReport {
         return "\(ari) / \(r.pairF1.map(formatFigure) ?? "n/a") / \(r.groups)"
     }
 
-    public static let csvColumns = ["corpus", "source", "space", "rule", "threshold", "grouping", "label_informed", "groups",
-                                    "ari", "nmi", "homogeneity", "completeness", "v_measure", "pair_precision", "pair_recall",
-                                    "pair_f1", "purity", "singleton_share", "largest_group_share",
-                                    "leader_shuffles_ari_mean", "leader_shuffles_ari_std"]
+    public static let csvColumns = [
+        "corpus", "source", "space", "rule", "threshold", "grouping", "label_informed", "groups",
+        "ari", "nmi", "homogeneity", "completeness", "v_measure", "pair_precision", "pair_recall",
+        "pair_f1", "purity", "singleton_share", "largest_group_share",
+        "leader_shuffles_ari_mean", "leader_shuffles_ari_std",
+    ]
 
     /// One row per corpus × source × space × threshold rule × grouping.
     public static func tidyCSV(_ analyses: [CorpusAnalysis]) -> String {
@@ -77,9 +91,12 @@ public enum AnalysisReport {
         for a in analyses {
             for s in a.spaces {
                 for g in s.groupings {
-                    var fields = [a.corpus.name, a.source, s.space, g.rule ?? "k=topics", g.threshold.map { String($0) } ?? "",
-                                  g.grouping, g.labelInformed ? "true" : "false", g.groups.map(String.init) ?? ""]
-                    let metrics = g.recovery.map { r in r.named.dropFirst().map { $0.1.map { String($0) } ?? "" } }
+                    var fields = [
+                        a.corpus.name, a.source, s.space, g.rule ?? "k=topics", g.threshold.map { String($0) } ?? "",
+                        g.grouping, g.labelInformed ? "true" : "false", g.groups.map(String.init) ?? "",
+                    ]
+                    let metrics =
+                        g.recovery.map { r in r.named.dropFirst().map { $0.1.map { String($0) } ?? "" } }
                         ?? Array(repeating: "", count: 11)
                     fields += metrics
                     fields += [g.spread?.ari.map { String($0.mean) } ?? "", g.spread?.ari.map { String($0.std) } ?? ""]

@@ -20,8 +20,9 @@ public struct CostModel: Sendable {
         /// A JSON line of `themelab bench pairs` (all values are strings).
         public init(benchLine line: String) throws {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String],
-                  let n = object["n"].flatMap(Int.init), let d = object["d"].flatMap(Int.init),
-                  let s = object["seconds"].flatMap(Double.init), let m = object["peak_rss_mib"].flatMap(Double.init) else {
+                let n = object["n"].flatMap(Int.init), let d = object["d"].flatMap(Int.init),
+                let s = object["seconds"].flatMap(Double.init), let m = object["peak_rss_mib"].flatMap(Double.init)
+            else {
                 throw ThemeLabError.input("not a `themelab bench pairs` line: \(line.prefix(80))")
             }
             guard (2...1_000_000_000).contains(n), (1...1_000_000_000).contains(d), s.isFinite, s > 0, m.isFinite, m >= 0 else {
@@ -61,11 +62,14 @@ public struct CostModel: Sendable {
 
     /// The fitted formulas and measured against predicted, as Markdown.
     public func markdown(_ points: [Point]) -> String {
-        var out = String(format: "time ≈ N(N−1)/2 · (2d / %.1f GFLOP/s + %.2f ns); memory ≈ %.0f MiB + N·d · %.1f B + N · %.0f B\n\n",
-                         flopRate / 1e9, perPair * 1e9, base / 1_048_576, perItemDimension, perItem)
+        var out = String(
+            format: "time ≈ N(N−1)/2 · (2d / %.1f GFLOP/s + %.2f ns); memory ≈ %.0f MiB + N·d · %.1f B + N · %.0f B\n\n",
+            flopRate / 1e9, perPair * 1e9, base / 1_048_576, perItemDimension, perItem)
         out += "| N | d | measured s | model s | measured peak MiB | model MiB |\n|---|---|---|---|---|---|\n"
         for p in points.sorted(by: { ($0.d, $0.n) < ($1.d, $1.n) }) {
-            out += String(format: "| %d | %d | %.2f | %.2f | %.0f | %.0f |\n", p.n, p.d, p.seconds, seconds(n: p.n, d: p.d), p.peakMiB, peakMiB(n: p.n, d: p.d))
+            out += String(
+                format: "| %d | %d | %.2f | %.2f | %.0f | %.0f |\n", p.n, p.d, p.seconds, seconds(n: p.n, d: p.d), p.peakMiB,
+                peakMiB(n: p.n, d: p.d))
         }
         return out
     }
@@ -76,9 +80,12 @@ public struct CostModel: Sendable {
         for (k, d) in Set(points.map(\.d)).sorted().enumerated() {
             let mine = points.filter { $0.d == d }.sorted { $0.n < $1.n }
             series.append(SVGPlot.Series(label: "measured, d = \(d)", points: mine.map { (x: Double($0.n), y: $0.seconds) }, colour: k))
-            series.append(SVGPlot.Series(label: "model, d = \(d)", points: mine.map { (x: Double($0.n), y: seconds(n: $0.n, d: d)) }, dashed: true, colour: k))
+            series.append(
+                SVGPlot.Series(
+                    label: "model, d = \(d)", points: mine.map { (x: Double($0.n), y: seconds(n: $0.n, d: d)) }, dashed: true, colour: k))
         }
-        return SVGPlot.lines(title: "Full pairwise pass: time vs N (2 cores)", xLabel: "items N", yLabel: "seconds", series: series, logX: true, logY: true)
+        return SVGPlot.lines(
+            title: "Full pairwise pass: time vs N (2 cores)", xLabel: "items N", yLabel: "seconds", series: series, logX: true, logY: true)
     }
 }
 

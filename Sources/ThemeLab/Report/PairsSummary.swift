@@ -39,9 +39,11 @@ public struct PairsSummary: Codable, Sendable {
 
     /// A Markdown table, one row per pair class.
     public func markdown() -> String {
-        distributionTable(statistics) + (components.map { c in
-            "\n| threshold | single-linkage groups |\n|---|---|\n" + c.map { "| \(formatFigure($0.threshold)) | \($0.groups) |\n" }.joined()
-        } ?? "")
+        distributionTable(statistics)
+            + (components.map { c in
+                "\n| threshold | single-linkage groups |\n|---|---|\n"
+                    + c.map { "| \(formatFigure($0.threshold)) | \($0.groups) |\n" }.joined()
+            } ?? "")
     }
 }
 

@@ -22,15 +22,16 @@ public struct Provenance: Codable, Sendable, Equatable {
     public var model: String?
     public var createdAt: String
 
-    public static func current(command: [String], inputs: [String: String], model: String? = nil) -> Provenance {
+    /// This machine and run; `createdAt` is passed in so the files of one run share one time stamp.
+    public static func current(command: [String], inputs: [String: String], model: String? = nil, createdAt: Date = Date()) -> Provenance {
         let cpu = CPUFeatures.current()
-        let stamp = ISO8601DateFormatter().string(from: Date())
         return Provenance(
             tool: "themelab", version: Tool.version, command: command,
-            blas: BLAS(config: BLASRuntime.config, kernel: BLASRuntime.corename,
-                       kernelChosenBy: BLASRuntime.kernelSource, threads: BLASRuntime.threads),
+            blas: BLAS(
+                config: BLASRuntime.config, kernel: BLASRuntime.corename,
+                kernelChosenBy: BLASRuntime.kernelSource, threads: BLASRuntime.threads),
             cpu: cpu.model, cpuFeatures: cpu.summary, inputs: inputs, model: model,
-            createdAt: ProcessInfo.processInfo.environment["THEMELAB_TIMESTAMP"] ?? stamp)
+            createdAt: ISO8601DateFormatter().string(from: createdAt))
     }
 
     /// Checksums of the given files, keyed by path as `ProjectFiles.display` shows it.

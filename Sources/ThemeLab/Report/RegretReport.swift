@@ -22,20 +22,27 @@ public struct RegretTable: Sendable {
     public var grouping: String
     public var rules: [String]
     public var rows: [Row]
+    /// Rules that read more than the all-pairs distribution (neighbours, the dendrogram): drawn solid.
+    public var localRules: Set<String>
 
-    /// Rows from every labeled analysis's `space` that has a ceiling for `grouping`.
-    public init(analyses: [CorpusAnalysis], grouping: String, space: String = "centred") {
+    /// Rows from every labeled analysis's `space` that has a ceiling for `grouping`; `settings` are
+    /// the experiment's (which rules it ran).
+    public init(analyses: [CorpusAnalysis], grouping: String, settings: AnalysisSettings, space: String = "centred") {
         self.grouping = grouping
+        localRules = Set(((try? settings.rules()) ?? []).filter { $0.neighbours > 0 || $0.needsDendrogram }.map(\.name))
         var rules: [String] = []
         rows = analyses.compactMap { a in
-            guard let s = a.spaces.first(where: { $0.space == space }), let c = s.ceilings?.first(where: { $0.grouping == grouping }) else { return nil }
+            guard let s = a.spaces.first(where: { $0.space == space }), let c = s.ceilings?.first(where: { $0.grouping == grouping }) else {
+                return nil
+            }
             var regret: [String: Double] = [:]
             for g in s.groupings where g.grouping == grouping && !g.labelInformed {
                 guard let rule = g.rule else { continue }
                 if !rules.contains(rule) { rules.append(rule) }
                 regret[rule] = c.ari - (g.recovery?.ari ?? 0)
             }
-            return Row(corpus: a.corpus.name, topics: a.corpus.topics ?? 0, relatedShare: a.corpus.relatedPairShare, ceiling: c, regret: regret)
+            return Row(
+                corpus: a.corpus.name, topics: a.corpus.topics ?? 0, relatedShare: a.corpus.relatedPairShare, ceiling: c, regret: regret)
         }
         self.rules = rules
     }
@@ -57,14 +64,19 @@ public struct RegretTable: Sendable {
         out += "|---|---|---|---|" + String(repeating: "---|", count: rules.count) + "\n"
         for r in rows {
             let best = rules.compactMap { r.regret[$0] }.min()
-            out += "| \(r.corpus) | \(r.topics) | \(r.relatedShare.map { String(format: "%.2f%%", 100 * $0) } ?? "n/a") | "
+            out +=
+                "| \(r.corpus) | \(r.topics) | \(r.relatedShare.map { String(format: "%.2f%%", 100 * $0) } ?? "n/a") | "
                 + "\(formatShort(r.ceiling.ari)) (\(formatShort(r.ceiling.threshold))) | "
-                + rules.map { rule in r.regret[rule].map { $0 == best ? "**\(formatShort($0))**" : formatShort($0) } ?? "n/a" }.joined(separator: " | ") + " |\n"
+                + rules.map { rule in r.regret[rule].map { $0 == best ? "**\(formatShort($0))**" : formatShort($0) } ?? "n/a" }.joined(
+                    separator: " | ") + " |\n"
         }
         for (label, include) in [("all corpora", { (_: Row) in true }), subset] {
-            out += "| **worst, \(label)** | | | | " + rules.map { rule in
-                worst(rule, where: include).map { "\(formatShort($0.regret)) (\(String(format: "%.0f%%", 100 * $0.relative)))" } ?? "n/a"
-            }.joined(separator: " | ") + " |\n"
+            out +=
+                "| **worst, \(label)** | | | | "
+                + rules.map { rule in
+                    worst(rule, where: include).map { "\(formatShort($0.regret)) (\(String(format: "%.0f%%", 100 * $0.relative)))" }
+                        ?? "n/a"
+                }.joined(separator: " | ") + " |\n"
         }
         return out
     }
@@ -74,12 +86,15 @@ public struct RegretTable: Sendable {
     public func plot() -> String {
         let topicCounts = Set(rows.map(\.topics)).sorted()
         let series = rules.map { rule in
-            let readsMore = (try? thresholdRule(named: rule)).map { $0.neighbours > 0 || $0.needsDendrogram } ?? false
-            return SVGPlot.Series(label: rule, points: topicCounts.compactMap { t in
-                rows.filter { $0.topics == t }.compactMap { $0.regret[rule] }.max().map { (x: Double(max(t, 1)), y: $0) }
-            }, dashed: !readsMore)
+            let readsMore = localRules.contains(rule)
+            return SVGPlot.Series(
+                label: rule,
+                points: topicCounts.compactMap { t in
+                    rows.filter { $0.topics == t }.compactMap { $0.regret[rule] }.max().map { (x: Double(max(t, 1)), y: $0) }
+                }, dashed: !readsMore)
         }
-        return SVGPlot.lines(title: "Worst regret at each topic count — \(grouping), centred space", xLabel: "topics in the corpus",
-                             yLabel: "ceiling ARI − rule ARI (worst corpus)", series: series, logX: true)
+        return SVGPlot.lines(
+            title: "Worst regret at each topic count — \(grouping), centred space", xLabel: "topics in the corpus",
+            yLabel: "ceiling ARI − rule ARI (worst corpus)", series: series, logX: true)
     }
 }

@@ -17,30 +17,37 @@ public struct ReproductionReport {
 
     public var experiments: [(name: String, description: String, results: AnalysisResults)]
     public var c7: ThemeSumsResult
+    public var layout: ReportLayout
 
-    public init(experiments: [(String, String, AnalysisResults)], c7: ThemeSumsResult) {
+    public init(experiments: [(String, String, AnalysisResults)], c7: ThemeSumsResult, layout: ReportLayout) {
         self.experiments = experiments.map { (name: $0.0, description: $0.1, results: $0.2) }
         self.c7 = c7
+        self.layout = layout
     }
 
-    /// The threshold groupings the regret study covers, in report order.
-    static let regretGroupings = ["average", "components", "leader"]
-    static var coarseLabels: (label: String, include: (RegretTable.Row) -> Bool) { ("without CLINC150's domain level", { !$0.corpus.hasSuffix("-domain") }) }
+    /// The corpora whose worst case is also given apart.
+    var coarseLabels: (label: String, include: (RegretTable.Row) -> Bool) {
+        let subset = layout.regret.subset
+        return (subset.label, { !$0.corpus.hasSuffix(subset.excludeCorpusSuffix) })
+    }
 
     func regretTables(_ experiment: String) -> [RegretTable] {
         guard let e = experiments.first(where: { $0.name == experiment }) else { return [] }
-        return Self.regretGroupings.map { RegretTable(analyses: e.results.analyses, grouping: $0) }
+        return layout.regret.groupings.map { RegretTable(analyses: e.results.analyses, grouping: $0, settings: e.results.settings) }
     }
 
-    /// results/rules/plots/regret-vs-topics-GROUPING.svg, one per grouping.
+    /// results/STUDY/plots/regret-vs-topics-GROUPING.svg, one per grouping.
     public func plots() -> [(path: String, svg: String)] {
-        regretTables("rules").map { ("rules/plots/regret-vs-topics-\($0.grouping).svg", $0.plot()) }
+        let study = layout.regret.study
+        return regretTables(study).map { ("\(study)/plots/regret-vs-topics-\($0.grouping).svg", $0.plot()) }
     }
 
     /// Issue 8: every label-free rule against each grouping's best threshold, and the
     /// recommendation (the grouping × rule with the smallest worst-case relative regret).
     func regretSection() -> String {
-        let tables = regretTables("rules"), tuning = regretTables("rules-tuning")
+        let (study, tuningExperiment) = (layout.regret.study, layout.regret.tuning)
+        let tables = regretTables(study)
+        let tuning = regretTables(tuningExperiment)
         guard !tables.isEmpty else { return "" }
         var out = """
 
@@ -59,29 +66,33 @@ public struct ReproductionReport {
         typealias Candidate = (grouping: String, rule: String, all: RegretTable.Worst, subset: RegretTable.Worst)
         var candidates: [Candidate] = []
         for table in tables {
-            out += "\n### \(table.grouping)\n\n" + table.markdown(subset: Self.coarseLabels)
-            out += "\n![regret vs topics, \(table.grouping)](rules/plots/regret-vs-topics-\(table.grouping).svg)\n"
+            out += "\n### \(table.grouping)\n\n" + table.markdown(subset: coarseLabels)
+            out += "\n![regret vs topics, \(table.grouping)](\(study)/plots/regret-vs-topics-\(table.grouping).svg)\n"
             for rule in table.rules {
-                if let all = table.worst(rule), let subset = table.worst(rule, where: Self.coarseLabels.include) {
+                if let all = table.worst(rule), let subset = table.worst(rule, where: coarseLabels.include) {
                     candidates.append((table.grouping, rule, all, subset))
                 }
             }
         }
         guard let best = candidates.min(by: { ($0.all.relative, $0.subset.relative) < ($1.all.relative, $1.subset.relative) }),
-              let bestSubset = candidates.min(by: { ($0.subset.relative, $0.all.relative) < ($1.subset.relative, $1.all.relative) }) else { return out }
+            let bestSubset = candidates.min(by: { ($0.subset.relative, $0.all.relative) < ($1.subset.relative, $1.all.relative) })
+        else { return out }
         func describe(_ c: Candidate) -> String {
             let tuned = tuning.first { $0.grouping == c.grouping }?.worst(c.rule)
             return "**\(c.rule)** with \(c.grouping): worst-case regret \(formatShort(c.all.regret)) "
                 + "(\(String(format: "%.0f%%", 100 * c.all.relative)) of the ceiling, on \(c.all.corpus)); without the domain level "
                 + "\(formatShort(c.subset.regret)) (\(String(format: "%.0f%%", 100 * c.subset.relative)), on \(c.subset.corpus))"
-                + (tuned.map { "; on the tuning corpora \(formatShort($0.regret)) (\(String(format: "%.0f%%", 100 * $0.relative)), on \($0.corpus))" } ?? "")
+                + (tuned.map {
+                    "; on the tuning corpora \(formatShort($0.regret)) (\(String(format: "%.0f%%", 100 * $0.relative)), on \($0.corpus))"
+                } ?? "")
         }
         out += "\n### Recommendation\n\nSmallest worst case over all corpora: " + describe(best) + ".\n"
         if bestSubset.rule != best.rule || bestSubset.grouping != best.grouping {
             out += "Smallest worst case without the domain level: " + describe(bestSubset) + ".\n"
         }
         let met = best.all.relative <= 0.1
-        out += "The target (worst-case regret ≤ 10% of the ceiling on every corpus) is "
+        out +=
+            "The target (worst-case regret ≤ 10% of the ceiling on every corpus) is "
             + (met ? "met by \(best.rule) with \(best.grouping).\n" : "not met by any rule and grouping here.\n")
         return out
     }
@@ -101,49 +112,66 @@ public struct ReproductionReport {
             """
 
         out += "\n## Key figures\n\n"
-        for (experiment, corpus, space) in [("seeds", "seed-12", "centred"), ("clinc150", "clinc150-test", "centred"), ("synthetic", "synthetic-app-raw", "raw"), ("synthetic", "synthetic-app-raw", "centred")] {
+        for (experiment, corpus, space) in layout.keyFigures.map({ ($0.experiment, $0.corpus, $0.space) }) {
             guard let e = experiments.first(where: { $0.name == experiment }),
-                  let a = e.results.analyses.first(where: { $0.corpus.name == corpus }) else { continue }
-            out += "![\(corpus), \(space) space](\(experiment)/plots/\(SVGPlot.slug(corpus))-\(SVGPlot.slug(a.source))-\(space)-histogram.svg)\n"
+                let a = e.results.analyses.first(where: { $0.corpus.name == corpus })
+            else { continue }
+            out +=
+                "![\(corpus), \(space) "
+                + "space](\(experiment)/plots/\(SVGPlot.slug(corpus))-\(SVGPlot.slug(a.source))-\(space)-histogram.svg)\n"
         }
-        if experiments.contains(where: { $0.name == "layers" }) { out += "![anisotropy by layer](layers/plots/seed-26-layers.svg)\n" }
+        let layers = layout.layers
+        if experiments.contains(where: { $0.name == layers.experiment }) {
+            out += "![anisotropy by layer](\(layers.experiment)/plots/\(SVGPlot.slug(layers.corpus))-layers.svg)\n"
+        }
 
         out += "\n## Claims\n\n"
         // The layer sweep has its own table; ci-gate repeats corpora of seeds and synthetic.
-        let tabulated = experiments.filter { $0.name != "layers" && $0.name != "ci-gate" }
+        let tabulated = experiments.filter { !layout.notTabulated.contains($0.name) }
         let analyses = tabulated.flatMap(\.results.analyses)
         out += ClaimsReport.markdown(ClaimsReport.rows(analyses))
-        out += "| C7 | summing theme sum-vectors gives exactly the sentence mean | \(c7.corpus) | \(c7.source) | unit vectors | "
+        out +=
+            "| C7 | summing theme sum-vectors gives exactly the sentence mean | \(c7.corpus) | \(c7.source) | unit vectors | "
             + "max |difference| \(String(format: "%.1e", c7.maxAbsDifference))\(c7.identicalBits ? ", identical bits" : "") | "
-            + "\(c7.identicalBits ? "holds" : (c7.maxAbsDifference < 1e-12 ? "partly" : "does not hold")) | Float64 sums of Float32 vectors |\n"
+            + "\(c7.identicalBits ? "holds" : (c7.maxAbsDifference < 1e-12 ? "partly" : "does not hold")) | Float64 sums of Float32 "
+            + "vectors |\n"
 
-        if let layers = experiments.first(where: { $0.name == "layers" }) {
-            out += "\n## Anisotropy by layer (all-MiniLM-L6-v2, seed-26)\n\n| source | raw unrelated median | raw band (p99 − p1) | centred unrelated median | centred band | Otsu (centred) | average ARI at Otsu (centred) |\n|---|---|---|---|---|---|---|\n"
-            for a in layers.results.analyses {
-                let raw = a.spaces.first { $0.space == "raw" }, c = a.spaces.first { $0.space == "centred" }
-                let ru = raw?.statistics["unrelated"], cu = c?.statistics["unrelated"]
-                let otsu = c?.thresholds.first { $0.rule == "otsu" }?.value
-                let ari = c?.groupings.first { $0.rule == "otsu" && $0.grouping == "average" }?.recovery?.ari
-                out += "| \(a.source) | \(formatShort(ru?.median)) | \(formatShort(ru.map { $0.p99 - $0.p1 })) | \(formatShort(cu?.median)) | \(formatShort(cu.map { $0.p99 - $0.p1 })) | \(formatShort(otsu)) | \(formatShort(ari)) |\n"
+        if let sweep = experiments.first(where: { $0.name == layers.experiment }) {
+            out +=
+                "\n## Anisotropy by layer (all-MiniLM-L6-v2, \(layers.corpus))\n\n| source | raw unrelated median | raw band (p99 − p1) | "
+                + "centred "
+                + "unrelated median | centred band | Otsu (centred) | average ARI at Otsu (centred) |\n|---|---|---|---|---|---|---|\n"
+            for a in sweep.results.analyses {
+                let (c, otsu) = (a.space(.centred), OtsuThreshold(bins: 256))
+                let ru = a.space(.raw)?.statistics(.unrelated)
+                let cu = c?.statistics(.unrelated)
+                let ari = c?.outcome(rule: otsu, grouping: AverageLinkageCut())?.recovery?.ari
+                out +=
+                    "| \(a.source) | \(formatShort(ru?.median)) | \(formatShort(ru.map { $0.p99 - $0.p1 })) | \(formatShort(cu?.median)) "
+                    + "| \(formatShort(cu.map { $0.p99 - $0.p1 })) | \(formatShort(c?.threshold(otsu)?.value)) | \(formatShort(ari)) |\n"
             }
         }
 
         out += "\n## Threshold ablation (average-linkage ARI per rule; best label-free rule in bold)\n\n"
-        let rules = standardThresholdRules.map { (try? thresholdRule(named: $0).name) ?? $0 }
-        out += "| experiment | corpus | source | space | topics | related share | " + rules.map { $0 == "oracle" ? "oracle †" : $0 }.joined(separator: " | ") + " | k-means k=topics † |\n"
+        let rules = standardThresholdRules.compactMap { try? thresholdRule(named: $0) }
+        out +=
+            "| experiment | corpus | source | space | topics | related share | "
+            + rules.map { $0.isLabelInformed ? "\($0.name) †" : $0.name }.joined(separator: " | ") + " | k-means k=topics † |\n"
         out += "|---|---|---|---|---|---|" + String(repeating: "---|", count: rules.count + 1) + "\n"
         for e in tabulated {
             for a in e.results.analyses {
                 for s in a.spaces {
-                    let aris = rules.map { r in s.groupings.first { $0.rule == r && $0.grouping == "average" }?.recovery?.ari }
-                    let best = zip(rules, aris).filter { $0.0 != "oracle" }.compactMap(\.1).max()
+                    let aris = rules.map { s.outcome(rule: $0, grouping: AverageLinkageCut())?.recovery?.ari }
+                    let best = zip(rules, aris).filter { !$0.0.isLabelInformed }.compactMap(\.1).max()
                     let cells = zip(rules, aris).map { r, v -> String in
                         guard let v else { return "n/a" }
-                        return r != "oracle" && v == best ? "**\(formatShort(v))**" : formatShort(v)
+                        return !r.isLabelInformed && v == best ? "**\(formatShort(v))**" : formatShort(v)
                     }
-                    let kmeans = s.groupings.first { $0.grouping == "kmeans-k" }?.recovery?.ari
-                    out += "| \(e.name) | \(a.corpus.name) | \(a.source) | \(s.space) | \(a.corpus.topics.map(String.init) ?? "n/a") | "
-                        + "\(a.corpus.relatedPairShare.map { String(format: "%.2f%%", 100 * $0) } ?? "n/a") | " + cells.joined(separator: " | ") + " | \(formatShort(kmeans)) |\n"
+                    let kmeans = s.outcome(rule: nil, grouping: SphericalKMeansReference())?.recovery?.ari
+                    out +=
+                        "| \(e.name) | \(a.corpus.name) | \(a.source) | \(s.space) | \(a.corpus.topics.map(String.init) ?? "n/a") | "
+                        + "\(a.corpus.relatedPairShare.map { String(format: "%.2f%%", 100 * $0) } ?? "n/a") | "
+                        + cells.joined(separator: " | ") + " | \(formatShort(kmeans)) |\n"
                 }
             }
         }
@@ -152,8 +180,11 @@ public struct ReproductionReport {
 
         out += "\n## Experiments\n\n"
         for e in experiments {
-            out += "- [`\(e.name)`](\(e.name)/\(e.name).md): \(e.description) Inputs: "
-                + e.results.provenance.inputs.sorted { $0.key < $1.key }.map { "`\(URL(fileURLWithPath: $0.key).lastPathComponent)` \($0.value.prefix(12))" }.joined(separator: ", ")
+            out +=
+                "- [`\(e.name)`](\(e.name)/\(e.name).md): \(e.description) Inputs: "
+                + e.results.provenance.inputs.sorted { $0.key < $1.key }.map {
+                    "`\(URL(fileURLWithPath: $0.key).lastPathComponent)` \($0.value.prefix(12))"
+                }.joined(separator: ", ")
                 + (e.results.provenance.model.map { "; model \($0.prefix(12))" } ?? "") + ".\n"
         }
         return out

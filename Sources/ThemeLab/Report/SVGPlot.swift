@@ -5,24 +5,32 @@ import Foundation
 /// Colours: the Okabe–Ito palette, safe for colour-blind readers.
 public enum SVGPlot {
     static let palette = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+    /// Colour k of the palette, repeating past its end.
+    static func paletteColour(_ k: Int) -> String { palette[k % palette.count] }
     /// Threshold lines: the rest of the palette, then two greys-and-wine Tol colours.
     static let thresholdColours = ["#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000", "#999999", "#882255"]
     static let width = 760.0, height = 420.0
     static let left = 70.0, right = 200.0, top = 40.0, bottom = 70.0
 
     static func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
+            of: ">", with: "&gt;")
     }
     static func n(_ x: Double) -> String { String(format: "%.2f", x) }
 
     /// Frame, title, axis labels and ticks; returns the opening and a mapping from data to pixels.
-    static func frame(title: String, xLabel: String, yLabel: String, x: ClosedRange<Double>, y: ClosedRange<Double>,
-                      xTicks: [Double], yTicks: [Double], xText: (Double) -> String = { String(format: "%g", $0) },
-                      yText: (Double) -> String = { String(format: "%g", $0 == 0 ? 0 : $0) }) -> (svg: String, px: (Double) -> Double, py: (Double) -> Double) {
-        let plotW = width - left - right, plotH = height - top - bottom
+    static func frame(
+        title: String, xLabel: String, yLabel: String, x: ClosedRange<Double>, y: ClosedRange<Double>,
+        xTicks: [Double], yTicks: [Double], xText: (Double) -> String = { String(format: "%g", $0) },
+        yText: (Double) -> String = { String(format: "%g", $0 == 0 ? 0 : $0) }
+    ) -> (svg: String, px: (Double) -> Double, py: (Double) -> Double) {
+        let plotW = width - left - right
+        let plotH = height - top - bottom
         let px = { (v: Double) in left + (v - x.lowerBound) / (x.upperBound - x.lowerBound) * plotW }
         let py = { (v: Double) in top + plotH - (v - y.lowerBound) / (y.upperBound - y.lowerBound) * plotH }
-        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
+        var s =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) "
+            + "\(Int(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
         s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
         s += "<text id=\"title\" x=\"\(n(width / 2))\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">\(escape(title))</text>\n"
         s += "<rect x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(plotW))\" height=\"\(n(plotH))\" fill=\"none\" stroke=\"#444\"/>\n"
@@ -35,15 +43,20 @@ public enum SVGPlot {
             s += "<text x=\"\(n(left - 8))\" y=\"\(n(py(t) + 4))\" text-anchor=\"end\">\(yText(t))</text>\n"
         }
         s += "<text id=\"x-label\" x=\"\(n(left + plotW / 2))\" y=\"\(n(height - 12))\" text-anchor=\"middle\">\(escape(xLabel))</text>\n"
-        s += "<text id=\"y-label\" transform=\"translate(18 \(n(top + plotH / 2))) rotate(-90)\" text-anchor=\"middle\">\(escape(yLabel))</text>\n"
+        s +=
+            "<text id=\"y-label\" transform=\"translate(18 \(n(top + plotH / 2))) rotate(-90)\" "
+            + "text-anchor=\"middle\">\(escape(yLabel))</text>\n"
         return (s, px, py)
     }
 
     static func legend(_ entries: [(label: String, colour: String, dashed: Bool)]) -> String {
         var s = ""
         for (i, e) in entries.enumerated() {
-            let y = top + 10 + Double(i) * 18, x = width - right + 14
-            s += "<g class=\"legend\"><line x1=\"\(n(x))\" y1=\"\(n(y))\" x2=\"\(n(x + 22))\" y2=\"\(n(y))\" stroke=\"\(e.colour)\" stroke-width=\"2.5\"\(e.dashed ? " stroke-dasharray=\"5 3\"" : "")/>"
+            let y = top + 10 + Double(i) * 18
+            let x = width - right + 14
+            s +=
+                "<g class=\"legend\"><line x1=\"\(n(x))\" y1=\"\(n(y))\" x2=\"\(n(x + 22))\" y2=\"\(n(y))\" stroke=\"\(e.colour)\" "
+                + "stroke-width=\"2.5\"\(e.dashed ? " stroke-dasharray=\"5 3\"" : "")/>"
             s += "<text x=\"\(n(x + 28))\" y=\"\(n(y + 4))\">\(escape(e.label))</text></g>\n"
         }
         return s
@@ -53,27 +66,34 @@ public enum SVGPlot {
         let raw = (r.upperBound - r.lowerBound) / Double(count)
         let magnitude = pow(10, floor(log10(raw)))
         let step = [1.0, 2, 2.5, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? raw
-        return stride(from: ceil(r.lowerBound / step) * step, through: r.upperBound + 1e-12, by: step).map { ($0 / step).rounded() * step + 0 }
+        return stride(from: ceil(r.lowerBound / step) * step, through: r.upperBound + 1e-12, by: step).map {
+            ($0 / step).rounded() * step + 0
+        }
     }
 
     /// Related and unrelated similarities (each normalised to its own total) with a vertical
     /// line per threshold rule.
     public static func histogram(_ s: SpaceAnalysis, corpus: String, source: String) -> String {
-        let classes = s.histogram["related"] != nil ? ["related", "unrelated"] : ["all"]
-        let bins = 200, binWidth = 2.0 / Double(bins)
+        let classes = (s.histogram[PairClass.related.rawValue] != nil ? [PairClass.related, .unrelated] : [.all]).map(\.rawValue)
+        let bins = 200
+        let binWidth = 2.0 / Double(bins)
+        // A results file read back may hold anything: bins beyond 200, negative counts, thresholds
+        // outside [-1, 1]; the plot draws what lies on [-1, 1] and never an empty or reversed axis.
         let shares = classes.map { c -> [Double] in
-            let counts = s.histogram[c] ?? []
-            let total = Double(counts.reduce(0, +))
-            return counts.map { total > 0 ? Double($0) / total : 0 }
+            let counts = (s.histogram[c] ?? []).prefix(bins).map { Double(max($0, 0)) }
+            let total = counts.reduce(0, +)
+            return counts.map { total > 0 ? $0 / total : 0 }
         }
         let occupied = shares.flatMap { $0.enumerated().filter { $0.element > 0 }.map(\.offset) }
-        let cuts = s.thresholds.compactMap(\.value)
-        let lo = max(-1, min(-1 + Double((occupied.min() ?? 0) - 2) * binWidth, (cuts.min() ?? 1) - 0.02))
-        let hi = min(1, max(-1 + Double((occupied.max() ?? bins) + 3) * binWidth, (cuts.max() ?? -1) + 0.02))
+        let cuts = s.thresholds.compactMap(\.value).filter { (-1...1).contains($0) }
+        var lo = max(-1, min(-1 + Double((occupied.min() ?? 0) - 2) * binWidth, (cuts.min() ?? 1) - 0.02))
+        var hi = min(1, max(-1 + Double((occupied.max() ?? bins) + 3) * binWidth, (cuts.max() ?? -1) + 0.02))
+        if !(lo < hi) { (lo, hi) = (-1, 1) }
         let ymax = max(shares.flatMap { $0 }.max() ?? 1, 1e-9) * 1.1
-        let f = frame(title: "\(corpus) — \(source) — \(s.space) space", xLabel: "cosine similarity",
-                      yLabel: "share of the class's pairs per bin (width 0.01)", x: lo...hi, y: 0...ymax,
-                      xTicks: ticks(lo...hi), yTicks: ticks(0...ymax))
+        let f = frame(
+            title: "\(corpus) — \(source) — \(s.space) space", xLabel: "cosine similarity",
+            yLabel: "share of the class's pairs per bin (width 0.01)", x: lo...hi, y: 0...ymax,
+            xTicks: ticks(lo...hi), yTicks: ticks(0...ymax))
         var svg = f.svg
         var entries: [(String, String, Bool)] = []
         for (k, c) in classes.enumerated() {
@@ -83,14 +103,16 @@ public enum SVGPlot {
                 guard x0 + binWidth >= lo && x0 <= hi else { continue }
                 d += (d.isEmpty ? "M" : "L") + "\(n(f.px(max(x0, lo)))) \(n(f.py(v))) L\(n(f.px(min(x0 + binWidth, hi)))) \(n(f.py(v))) "
             }
-            let colour = palette[k]
+            let colour = paletteColour(k)
             svg += "<path class=\"series\" id=\"series-\(c)\" d=\"\(d)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"/>\n"
             entries.append(("\(c) pairs", colour, false))
         }
         for (i, t) in s.thresholds.enumerated() {
             guard let v = t.value, v >= lo, v <= hi else { continue }
             let colour = thresholdColours[i % thresholdColours.count]
-            svg += "<line class=\"threshold\" id=\"threshold-\(escape(t.rule))\" x1=\"\(n(f.px(v)))\" y1=\"\(n(top))\" x2=\"\(n(f.px(v)))\" y2=\"\(n(height - bottom))\" stroke=\"\(colour)\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>\n"
+            svg +=
+                "<line class=\"threshold\" id=\"threshold-\(escape(t.rule))\" x1=\"\(n(f.px(v)))\" y1=\"\(n(top))\" x2=\"\(n(f.px(v)))\" "
+                + "y2=\"\(n(height - bottom))\" stroke=\"\(colour)\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>\n"
             entries.append(("\(t.rule)\(t.labelInformed ? " †" : "") = \(formatShort(v))", colour, true))
         }
         return svg + legend(entries) + "</svg>\n"
@@ -98,7 +120,8 @@ public enum SVGPlot {
 
     /// A recovery metric plotted by `ablation`.
     public enum Metric: String, CaseIterable, Sendable {
-        case ari = "ARI", pairF1 = "pair F1"
+        case ari = "ARI"
+        case pairF1 = "pair F1"
         func value(_ r: Recovery) -> Double? { self == .ari ? r.ari : r.pairF1 }
         var file: String { self == .ari ? "ablation-ari" : "ablation-pair-f1" }
     }
@@ -109,23 +132,29 @@ public enum SVGPlot {
         for g in s.groupings where g.rule != nil && !groupings.contains(g.grouping) { groupings.append(g.grouping) }
         let rules = s.thresholds.map(\.rule)
         let informed = Set(s.thresholds.filter(\.labelInformed).map(\.rule))
-        let f = frame(title: "Threshold ablation — \(corpus) — \(source) — \(s.space)", xLabel: "",
-                      yLabel: metric.rawValue, x: 0...Double(max(rules.count, 1)), y: -0.1...1, xTicks: [], yTicks: ticks(-0.1...1))
+        let f = frame(
+            title: "Threshold ablation — \(corpus) — \(source) — \(s.space)", xLabel: "",
+            yLabel: metric.rawValue, x: 0...Double(max(rules.count, 1)), y: -0.1...1, xTicks: [], yTicks: ticks(-0.1...1))
         var svg = f.svg
         let slot = (width - left - right) / Double(max(rules.count, 1))
         let barW = slot * 0.8 / Double(max(groupings.count, 1))
         for (r, rule) in rules.enumerated() {
             let labelX = left + (Double(r) + 0.5) * slot
-            svg += "<text transform=\"translate(\(n(labelX)) \(n(height - bottom + 10))) rotate(-20)\" text-anchor=\"end\" font-size=\"10\">\(escape(rule))\(informed.contains(rule) ? " †" : "")</text>\n"
+            svg +=
+                "<text transform=\"translate(\(n(labelX)) \(n(height - bottom + 10))) rotate(-20)\" text-anchor=\"end\" "
+                + "font-size=\"10\">\(escape(rule))\(informed.contains(rule) ? " †" : "")</text>\n"
             for (g, grouping) in groupings.enumerated() {
-                guard let ari = s.groupings.first(where: { $0.rule == rule && $0.grouping == grouping })?.recovery.flatMap(metric.value) else { continue }
+                guard let ari = s.groupings.first(where: { $0.rule == rule && $0.grouping == grouping })?.recovery.flatMap(metric.value)
+                else { continue }
                 let x = left + Double(r) * slot + slot * 0.1 + Double(g) * barW
                 let (y0, y1) = (f.py(max(ari, 0)), f.py(min(ari, 0)))
-                svg += "<rect class=\"bar\" data-rule=\"\(escape(rule))\" data-grouping=\"\(grouping)\" x=\"\(n(x))\" y=\"\(n(y0))\" width=\"\(n(barW * 0.9))\" height=\"\(n(max(y1 - y0, 0.5)))\" fill=\"\(palette[g])\"/>\n"
+                svg +=
+                    "<rect class=\"bar\" data-rule=\"\(escape(rule))\" data-grouping=\"\(grouping)\" x=\"\(n(x))\" y=\"\(n(y0))\" "
+                    + "width=\"\(n(barW * 0.9))\" height=\"\(n(max(y1 - y0, 0.5)))\" fill=\"\(paletteColour(g))\"/>\n"
             }
         }
         svg += "<line x1=\"\(n(left))\" y1=\"\(n(f.py(0)))\" x2=\"\(n(width - right))\" y2=\"\(n(f.py(0)))\" stroke=\"#444\"/>\n"
-        return svg + legend(groupings.enumerated().map { ($0.element, palette[$0.offset], false) }) + "</svg>\n"
+        return svg + legend(groupings.enumerated().map { ($0.element, paletteColour($0.offset), false) }) + "</svg>\n"
     }
 
     /// One line per series; an axis marked `log` is drawn in log10 (its values must be > 0).
@@ -143,8 +172,10 @@ public enum SVGPlot {
         }
     }
 
-    public static func lines(title: String, xLabel: String, yLabel: String, series: [Series], logX: Bool = false, logY: Bool = false,
-                             xTicks fixedX: [Double]? = nil) -> String {
+    public static func lines(
+        title: String, xLabel: String, yLabel: String, series: [Series], logX: Bool = false, logY: Bool = false,
+        xTicks fixedX: [Double]? = nil
+    ) -> String {
         func tx(_ v: Double) -> Double { logX ? log10(v) : v }
         func ty(_ v: Double) -> Double { logY ? log10(v) : v }
         // A point that cannot be drawn (non-finite, or ≤ 0 on a log axis) is left out, never an endless axis.
@@ -153,24 +184,39 @@ public enum SVGPlot {
             s.points = s.points.filter { tx($0.x).isFinite && ty($0.y).isFinite }
             return s
         }
-        let xs = series.flatMap { $0.points.map { tx($0.x) } }, ys = series.flatMap { $0.points.map { ty($0.y) } }
+        let xs = series.flatMap { $0.points.map { tx($0.x) } }
+        let ys = series.flatMap { $0.points.map { ty($0.y) } }
         func range(_ v: [Double], log: Bool) -> ClosedRange<Double> {
             guard var lo = v.min(), var hi = v.max() else { return 0...1 }
-            if log { lo = floor(lo); hi = ceil(hi) } else { let pad = max((hi - lo) * 0.05, 1e-9); lo -= pad; hi += pad }
+            if log {
+                lo = floor(lo)
+                hi = ceil(hi)
+            } else {
+                let pad = max((hi - lo) * 0.05, 1e-9)
+                lo -= pad
+                hi += pad
+            }
             return lo < hi ? lo...hi : (lo - 1)...(hi + 1)
         }
-        let xr = range(xs, log: logX), yr = range(ys, log: logY)
+        let xr = range(xs, log: logX)
+        let yr = range(ys, log: logY)
         func logTicks(_ r: ClosedRange<Double>) -> [Double] { stride(from: r.lowerBound, through: r.upperBound, by: 1).map { $0 } }
-        let f = frame(title: title, xLabel: xLabel + (logX ? " (log scale)" : ""), yLabel: yLabel + (logY ? " (log scale)" : ""),
-                      x: xr, y: yr, xTicks: fixedX.map { $0.map(tx) } ?? (logX ? logTicks(xr) : ticks(xr)), yTicks: logY ? logTicks(yr) : ticks(yr),
-                      xText: { String(format: "%g", logX ? pow(10, $0) : $0) }, yText: { String(format: "%g", logY ? pow(10, $0) : ($0 == 0 ? 0 : $0)) })
+        let f = frame(
+            title: title, xLabel: xLabel + (logX ? " (log scale)" : ""), yLabel: yLabel + (logY ? " (log scale)" : ""),
+            x: xr, y: yr, xTicks: fixedX.map { $0.map(tx) } ?? (logX ? logTicks(xr) : ticks(xr)), yTicks: logY ? logTicks(yr) : ticks(yr),
+            xText: { String(format: "%g", logX ? pow(10, $0) : $0) },
+            yText: { String(format: "%g", logY ? pow(10, $0) : ($0 == 0 ? 0 : $0)) })
         var svg = f.svg
         let colours = palette + ["#882255", "#999999", "#44AA99", "#332288", "#AA4499", "#DDCC77"]
         func colour(_ k: Int) -> String { colours[(series[k].colour ?? k) % colours.count] }
         for (k, line) in series.enumerated() {
             let colour = colour(k)
-            let d = line.points.enumerated().map { "\($0.offset == 0 ? "M" : "L")\(n(f.px(tx($0.element.x)))) \(n(f.py(ty($0.element.y))))" }.joined(separator: " ")
-            svg += "<path class=\"series\" id=\"series-\(slug(line.label).replacingOccurrences(of: "--", with: "-"))\" d=\"\(d)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"\(line.dashed ? " stroke-dasharray=\"6 3\"" : "")/>\n"
+            let d = line.points.enumerated().map {
+                "\($0.offset == 0 ? "M" : "L")\(n(f.px(tx($0.element.x)))) \(n(f.py(ty($0.element.y))))"
+            }.joined(separator: " ")
+            svg +=
+                "<path class=\"series\" id=\"series-\(slug(line.label).replacingOccurrences(of: "--", with: "-"))\" d=\"\(d)\" "
+                + "fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"\(line.dashed ? " stroke-dasharray=\"6 3\"" : "")/>\n"
             for p in line.points {
                 svg += "<circle cx=\"\(n(f.px(tx(p.x))))\" cy=\"\(n(f.py(ty(p.y))))\" r=\"2.5\" fill=\"\(colour)\"/>"
             }
@@ -186,14 +232,17 @@ public enum SVGPlot {
             return (k, a)
         }.sorted { $0.0 < $1.0 }
         var series: [Series] = []
-        for space in ["raw", "centred"] {
+        for space in [EmbeddingSpace.raw, .centred] {
             for (metric, pick) in [("median", { (s: PairStatistics) in s.median }), ("band", { (s: PairStatistics) in s.p99 - s.p1 })] {
-                let points = layers.compactMap { l, a in a.spaces.first { $0.space == space }?.statistics["unrelated"].map { (x: Double(l), y: pick($0)) } }
-                series.append(Series(label: "\(space): \(metric)", points: points, dashed: space == "centred"))
+                let points = layers.compactMap { l, a in
+                    a.space(space)?.statistics(.unrelated).map { (x: Double(l), y: pick($0)) }
+                }
+                series.append(Series(label: "\(space): \(metric)", points: points, dashed: space == .centred))
             }
         }
-        return lines(title: "Anisotropy by layer — \(corpus)", xLabel: "encoder layer (0 = embedding output)",
-                     yLabel: "unrelated pairs: cosine median, band p99 − p1", series: series, xTicks: layers.map { Double($0.0) })
+        return lines(
+            title: "Anisotropy by layer — \(corpus)", xLabel: "encoder layer (0 = embedding output)",
+            yLabel: "unrelated pairs: cosine median, band p99 − p1", series: series, xTicks: layers.map { Double($0.0) })
     }
 
     /// A file-name-safe form: lower case, anything but letters and digits as "-".
@@ -209,13 +258,15 @@ public enum SVGPlot {
                 try AtomicFile.write(histogram(s, corpus: a.corpus.name, source: a.source), to: stem + "-histogram.svg")
                 written.append(stem + "-histogram.svg")
                 for metric in Metric.allCases where a.corpus.labeled {
-                    try AtomicFile.write(ablation(s, corpus: a.corpus.name, source: a.source, metric: metric), to: "\(stem)-\(metric.file).svg")
+                    try AtomicFile.write(
+                        ablation(s, corpus: a.corpus.name, source: a.source, metric: metric), to: "\(stem)-\(metric.file).svg")
                     written.append("\(stem)-\(metric.file).svg")
                 }
             }
         }
         let byCorpus = Dictionary(grouping: r.analyses, by: { $0.corpus.name })
-        for (corpus, list) in byCorpus.sorted(by: { $0.key < $1.key }) where list.count > 1 && list.allSatisfy({ $0.source.contains("layer ") }) {
+        for (corpus, list) in byCorpus.sorted(by: { $0.key < $1.key })
+        where list.count > 1 && list.allSatisfy({ $0.source.contains("layer ") }) {
             let path = "\(folder)/\(slug(corpus))-layers.svg"
             try AtomicFile.write(layers(list, corpus: corpus), to: path)
             written.append(path)

@@ -3,7 +3,10 @@
 func normalisedCentroids(_ x: Matrix, labels: [Int32], groups k: Int) -> [[Float]?] {
     let d = x.cols
     var sums = [Double](repeating: 0, count: k * d)
-    for i in 0..<x.rows { let c = Int(labels[i]); for t in 0..<d { sums[c * d + t] += Double(x[i, t]) } }
+    for i in 0..<x.rows {
+        let c = Int(labels[i])
+        for t in 0..<d { sums[c * d + t] += Double(x[i, t]) }
+    }
     return (0..<k).map { c in
         let norm = (0..<d).reduce(0.0) { $0 + sums[c * d + $1] * sums[c * d + $1] }.squareRoot()
         return norm > 0 ? (0..<d).map { Float(sums[c * d + $0] / norm) } : nil

@@ -26,7 +26,8 @@ public enum EmbeddingSpace: Sendable, Equatable, CustomStringConvertible {
         case "abtt": self = .allButTheTop(directions: try parsed.count("D"))
         case "whiten": self = .whiten(components: try parsed.count("k"))
         default:
-            throw ThemeLabError.usage("unknown space '\(name)' (expected raw, centred, centred-unnormalised, abtt, abtt(D), whiten, whiten(k))")
+            throw ThemeLabError.usage(
+                "unknown space '\(name)' (expected raw, centred, centred-unnormalised, abtt, abtt(D), whiten, whiten(k))")
         }
     }
 
@@ -66,7 +67,8 @@ public enum EmbeddingSpace: Sendable, Equatable, CustomStringConvertible {
             let pca = try PrincipalAxes(c)
             let smallest = pca.eigenvalues[pca.eigenvalues.count - k]
             guard smallest > 1e-6 * pca.eigenvalues.last! else {
-                throw ThemeLabError.input("whiten(\(k)): the covariance has rank below \(k) (\(c.rows) items in \(c.cols) dims); choose a smaller k")
+                throw ThemeLabError.input(
+                    "whiten(\(k)): the covariance has rank below \(k) (\(c.rows) items in \(c.cols) dims); choose a smaller k")
             }
             return try unitRows(pca.whitened(c, components: k), itemName: { "\(itemName($0)) after whitening" })
         }

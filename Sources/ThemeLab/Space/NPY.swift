@@ -70,12 +70,16 @@ public enum NPY {
         return Matrix(rows: rows, cols: cols, storage: values)
     }
 
-    struct Header { var descr: String; var fortranOrder: Bool; var shape: [Int] }
+    struct Header {
+        var descr: String
+        var fortranOrder: Bool
+        var shape: [Int]
+    }
 
     static func parseHeader(_ text: String, fail: (String) -> ThemeLabError) throws -> Header {
         func value(of key: String) throws -> Substring {
             guard let keyRange = text.range(of: "'\(key)'"),
-                  let colon = text[keyRange.upperBound...].firstIndex(of: ":")
+                let colon = text[keyRange.upperBound...].firstIndex(of: ":")
             else { throw fail("header field '\(key)' is missing") }
             return text[text.index(after: colon)...].drop(while: { $0 == " " })
         }
@@ -87,7 +91,11 @@ public enum NPY {
 
         let orderText = try value(of: "fortran_order")
         let fortran: Bool
-        if orderText.hasPrefix("False") { fortran = false } else if orderText.hasPrefix("True") { fortran = true } else {
+        if orderText.hasPrefix("False") {
+            fortran = false
+        } else if orderText.hasPrefix("True") {
+            fortran = true
+        } else {
             throw fail("header field 'fortran_order' is not True or False")
         }
 

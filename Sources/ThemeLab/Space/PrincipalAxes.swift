@@ -14,11 +14,14 @@ public struct PrincipalAxes {
         let centred = subtracting(columnMean(x), from: x)
         var covariance = [Float](repeating: 0, count: d * d)
         centred.withUnsafePointer { p in
-            cblas_ssyrk(CblasRowMajor, CblasUpper, CblasTrans, Int32(d), Int32(x.rows), 1 / Float(x.rows), p, Int32(d), 0, &covariance, Int32(d))
+            cblas_ssyrk(
+                CblasRowMajor, CblasUpper, CblasTrans, Int32(d), Int32(x.rows), 1 / Float(x.rows), p, Int32(d), 0, &covariance, Int32(d))
         }
         var w = [Float](repeating: 0, count: d)
         let info = LAPACKE_ssyevd(LAPACK_ROW_MAJOR, Int8(UInt8(ascii: "V")), Int8(UInt8(ascii: "U")), Int32(d), &covariance, Int32(d), &w)
-        guard info == 0 else { throw ThemeLabError.input("eigendecomposition of the \(d)×\(d) covariance failed (LAPACKE_ssyevd info \(info))") }
+        guard info == 0 else {
+            throw ThemeLabError.input("eigendecomposition of the \(d)×\(d) covariance failed (LAPACKE_ssyevd info \(info))")
+        }
         dimensions = d
         eigenvalues = w
         vectors = covariance
@@ -44,7 +47,9 @@ public struct PrincipalAxes {
         var y = Matrix(rows: x.rows, cols: k)
         x.withUnsafePointer { p in
             y.withUnsafeMutablePointer { out in
-                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(x.rows), Int32(k), Int32(d), 1, p, Int32(d), transform, Int32(k), 0, out, Int32(k))
+                cblas_sgemm(
+                    CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(x.rows), Int32(k), Int32(d), 1, p, Int32(d), transform, Int32(k), 0,
+                    out, Int32(k))
             }
         }
         return y

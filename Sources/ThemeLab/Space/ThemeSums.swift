@@ -11,7 +11,10 @@ public struct ThemeSums: Sendable {
 
     /// Adds a vector to theme `theme` (creating themes as needed).
     public mutating func add(_ vector: ArraySlice<Float>, to theme: Int) {
-        while sums.count <= theme { sums.append([Double](repeating: 0, count: dimensions)); counts.append(0) }
+        while sums.count <= theme {
+            sums.append([Double](repeating: 0, count: dimensions))
+            counts.append(0)
+        }
         for (k, v) in vector.enumerated() { sums[theme][k] += Double(v) }
         counts[theme] += 1
     }

@@ -17,8 +17,9 @@ public enum AtomicFile {
         defer { for s in staged { unlink(s.temporary) } }
         for (data, path) in files { staged.append((try stage(data, for: path), path)) }
         for (k, s) in staged.enumerated() where rename(s.temporary, s.path) != 0 {
-            throw ThemeLabError.input("\(s.path): cannot write (\(String(cString: strerror(errno))))"
-                + (k > 0 ? "; \(staged[..<k].map(\.path).joined(separator: ", ")) already replaced" : ""))
+            throw ThemeLabError.input(
+                "\(s.path): cannot write (\(String(cString: strerror(errno))))"
+                    + (k > 0 ? "; \(staged[..<k].map(\.path).joined(separator: ", ")) already replaced" : ""))
         }
         staged = []
     }
@@ -32,7 +33,10 @@ public enum AtomicFile {
             throw failure("cannot create its folder: \(error.localizedDescription)")
         }
         var fd: Int32 = -1
-        let temporary = fromTemplate(folder.appendingPathComponent(".\(url.lastPathComponent).").path) { fd = mkstemp($0); return fd >= 0 }
+        let temporary = fromTemplate(folder.appendingPathComponent(".\(url.lastPathComponent).").path) {
+            fd = mkstemp($0)
+            return fd >= 0
+        }
         guard let temporary else { throw failure(String(cString: strerror(errno))) }
         var written = 0
         let ok = data.withUnsafeBytes { bytes -> Bool in
@@ -71,7 +75,8 @@ public enum AtomicFile {
     /// path): a command never destroys what it reads.
     public static func refuseOverwriting(_ output: String, inputs: [String]) throws {
         func resolved(_ p: String) -> String { URL(fileURLWithPath: p).resolvingSymlinksInPath().standardizedFileURL.path }
-        var o = stat(), i = stat()
+        var o = stat()
+        var i = stat()
         let outputExists = stat(output, &o) == 0
         for input in inputs {
             let sameFile = outputExists && stat(input, &i) == 0 && o.st_dev == i.st_dev && o.st_ino == i.st_ino

@@ -37,7 +37,8 @@ public struct CPUFeatures: Sendable, Equatable {
                 (try? String(contentsOfFile: "\(root)/\(index)/\(name)", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
             }
             guard let level = read("level").flatMap(Int.init), let size = read("size"), let unit = size.last,
-                  let number = Int(size.dropLast()) else { return nil }
+                let number = Int(size.dropLast())
+            else { return nil }
             return (level, number * (unit == "M" ? 1 << 20 : unit == "K" ? 1 << 10 : 1))
         }
         return sized.max { $0.level < $1.level }?.bytes
@@ -81,8 +82,9 @@ public enum BLASRuntime {
     public static func slowKernelWarning(kernel: String, cpu: CPUFeatures) -> String? {
         let k = kernel.lowercased()
         let wasted = (cpu.hasAVX2 && !avx2Kernels.contains(k))
-        return wasted ? "warning: OpenBLAS runs the \(kernel) kernel on a CPU with \(cpu.summary); "
-            + "unset OPENBLAS_CORETYPE or set it to HASWELL/SKYLAKEX for full speed" : nil
+        return wasted
+            ? "warning: OpenBLAS runs the \(kernel) kernel on a CPU with \(cpu.summary); "
+                + "unset OPENBLAS_CORETYPE or set it to HASWELL/SKYLAKEX for full speed" : nil
     }
 
     static let reexecMarker = "THEMELAB_CORETYPE_FORCED"
@@ -92,7 +94,7 @@ public enum BLASRuntime {
     public static func ensureFastKernel() {
         let env = ProcessInfo.processInfo.environment
         guard env[reexecMarker] == nil,
-              let coreType = coreTypeToForce(kernel: corename, cpu: .current(), userCoreType: env["OPENBLAS_CORETYPE"])
+            let coreType = coreTypeToForce(kernel: corename, cpu: .current(), userCoreType: env["OPENBLAS_CORETYPE"])
         else { return }
         setenv("OPENBLAS_CORETYPE", coreType, 1)
         setenv(reexecMarker, coreType, 1)

@@ -28,11 +28,12 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
 
     /// Standard normal by Box–Muller (one value per call; deterministic).
     public mutating func gaussian() -> Double {
-        let u1 = 1 - uniform(), u2 = uniform()
+        let u1 = 1 - uniform()
+        let u2 = uniform()
         return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
     }
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif

@@ -19,21 +19,30 @@ public struct KittlerIllingworthThreshold: ThresholdRule {
 public func kittlerIllingworth(_ h: CoarseHistogram) -> Double? {
     let centres = h.centres
     let total = h.counts.reduce(0, +)
-    var best = Double.infinity, choice: Double?
+    var best = Double.infinity
+    var choice: Double?
     for t in 0..<(h.counts.count - 1) {
         func moments(_ range: Range<Int>) -> (p: Double, sigma: Double) {
-            var w = 0.0, m = 0.0
-            for i in range { w += h.counts[i]; m += h.counts[i] * centres[i] }
+            var w = 0.0
+            var m = 0.0
+            for i in range {
+                w += h.counts[i]
+                m += h.counts[i] * centres[i]
+            }
             guard w > 0 else { return (0, 0) }
             let mean = m / w
             var v = 0.0
             for i in range { v += h.counts[i] * (centres[i] - mean) * (centres[i] - mean) }
             return (w / total, (v / w).squareRoot())
         }
-        let (p1, s1) = moments(0..<(t + 1)), (p2, s2) = moments((t + 1)..<h.counts.count)
+        let (p1, s1) = moments(0..<(t + 1))
+        let (p2, s2) = moments((t + 1)..<h.counts.count)
         guard p1 > 0, p2 > 0, s1 > 0, s2 > 0 else { continue }
         let j = 1 + 2 * (p1 * log(s1) + p2 * log(s2)) - 2 * (p1 * log(p1) + p2 * log(p2))
-        if j < best { best = j; choice = centres[t] }
+        if j < best {
+            best = j
+            choice = centres[t]
+        }
     }
     return choice
 }

@@ -29,9 +29,10 @@ public struct MixtureCrossingThreshold: ThresholdRule {
     public func fit(_ context: ThresholdContext) -> Fit? {
         let all = context.distribution.all
         guard all.count > 2, all.min < all.max, let split = OtsuThreshold(bins: 256).threshold(in: context) else { return nil }
-        var xs: [Double] = [], ws: [Double] = []
+        var xs: [Double] = []
+        var ws: [Double] = []
         for (b, c) in all.histogram.enumerated() where c > 0 {
-            xs.append(min(max(-1 + (Double(b) + 0.5) * all.binWidth, Double(all.min)), Double(all.max)))
+            xs.append(min(max(all.centre(ofBin: b), Double(all.min)), Double(all.max)))
             ws.append(Double(c))
         }
         return Self.fit(xs, weights: ws, split: split, sigmaFloor: all.binWidth / 2)
@@ -45,13 +46,28 @@ public struct MixtureCrossingThreshold: ThresholdRule {
         var previous = -Double.infinity
         for _ in 0..<500 {
             // M step.
-            var n1 = 0.0, n2 = 0.0, s1 = 0.0, s2 = 0.0
-            for i in xs.indices { n1 += ws[i] * r1[i]; n2 += ws[i] * (1 - r1[i]); s1 += ws[i] * r1[i] * xs[i]; s2 += ws[i] * (1 - r1[i]) * xs[i] }
+            var n1 = 0.0
+            var n2 = 0.0
+            var s1 = 0.0
+            var s2 = 0.0
+            for i in xs.indices {
+                n1 += ws[i] * r1[i]
+                n2 += ws[i] * (1 - r1[i])
+                s1 += ws[i] * r1[i] * xs[i]
+                s2 += ws[i] * (1 - r1[i]) * xs[i]
+            }
             guard n1 > 0, n2 > 0 else { return nil }
-            let m1 = s1 / n1, m2 = s2 / n2
-            var v1 = 0.0, v2 = 0.0
-            for i in xs.indices { v1 += ws[i] * r1[i] * (xs[i] - m1) * (xs[i] - m1); v2 += ws[i] * (1 - r1[i]) * (xs[i] - m2) * (xs[i] - m2) }
-            fit = Fit(weight: (n1 / total, n2 / total), mean: (m1, m2), sigma: (max((v1 / n1).squareRoot(), floor), max((v2 / n2).squareRoot(), floor)))
+            let m1 = s1 / n1
+            let m2 = s2 / n2
+            var v1 = 0.0
+            var v2 = 0.0
+            for i in xs.indices {
+                v1 += ws[i] * r1[i] * (xs[i] - m1) * (xs[i] - m1)
+                v2 += ws[i] * (1 - r1[i]) * (xs[i] - m2) * (xs[i] - m2)
+            }
+            fit = Fit(
+                weight: (n1 / total, n2 / total), mean: (m1, m2),
+                sigma: (max((v1 / n1).squareRoot(), floor), max((v2 / n2).squareRoot(), floor)))
             // E step and log-likelihood.
             var logLikelihood = 0.0
             for i in xs.indices {
@@ -70,7 +86,11 @@ public struct MixtureCrossingThreshold: ThresholdRule {
     /// The crossing point between the two means, or nil.
     public static func crossing(_ f: Fit) -> Double? {
         var (w1, m1, s1, w2, m2, s2) = (f.weight.0, f.mean.0, f.sigma.0, f.weight.1, f.mean.1, f.sigma.1)
-        if m1 > m2 { swap(&w1, &w2); swap(&m1, &m2); swap(&s1, &s2) }
+        if m1 > m2 {
+            swap(&w1, &w2)
+            swap(&m1, &m2)
+            swap(&s1, &s2)
+        }
         // ln w₁ − ln s₁ − (x−m₁)²/2s₁² = ln w₂ − ln s₂ − (x−m₂)²/2s₂², as a x² + b x + c = 0.
         let a = 1 / (2 * s2 * s2) - 1 / (2 * s1 * s1)
         let b = m1 / (s1 * s1) - m2 / (s2 * s2)

@@ -12,11 +12,14 @@ public struct NeighbourMixtureThreshold: ThresholdRule {
 
     func fit(_ context: ThresholdContext) -> MixtureCrossingThreshold.Fit? {
         // A constant input leaves one filled bin, and EM then leaves a component empty (nil).
-        guard let values = context.neighbours?.allSimilarities(count: k), let h = CoarseHistogram(values: values, bins: 256) else { return nil }
+        guard let values = context.neighbours?.allSimilarities(count: k), let h = CoarseHistogram(values: values, bins: 256) else {
+            return nil
+        }
         let centres = h.centres
         let occupied = h.counts.indices.filter { h.counts[$0] > 0 }
-        return MixtureCrossingThreshold.fit(occupied.map { centres[$0] }, weights: occupied.map { h.counts[$0] },
-                                            split: otsu(h), sigmaFloor: (h.edges[1] - h.edges[0]) / 2)
+        return MixtureCrossingThreshold.fit(
+            occupied.map { centres[$0] }, weights: occupied.map { h.counts[$0] },
+            split: otsu(h), sigmaFloor: (h.edges[1] - h.edges[0]) / 2)
     }
 
     public func threshold(in context: ThresholdContext) -> Double? {
@@ -24,7 +27,8 @@ public struct NeighbourMixtureThreshold: ThresholdRule {
     }
 
     public func whyNoThreshold(in context: ThresholdContext) -> String {
-        context.neighbours == nil ? "no nearest-neighbour similarities were collected"
+        context.neighbours == nil
+            ? "no nearest-neighbour similarities were collected"
             : fit(context) == nil ? "EM left a component empty" : "the two fitted Gaussians do not cross between their means"
     }
 }

@@ -11,7 +11,9 @@ public struct NeighbourOtsuThreshold: ThresholdRule {
     public var neighbours: Int { k }
 
     public func threshold(in context: ThresholdContext) -> Double? {
-        guard let values = context.neighbours?.allSimilarities(count: k), let h = CoarseHistogram(values: values, bins: 256) else { return nil }
+        guard let values = context.neighbours?.allSimilarities(count: k), let h = CoarseHistogram(values: values, bins: 256) else {
+            return nil
+        }
         // Distinct minimum and maximum fill the first and last bins, so one filled bin means a
         // constant input, for which scikit-image returns the value.
         return h.counts.filter { $0 > 0 }.count == 1 ? Double(values[0]) : otsu(h)

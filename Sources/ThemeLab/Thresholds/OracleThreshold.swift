@@ -13,10 +13,14 @@ public struct OracleThreshold: ThresholdRule {
         let d = context.distribution
         guard d.isLabeled, d.related.count > 0 else { return nil }
         let positives = Double(d.related.count)
-        var best = -1.0, choice = 0.0
+        var best = -1.0
+        var choice = 0.0
         func consider(_ t: Double, tp: Double, fp: Double) {
             let f1 = 2 * tp / (2 * tp + fp + (positives - tp))
-            if f1 > best { best = f1; choice = t }
+            if f1 > best {
+                best = f1
+                choice = t
+            }
         }
         if let related = d.sortedValues(.related), let unrelated = d.sortedValues(.unrelated) {
             // Walk thresholds from the top: at t = related[i], TP counts related ≥ t.
@@ -30,7 +34,8 @@ public struct OracleThreshold: ThresholdRule {
                 i -= 1
             }
         } else {
-            var tp = 0.0, fp = 0.0
+            var tp = 0.0
+            var fp = 0.0
             for b in stride(from: d.related.histogram.count - 1, through: 0, by: -1) {
                 tp += Double(d.related.histogram[b])
                 fp += Double(d.unrelated.histogram[b])

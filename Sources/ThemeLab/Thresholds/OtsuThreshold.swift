@@ -29,15 +29,18 @@ public struct OtsuFlooredThreshold: ThresholdRule {
 public func otsu(_ h: CoarseHistogram) -> Double {
     let centres = h.centres
     let n = h.counts.count
-    var weight1 = [Double](repeating: 0, count: n), mean1 = weight1
-    var running = 0.0, runningMoment = 0.0
+    var weight1 = [Double](repeating: 0, count: n)
+    var mean1 = weight1
+    var running = 0.0
+    var runningMoment = 0.0
     for i in 0..<n {
         running += h.counts[i]
         runningMoment += h.counts[i] * centres[i]
         weight1[i] = running
         mean1[i] = runningMoment / running
     }
-    var weight2 = [Double](repeating: 0, count: n), mean2 = weight2
+    var weight2 = [Double](repeating: 0, count: n)
+    var mean2 = weight2
     running = 0
     runningMoment = 0
     for i in stride(from: n - 1, through: 0, by: -1) {
@@ -46,11 +49,15 @@ public func otsu(_ h: CoarseHistogram) -> Double {
         weight2[i] = running
         mean2[i] = runningMoment / running
     }
-    var best = -Double.infinity, index = 0
+    var best = -Double.infinity
+    var index = 0
     for i in 0..<(n - 1) {
         let d = mean1[i] - mean2[i + 1]
         let v = weight1[i] * weight2[i + 1] * d * d
-        if v > best { best = v; index = i }
+        if v > best {
+            best = v
+            index = i
+        }
     }
     return centres[index]
 }

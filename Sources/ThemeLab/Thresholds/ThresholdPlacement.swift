@@ -10,8 +10,12 @@ public enum ThresholdPlacement {
     /// `t` moved to the middle of its gap in `observed` (sorted ascending). Below the smallest value
     /// the gap is mirrored from the one above it; above the largest, `t` is returned unchanged.
     public static func midGap(_ t: Double, observed: [Double]) -> Double {
-        var lo = 0, hi = observed.count
-        while lo < hi { let mid = (lo + hi) / 2; if observed[mid] < t { lo = mid + 1 } else { hi = mid } }
+        var lo = 0
+        var hi = observed.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if observed[mid] < t { lo = mid + 1 } else { hi = mid }
+        }
         guard lo < observed.count else { return t }
         let b = observed[lo]
         if lo > 0 { return (observed[lo - 1] + b) / 2 }

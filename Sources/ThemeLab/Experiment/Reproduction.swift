@@ -1,0 +1,76 @@
+import Foundation
+
+/// `themelab reproduce` (and `make reproduce`): every experiment file in a folder, each into its
+/// results folder; the CI baseline from the experiment with a `"gate"`; claim C7 on real vectors;
+/// REPORT.md with its plots; and provenance.json.
+public enum Reproduction {
+    public struct Summary: Sendable {
+        public var experiments: [String]
+        public var seconds: Double
+    }
+
+    /// Runs the experiments of `folder` (all, or those named in `only`) into `root`, in file-name order.
+    public static func run(
+        experiments folder: String, only: Set<String>? = nil, root: ResultsRoot, environment: RunEnvironment
+    ) throws -> Summary {
+        let all = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.map {
+            String($0.dropLast(5))
+        }
+        if let unknown = only?.subtracting(all).sorted().first {
+            throw ThemeLabError.usage("--only: no experiment '\(unknown)' in \(folder) (there are \(all.sorted().joined(separator: ", ")))")
+        }
+        let layout = try ReportLayout.read(path: "\(folder)/report/layout.json")
+        let plans = try all.filter { only?.contains($0) ?? true }.sorted { "\($0).json" < "\($1).json" }.map {
+            try ExperimentPlan.read(path: "\(folder)/\($0).json")
+        }
+        guard plans.filter({ $0.gate != nil }).count <= 1 else {
+            throw ThemeLabError.input("\(folder): more than one experiment has a \"gate\"")
+        }
+        var done: [(plan: ExperimentPlan, results: AnalysisResults)] = []
+        for plan in plans {
+            let results = try plan.run(in: environment)
+            try root.write(results, as: plan.name)
+            done.append((plan, results))
+            if let tolerances = plan.gate {
+                let baseline = RegressionCheck.Baseline(tolerances: tolerances, analyses: results.analyses)
+                try AtomicFile.write(try JSONOutput.encode(baseline), to: "\(root.path)/baseline.json")
+            }
+        }
+        let report = ReproductionReport(
+            experiments: done.map { ($0.plan.name, $0.plan.description ?? "", $0.results) },
+            c7: try themeSums(on: layout.themeSums, environment), layout: layout)
+        for (path, svg) in report.plots() { try AtomicFile.write(svg, to: "\(root.path)/\(path)") }
+        try AtomicFile.write(report.markdown(), to: "\(root.path)/REPORT.md")
+        let seconds = (Date().timeIntervalSince(environment.startedAt) * 10).rounded() / 10
+        let provenance = RunProvenance(
+            provenance: .current(command: environment.command, inputs: [:], createdAt: environment.startedAt), runSeconds: seconds,
+            experiments: done.map(\.plan.name))
+        try AtomicFile.write(try JSONOutput.encode(provenance), to: "\(root.path)/provenance.json")
+        return Summary(experiments: provenance.experiments, seconds: seconds)
+    }
+
+    /// results/provenance.json.
+    struct RunProvenance: Codable {
+        var provenance: Provenance
+        var runSeconds: Double
+        var experiments: [String]
+    }
+
+    /// Claim C7 on real vectors: a corpus's MiniLM vectors (unit), summed per theme in Float64 and
+    /// then across themes, against the plain sentence mean.
+    static func themeSums(on corpusName: String, _ environment: RunEnvironment) throws -> ReproductionReport.ThemeSumsResult {
+        let corpus = try DatasetRegistry.load(CorpusSpec(name: corpusName)).corpus
+        let v = try VectorSource.model(folder: nil, layer: nil).vectors(for: corpus, cacheFolder: environment.cacheFolder)
+        let x = try unitRows(v.matrix)
+        let labels = corpus.labelIndices()!
+        var sums = ThemeSums(dimensions: x.cols)
+        var direct = [Double](repeating: 0, count: x.cols)
+        for i in 0..<x.rows {
+            sums.add(x.row(i), to: Int(labels[i]))
+            for k in 0..<x.cols { direct[k] += Double(x[i, k]) }
+        }
+        let mean = direct.map { $0 / Double(x.rows) }
+        let worst = zip(sums.mean, mean).map { abs($0 - $1) }.max() ?? 0
+        return .init(corpus: corpus.name, source: v.description, identicalBits: sums.mean == mean, maxAbsDifference: worst)
+    }
+}

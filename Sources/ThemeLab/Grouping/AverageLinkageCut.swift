@@ -1,0 +1,17 @@
+/// Exact average linkage (UPGMA on 1 − cosine) cut at similarity t.
+public struct AverageLinkageCut: Grouping {
+    public var name: String { "average" }
+    public var needs: PassNeeds { PassNeeds(averageLinkage: true) }
+
+    public func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {
+        guard let tree = pass.dendrogram else { return GroupingCut(labels: nil, note: pass.dendrogramNote) }
+        return GroupingCut(labels: tree.cut(atSimilarity: request.threshold!))
+    }
+
+    /// Every cut of the dendrogram (each merge height).
+    public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], order: [Int]) throws -> Ceiling? {
+        guard let tree = pass.dendrogram else { return nil }
+        let merges = tree.merges.map { ($0.a, $0.b, $0.similarity) }
+        return Ceiling(grouping: name, search: "every cut", BestCut(items: pass.vectors.rows, merges: merges, topics: topics))
+    }
+}

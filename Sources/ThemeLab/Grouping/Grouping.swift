@@ -1,0 +1,64 @@
+/// A way to turn similarities into groups. Threshold groupings cut at each rule's value;
+/// label-informed references are told the number of topics instead. Adding one is a file with a
+/// type conforming to this protocol, plus a line in `grouping(named:)`.
+public protocol Grouping: Sendable {
+    /// The name used on the command line, in experiment files and in reports.
+    var name: String { get }
+    /// True for the references told k = number of topics (upper bounds, never methods).
+    var isLabelInformed: Bool { get }
+    /// What the pairwise pass must gather for it.
+    var needs: PassNeeds { get }
+    /// The groups at `request.threshold` (threshold groupings) or for `request.topics` groups
+    /// (references); a note instead when the pass could not give what it needs.
+    func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut
+    /// The best ARI any threshold gives it (label-informed), when it has one; `ruled` are its cuts
+    /// at the rules' values.
+    func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], order: [Int]) throws -> Ceiling?
+}
+
+extension Grouping {
+    public var isLabelInformed: Bool { false }
+    public var needs: PassNeeds { PassNeeds() }
+    public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], order: [Int]) throws -> Ceiling? { nil }
+}
+
+/// What a grouping is asked for: a threshold or a number of groups, and what seeded groupings use.
+public struct GroupingRequest {
+    public var threshold: Double?
+    public var topics: Int?
+    /// The visiting order (corpus `order`, else row order) of order-dependent groupings.
+    public var order: [Int]
+    public var labels: [Int32]?
+    public var shuffles: Int
+    public var seed: UInt64
+}
+
+/// A partition (labels numbered from 0), or why there is none; the leader adds its spread over
+/// seeded shuffles of the visiting order.
+public struct GroupingCut {
+    public var labels: [Int32]?
+    public var note: String?
+    public var spread: LeaderSpread?
+
+    public init(labels: [Int32]?, note: String? = nil, spread: LeaderSpread? = nil) {
+        self.labels = labels
+        self.note = note
+        self.spread = spread
+    }
+}
+
+/// Every grouping, in the order references and ceilings are reported.
+public let allGroupings: [Grouping] = [
+    SingleLinkageComponents(), AverageLinkageCut(), LeaderAssignment(), SphericalKMeansReference(), AverageLinkageReference(),
+]
+
+/// The groupings an analysis runs by default, in the order their rows appear.
+public let standardGroupings = ["components", "leader", "average", "kmeans-k", "average-k"]
+
+/// A grouping by name: `components`, `leader`, `average`, `kmeans-k`, `average-k`.
+public func grouping(named name: String) throws -> Grouping {
+    guard let g = allGroupings.first(where: { $0.name == name }) else {
+        throw ThemeLabError.usage("unknown grouping '\(name)' (expected \(standardGroupings.joined(separator: ", ")))")
+    }
+    return g
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// The app's grouping (`LeaderGrouping`) in corpus order, with its spread over seeded shuffles of
+/// the visiting order.
+public struct LeaderAssignment: Grouping {
+    public var name: String { "leader" }
+
+    public func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {
+        let x = pass.vectors
+        let t = request.threshold!
+        let labels = try LeaderGrouping.group(x, threshold: t, order: request.order)
+        guard request.shuffles > 0 else { return GroupingCut(labels: labels) }
+        var runs: [[Int32]] = []
+        for s in 0..<request.shuffles {
+            let order = SeededRandom.permutation(count: x.rows, seed: request.seed &+ UInt64(s) &+ 1)
+            runs.append(try LeaderGrouping.group(x, threshold: t, order: order))
+        }
+        let recoveries = request.labels.map { l in runs.map { Recovery(topics: l, groups: $0) } }
+        let spread = LeaderSpread(
+            shuffles: runs.count, groups: .init(runs.map { Double(Set($0).count) }),
+            ari: recoveries.map { .init($0.map(\.ari)) }, nmi: recoveries.map { .init($0.map(\.nmi)) },
+            pairF1: recoveries.map { .init($0.map { $0.pairF1 ?? 0 }) })
+        return GroupingCut(labels: labels, spread: spread)
+    }
+
+    /// Leader has no nested cuts to sweep: the best ARI over 24 thresholds at all-pair quantiles
+    /// 1 − 10^−x (x from 0.3 to 5, dense in the upper tail) and every rule's value.
+    public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], order: [Int]) throws -> Ceiling? {
+        let d = pass.distribution
+        let grid = Set((0..<24).compactMap { d.quantile(.all, 1 - pow(10, -(0.3 + Double($0) * 4.7 / 23))) }).subtracting(
+            ruled.map(\.threshold))
+        var cuts = ruled
+        for t in grid {
+            let groups = try LeaderGrouping.group(pass.vectors, threshold: t, order: order)
+            cuts.append(BestCut(threshold: t, ari: Recovery(topics: topics, groups: groups).ari, groups: Set(groups).count))
+        }
+        // The first of the lowest thresholds among equal ARIs, as a sweep from the bottom finds it.
+        let best = cuts.sorted { $0.threshold < $1.threshold }.reduce(BestCut(threshold: .infinity, ari: -.infinity, groups: 0)) {
+            $1.ari > $0.ari ? $1 : $0
+        }
+        return Ceiling(grouping: name, search: "24 quantile thresholds and the rules' values", best)
+    }
+}

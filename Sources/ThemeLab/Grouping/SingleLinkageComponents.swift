@@ -1,0 +1,16 @@
+/// Connected components of "similarity ≥ t" (single linkage), read off the maximum spanning
+/// forest the pass builds, so every threshold costs O(N) after one pass.
+public struct SingleLinkageComponents: Grouping {
+    public var name: String { "components" }
+    public var needs: PassNeeds { PassNeeds(spanningForest: true) }
+
+    public func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {
+        GroupingCut(labels: pass.forest!.labels(atLeast: request.threshold!))
+    }
+
+    /// Every cut of the forest (each edge weight).
+    public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], order: [Int]) throws -> Ceiling? {
+        let merges = pass.forest!.edges.map { (Int($0.i), Int($0.j), $0.w) }
+        return Ceiling(grouping: name, search: "every cut", BestCut(items: pass.vectors.rows, merges: merges, topics: topics))
+    }
+}

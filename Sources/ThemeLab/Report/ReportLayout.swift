@@ -1,0 +1,44 @@
+import Foundation
+
+/// Which experiments and corpora REPORT.md features, and how (`Experiments/report/layout.json`), so
+/// the report code names no experiment or corpus of its own.
+public struct ReportLayout: Codable, Sendable {
+    public struct Figure: Codable, Sendable {
+        public var experiment: String
+        public var corpus: String
+        public var space: String
+    }
+    public struct Layers: Codable, Sendable {
+        public var experiment: String
+        public var corpus: String
+    }
+    public struct Regret: Codable, Sendable {
+        public struct Subset: Codable, Sendable {
+            public var label: String
+            public var excludeCorpusSuffix: String
+        }
+        /// The experiment the regret tables report, the one the neighbour rules were tuned on, the
+        /// threshold groupings covered, and a subset of corpora whose worst case is given apart.
+        public var study: String
+        public var tuning: String
+        public var groupings: [String]
+        public var subset: Subset
+    }
+
+    /// Histograms shown under "Key figures".
+    public var keyFigures: [Figure]
+    /// The layer sweep: its own table and plot.
+    public var layers: Layers
+    /// Experiments left out of the claims and ablation tables (they repeat other experiments' corpora).
+    public var notTabulated: [String]
+    /// The corpus claim C7 (theme sums give the sentence mean) is measured on.
+    public var themeSums: String
+    public var regret: Regret
+
+    public static func read(path: String) throws -> ReportLayout {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ThemeLabError.input("\(path): cannot read") }
+        do { return try JSONDecoder().decode(ReportLayout.self, from: data) } catch {
+            throw ThemeLabError.input("\(path): not a report layout (\(JSONOutput.describe(error)))")
+        }
+    }
+}
