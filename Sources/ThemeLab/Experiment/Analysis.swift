@@ -45,7 +45,7 @@ public struct SpaceAnalysis: Codable, Sendable {
     /// How the 256-bin histogram Otsu and Kittler–Illingworth read was counted (optional, so
     /// results and baselines written before it still load).
     public var thresholdHistogram: String?
-    public var statistics: [String: PairStatistics]
+    public var statistics: [PairClass: PairStatistics]
     public var separation: Separation?
     public var thresholds: [ThresholdOutcome]
     public var groupings: [GroupingOutcome]
@@ -53,7 +53,7 @@ public struct SpaceAnalysis: Codable, Sendable {
     /// for the same reason).
     public var ceilings: [Ceiling]?
     /// Counts per class over 200 equal bins on [-1, 1], for plots.
-    public var histogram: [String: [Int]]
+    public var histogram: [PairClass: [Int]]
 }
 
 extension CorpusAnalysis {
@@ -63,8 +63,6 @@ extension CorpusAnalysis {
 
 /// The one way reports look results up: by the space, class, rule and grouping as values.
 extension SpaceAnalysis {
-    public func statistics(_ pairs: PairClass) -> PairStatistics? { statistics[pairs.rawValue] }
-
     public func threshold(_ rule: ThresholdRule) -> ThresholdOutcome? { thresholds.first { $0.rule == rule.name } }
 
     /// The row of `grouping` at `rule`'s threshold (nil rule: a label-informed reference's row).
@@ -219,11 +217,10 @@ public struct Analysis {
         }
 
         let distribution = pass.distribution
-        var statistics: [String: PairStatistics] = [:]
-        for c in PairClass.allCases { if let s = distribution.statistics(c) { statistics[c.rawValue] = s } }
+        var statistics: [PairClass: PairStatistics] = [:]
+        for c in PairClass.allCases { if let s = distribution.statistics(c) { statistics[c] = s } }
         var separation: Separation?
-        if let (auc, bound) = areaUnderCurve(distribution), let dp = dPrime(distribution), let u = statistics[PairClass.unrelated.rawValue]
-        {
+        if let (auc, bound) = areaUnderCurve(distribution), let dp = dPrime(distribution), let u = statistics[.unrelated] {
             let bands = topicBands(x, labels: labels!)
             separation = Separation(
                 auc: auc, dPrime: dp, bandWidth: u.p99 - u.p1, topicBandMedian: median(bands), topicBandMax: bands.max()!,
@@ -265,14 +262,14 @@ public struct Analysis {
     }
 
     /// 200 bins on [-1, 1] per class, summed from the fine histogram.
-    func plotHistogram(_ d: PairDistribution) -> [String: [Int]] {
-        var out: [String: [Int]] = [:]
+    func plotHistogram(_ d: PairDistribution) -> [PairClass: [Int]] {
+        var out: [PairClass: [Int]] = [:]
         for c in PairClass.allCases {
             guard let a = d.accumulator(c) else { continue }
             var counts = [Int](repeating: 0, count: 200)
             let per = max(1, a.histogram.count / 200)
             for (b, v) in a.histogram.enumerated() { counts[min(b / per, 199)] += Int(v) }
-            out[c.rawValue] = counts
+            out[c] = counts
         }
         return out
     }

@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 
 /// Which pairs a statistic is about.
-public enum PairClass: String, CaseIterable, Sendable, Codable {
+public enum PairClass: String, CaseIterable, Sendable, Codable, CodingKeyRepresentable {
     case all, related, unrelated
 }
 

@@ -27,7 +27,7 @@ public enum ClaimsReport {
         for a in analyses {
             let base = (corpus: a.corpus.name, source: a.source)
             // C1: raw cosines sit in a narrow, high band.
-            if let raw = a.space(.raw), let u = raw.statistics(.unrelated) {
+            if let raw = a.space(.raw), let u = raw.statistics[.unrelated] {
                 let width = u.p99 - u.p1
                 let verdict = u.p1 >= 0.8 && width <= 0.1 ? "holds" : (u.median >= 0.5 ? "partly" : "does not hold")
                 let reason =
@@ -42,8 +42,8 @@ public enum ClaimsReport {
                         verdict: verdict, reason: reason))
             }
             // C2: centring spreads them out.
-            if let raw = a.space(.raw), let centred = a.space(.centred), let ru = raw.statistics(.unrelated),
-                let cu = centred.statistics(.unrelated), let cr = centred.statistics(.related)
+            if let raw = a.space(.raw), let centred = a.space(.centred), let ru = raw.statistics[.unrelated],
+                let cu = centred.statistics[.unrelated], let cr = centred.statistics[.related]
             {
                 let near = abs(cu.median) < 0.05
                 let spread = (cu.p99 - cu.p1) > (ru.p99 - ru.p1)
@@ -114,7 +114,7 @@ public enum ClaimsReport {
                 let comp = centred.outcome(rule: otsu, grouping: SingleLinkageComponents()),
                 let avg = centred.outcome(rule: otsu, grouping: AverageLinkageCut())
             {
-                let relatedTotal = centred.statistics(.related)?.count ?? 0
+                let relatedTotal = centred.statistics[.related]?.count ?? 0
                 let exact = above == relatedTotal && relatedAbove == relatedTotal
                 let bestARI = max(comp.recovery?.ari ?? 0, avg.recovery?.ari ?? 0)
                 let verdict = exact && comp.groups == topics ? "holds" : (bestARI >= 0.5 ? "partly" : "does not hold")

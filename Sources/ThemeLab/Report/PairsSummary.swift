@@ -10,7 +10,7 @@ public struct PairsSummary: Codable, Sendable {
     public var histogramBins: Int
     /// "exact (sorted values)" or "fine histogram, error < bin width".
     public var quantileMethod: String
-    public var statistics: [String: PairStatistics]
+    public var statistics: [PairClass: PairStatistics]
     /// Single-linkage groups (connected components of "similarity ≥ t") per asked threshold.
     public var components: [Components]?
 
@@ -30,8 +30,8 @@ public struct PairsSummary: Codable, Sendable {
         self.dimensions = dimensions
         self.labeled = distribution.isLabeled
         self.histogramBins = bins
-        var stats: [String: PairStatistics] = [:]
-        for c in PairClass.allCases { if let s = distribution.statistics(c) { stats[c.rawValue] = s } }
+        var stats: [PairClass: PairStatistics] = [:]
+        for c in PairClass.allCases { if let s = distribution.statistics(c) { stats[c] = s } }
         self.statistics = stats
         let exact = stats.values.allSatisfy { $0.quantileErrorBound == 0 }
         self.quantileMethod = exact ? "exact (sorted values)" : "fine histogram, error < \(2 / Double(bins))"
@@ -48,11 +48,11 @@ public struct PairsSummary: Codable, Sendable {
 }
 
 /// The distribution statistics as a Markdown table, one row per pair class present.
-public func distributionTable(_ statistics: [String: PairStatistics]) -> String {
+public func distributionTable(_ statistics: [PairClass: PairStatistics]) -> String {
     let columns = ["pairs", "count", "min", "p1", "p5", "p25", "median", "p75", "p95", "p99", "max", "mean", "std"]
     var lines = ["| " + columns.joined(separator: " | ") + " |", "|" + String(repeating: "---|", count: columns.count)]
     for c in PairClass.allCases {
-        guard let s = statistics[c.rawValue] else { continue }
+        guard let s = statistics[c] else { continue }
         let values = [s.min, s.p1, s.p5, s.p25, s.median, s.p75, s.p95, s.p99, s.max, s.mean, s.std]
         lines.append("| \(c.rawValue) | \(s.count) | " + values.map { formatFigure($0) }.joined(separator: " | ") + " |")
     }

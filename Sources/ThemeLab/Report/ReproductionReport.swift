@@ -143,8 +143,8 @@ public struct ReproductionReport {
                 + "unrelated median | centred band | Otsu (centred) | average ARI at Otsu (centred) |\n|---|---|---|---|---|---|---|\n"
             for a in sweep.results.analyses {
                 let (c, otsu) = (a.space(.centred), OtsuThreshold(bins: 256))
-                let ru = a.space(.raw)?.statistics(.unrelated)
-                let cu = c?.statistics(.unrelated)
+                let ru = a.space(.raw)?.statistics[.unrelated]
+                let cu = c?.statistics[.unrelated]
                 let ari = c?.outcome(rule: otsu, grouping: AverageLinkageCut())?.recovery?.ari
                 out +=
                     "| \(a.source) | \(formatShort(ru?.median)) | \(formatShort(ru.map { $0.p99 - $0.p1 })) | \(formatShort(cu?.median)) "

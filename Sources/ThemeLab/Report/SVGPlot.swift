@@ -74,7 +74,7 @@ public enum SVGPlot {
     /// Related and unrelated similarities (each normalised to its own total) with a vertical
     /// line per threshold rule.
     public static func histogram(_ s: SpaceAnalysis, corpus: String, source: String) -> String {
-        let classes = (s.histogram[PairClass.related.rawValue] != nil ? [PairClass.related, .unrelated] : [.all]).map(\.rawValue)
+        let classes: [PairClass] = s.histogram[.related] != nil ? [.related, .unrelated] : [.all]
         let bins = 200
         let binWidth = 2.0 / Double(bins)
         // A results file read back may hold anything: bins beyond 200, negative counts, thresholds
@@ -235,7 +235,7 @@ public enum SVGPlot {
         for space in [EmbeddingSpace.raw, .centred] {
             for (metric, pick) in [("median", { (s: PairStatistics) in s.median }), ("band", { (s: PairStatistics) in s.p99 - s.p1 })] {
                 let points = layers.compactMap { l, a in
-                    a.space(space)?.statistics(.unrelated).map { (x: Double(l), y: pick($0)) }
+                    a.space(space)?.statistics[.unrelated].map { (x: Double(l), y: pick($0)) }
                 }
                 series.append(Series(label: "\(space): \(metric)", points: points, dashed: space == .centred))
             }
