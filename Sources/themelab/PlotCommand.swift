@@ -32,11 +32,7 @@ let plotCommand = Command(
         return
     }
     let path = try args.required("results")
-    guard let data = FileManager.default.contents(atPath: path) else { throw ThemeLabError.input("\(path): cannot read") }
-    let results: AnalysisResults
-    do { results = try JSONOutput.decode(AnalysisResults.self, from: data) } catch {
-        throw ThemeLabError.input("\(path): not a ThemeLab results file (\(JSONOutput.describe(error)))")
-    }
+    let results = try JSONOutput.read(AnalysisResults.self, path: path, expected: "ThemeLab results file")
     let out = args.values["out"] ?? URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("plots").path
     let written = try SVGPlot.writeAll(results, folder: out)
     note("wrote \(written.count) plots to \(out)")

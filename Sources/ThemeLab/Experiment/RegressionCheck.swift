@@ -112,14 +112,13 @@ public struct RegressionCheck {
         return failures
     }
 
+    static let fileKind = "ThemeLab results or baseline file"
+
     public static func readBaseline(path: String) throws -> Baseline {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ThemeLabError.input("\(path): cannot read") }
-        return try decodeBaseline(data, path: path)
+        try JSONOutput.read(Baseline.self, path: path, expected: fileKind)
     }
 
     public static func decodeBaseline(_ data: Data, path: String) throws -> Baseline {
-        do { return try JSONOutput.decode(Baseline.self, from: data) } catch {
-            throw ThemeLabError.input("\(path): not a ThemeLab results or baseline file (\(JSONOutput.describe(error)))")
-        }
+        try JSONOutput.decode(Baseline.self, from: data, file: path, expected: fileKind)
     }
 }

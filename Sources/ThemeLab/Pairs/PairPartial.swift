@@ -72,10 +72,7 @@ public struct PairPartial: Codable, Sendable {
     }
 
     public static func decode(_ data: Data, name: String) throws -> PairPartial {
-        let part: PairPartial
-        do { part = try JSONOutput.decode(PairPartial.self, from: data) } catch {
-            throw ThemeLabError.input("\(name): not a part written by themelab pairs --shard (\(JSONOutput.describe(error)))")
-        }
+        let part = try JSONOutput.decode(PairPartial.self, from: data, file: name, expected: "part written by themelab pairs --shard")
         try part.validate(name: name)
         return part
     }

@@ -19,6 +19,18 @@ public enum JSONOutput {
         return try decoder.decode(type, from: data)
     }
 
+    /// `decode`, with a failure naming the file, what it should have been and the field at fault:
+    /// "PATH: not a EXPECTED (…)".
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data, file: String, expected: String) throws -> T {
+        do { return try decode(type, from: data) } catch { throw ThemeLabError.input("\(file): not a \(expected) (\(describe(error)))") }
+    }
+
+    /// The file at `path`, decoded as `decode(_:from:file:expected:)` does.
+    public static func read<T: Decodable>(_ type: T.Type, path: String, expected: String) throws -> T {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ThemeLabError.input("\(path): cannot read") }
+        return try decode(type, from: data, file: path, expected: expected)
+    }
+
     /// A decoding error in one line that names the field (Foundation's own text says only "The
     /// data isn't in the correct format").
     public static func describe(_ error: Error) -> String {

@@ -36,9 +36,6 @@ public struct ReportLayout: Codable, Sendable {
     public var regret: Regret
 
     public static func read(path: String) throws -> ReportLayout {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ThemeLabError.input("\(path): cannot read") }
-        do { return try JSONDecoder().decode(ReportLayout.self, from: data) } catch {
-            throw ThemeLabError.input("\(path): not a report layout (\(JSONOutput.describe(error)))")
-        }
+        try JSONOutput.read(ReportLayout.self, path: path, expected: "report layout")
     }
 }
