@@ -4,7 +4,7 @@ import ThemeLab
 let reproduceCommand = Command(
     summary: "run every Experiments/*.json and write results/ with REPORT.md",
     help: """
-        usage: themelab reproduce [--results DIR] [--data-dir DIR] [--only NAME,…]
+        usage: themelab reproduce [--results DIR] [--data-dir DIR] [--only NAME,…] [--replicates R]
 
         Runs every experiment file in Experiments/ (sorted by name), writes DIR/NAME/ for each,
         and DIR/REPORT.md: the claims table (C1–C7 against the app's reported figures), the
@@ -16,8 +16,10 @@ let reproduceCommand = Command(
           --results DIR    output folder (default results)
           --data-dir DIR   folder holding real corpora (default $THEMELAB_DATA)
           --only N,…       run only these experiments
+          --replicates R   replicates per corpus in the experiments that ask for them (default: each
+                           file's own, 10); every figure's 95% interval is over these
         """,
-    options: ["results", "data-dir", "only"]
+    options: ["results", "data-dir", "only", "replicates"]
 ) { args in
     let start = Date()
     let root = args.values["results"] ?? "results"
@@ -28,7 +30,9 @@ let reproduceCommand = Command(
     defer { try? FileManager.default.removeItem(atPath: cache) }
     let progress = ProgressLine(label: "embed")
     let summary = try Reproduction.run(
-        experiments: folder, only: args.values["only"].map { Set($0.split(separator: ",").map(String.init)) }, root: output,
+        experiments: folder, only: args.values["only"].map { Set($0.split(separator: ",").map(String.init)) },
+        replicates: try args.values["replicates"].map { _ in try args.int("replicates", default: 0, range: ReplicateCorpus.count) },
+        root: output,
         environment: RunEnvironment(
             dataDirectory: args.values["data-dir"], cacheFolder: cache, startedAt: start, log: note,
             progress: progress.update))

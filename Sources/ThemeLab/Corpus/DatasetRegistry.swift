@@ -18,6 +18,8 @@ public struct CorpusSpec: Codable, Sendable, Equatable {
     public var maxItems: Int?
     /// synthetic: the generator (its corpus carries its own vectors).
     public var generator: SyntheticVectors?
+    /// Replicates of a fixed corpus: how it is resampled.
+    public var resample: Resampling?
 
     public init(name: String) { self.name = name }
 }
@@ -28,6 +30,8 @@ public struct LoadedCorpus {
     public var vectors: Matrix?
     /// Files read, for input checksums.
     public var files: [String]
+    /// Whether the items are a seeded draw (another seed gives other items), so replicates re-draw it.
+    public var isSample = false
 }
 
 /// Every corpus the harness knows, where it is read from, and its licence.
@@ -84,7 +88,7 @@ public enum DatasetRegistry {
             if let s = spec.seed { g.seed = s }
             let (corpus, vectors) = g.corpus(
                 name: spec.generator == nil ? "synthetic-app-raw" + (spec.seed.map { "-seed\($0)" } ?? "") : g.identity)
-            return LoadedCorpus(corpus: corpus, vectors: vectors, files: [])
+            return LoadedCorpus(corpus: corpus, vectors: vectors, files: [], isSample: true)
         case "clinc150":
             guard
                 let folder = DatasetRegistry.dataDirectory(dataDirectory).map({ "\($0)/clinc150" })
@@ -100,18 +104,20 @@ public enum DatasetRegistry {
             o.includeOutOfScope = spec.includeOutOfScope ?? false
             o.seed = spec.seed ?? 0
             return LoadedCorpus(
-                corpus: try CLINC150.load(folder: folder, options: o), files: ["\(folder)/data_full.json", "\(folder)/domains.json"])
+                corpus: try CLINC150.load(folder: folder, options: o), files: ["\(folder)/data_full.json", "\(folder)/domains.json"],
+                isSample: o.intents != nil || o.perIntent != nil)
         case "wordnet-domains", "wordnet-lexnames":
             let minimum = spec.minimumTopicSize ?? 20
             var c =
                 spec.name == "wordnet-domains"
                 ? try WordNet.domains(minimumTopicSize: minimum) : try WordNet.lexnames(minimumTopicSize: minimum)
+            let isSample = spec.maxItems.map { $0 < c.count } ?? false
             if let cap = spec.maxItems, cap < c.count {
                 let keep = SeededRandom.permutation(count: c.count, seed: spec.seed ?? 0).prefix(cap).sorted()
                 c.items = keep.map { c.items[$0] }
                 c.name += "-\(cap)" + (spec.seed.map { "-seed\($0)" } ?? "")
             }
-            return LoadedCorpus(corpus: c, files: WordNet.parts.map { "\(WordNet.defaultFolder)/data.\($0)" })
+            return LoadedCorpus(corpus: c, files: WordNet.parts.map { "\(WordNet.defaultFolder)/data.\($0)" }, isSample: isSample)
         default:
             throw ThemeLabError.usage(
                 "unknown corpus '\(spec.name)' (expected \(entries.map(\.name).joined(separator: ", ")), or file with a path)")

@@ -29,7 +29,20 @@ public enum WordNet {
         var examples: [String]
     }
 
+    nonisolated(unsafe) private static var parsed: [String: [String: Synset]] = [:]
+    private static let lock = NSLock()
+
+    /// Every synset of the folder's data files, parsed once per process (replicates re-draw from it).
     static func synsets(folder: String) throws -> [String: Synset] {
+        try lock.withLock {
+            if let all = parsed[folder] { return all }
+            let all = try parseSynsets(folder: folder)
+            parsed[folder] = all
+            return all
+        }
+    }
+
+    static func parseSynsets(folder: String) throws -> [String: Synset] {
         var all: [String: Synset] = [:]
         for part in parts {
             let path = "\(folder)/data.\(part)"

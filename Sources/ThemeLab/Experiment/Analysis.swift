@@ -8,6 +8,8 @@ public struct AnalysisSettings: Codable, Sendable, Equatable {
     /// Seeded shuffles for the leader grouping's spread.
     public var shuffles: Int = 10
     public var seed: UInt64 = 0
+    /// Replicates of each corpus for intervals (nil: one sample, no intervals).
+    public var replicates: Int?
     /// Above this many pairs Otsu and Kittler–Illingworth read their histogram off the fine
     /// one (a pair within 3.1e-5 of a bin edge may land one bin off) instead of a second pass.
     public var exactHistogramPairLimit: Int = 1_250_000_000
@@ -37,6 +39,8 @@ public struct CorpusAnalysis: Codable, Sendable {
     public var dimensions: Int
     public var spaces: [SpaceAnalysis]
     public var notes: [String]
+    /// How the replicates behind every estimate were drawn (nil: one sample).
+    public var replicates: ReplicateSet?
 }
 
 public struct SpaceAnalysis: Codable, Sendable {
@@ -54,6 +58,9 @@ public struct SpaceAnalysis: Codable, Sendable {
     public var ceilings: [Ceiling]?
     /// Counts per class over 200 equal bins on [-1, 1], for plots.
     public var histogram: [PairClass: [Int]]
+    /// Over replicates: each statistic (`PairStatistics.named`) and separation figure (`Separation.named`).
+    public var replicateStatistics: [PairClass: [String: Estimate]]?
+    public var replicateSeparation: [String: Estimate]?
 }
 
 extension CorpusAnalysis {
@@ -80,6 +87,11 @@ public struct ThresholdOutcome: Codable, Sendable, Equatable {
     public var relatedAbove: Int?
     /// Why there is no value.
     public var note: String?
+    /// The threshold over replicates (those where the rule gives one).
+    public var replicates: Estimate?
+    /// Over replicates, of the pairs at or above the threshold: "precision" (share related) and
+    /// "recall" (share of related pairs).
+    public var replicatePairs: [String: Estimate]?
 }
 
 public struct GroupingOutcome: Codable, Sendable, Equatable {
@@ -94,6 +106,10 @@ public struct GroupingOutcome: Codable, Sendable, Equatable {
     public var spread: LeaderSpread?
     /// Why a cell is N/A.
     public var note: String?
+    /// Over replicates: each metric (`Recovery.metricNames`) where the cell has a value.
+    public var replicates: [String: Estimate]?
+    /// The ARI of each replicate (nil where N/A), for paired comparisons and regret.
+    public var replicateARI: [Double?]?
 }
 
 /// The best ARI any threshold gives a grouping (label-informed): what a rule's regret is
@@ -105,6 +121,9 @@ public struct Ceiling: Codable, Sendable, Equatable {
     public var threshold: Double
     public var ari: Double
     public var groups: Int
+    /// The best ARI over replicates, and on each.
+    public var replicates: Estimate?
+    public var replicateARI: [Double?]?
 
     init(grouping: String, search: String, _ cut: BestCut) {
         self.grouping = grouping
@@ -174,6 +193,27 @@ public struct Analysis {
         return CorpusAnalysis(
             corpus: .init(name: corpus.name, items: n, topics: topics, labeled: labels != nil, relatedPairShare: corpus.relatedPairShare),
             source: source, dimensions: vectors.cols, spaces: results, notes: notes)
+    }
+
+    /// `run` on each input (nil in, nil out), two at a time when the machine has the cores and the
+    /// memory for two passes. Each analysis computes the same numbers either way (the pass's BLAS
+    /// runs on one thread and its workers' tiles are merged in a fixed order).
+    public func runAll(_ inputs: [(corpus: Corpus, vectors: Matrix)?], source: String) throws -> [CorpusAnalysis?] {
+        let largest = inputs.compactMap { $0 }.map { MemoryBudget.pass(items: $0.vectors.rows, dimensions: $0.vectors.cols) }.max() ?? 0
+        let side = ProcessInfo.processInfo.activeProcessorCount >= 2 && (MemoryBudget.available() ?? 0) > 2 * largest ? 2 : 1
+        let queue = WorkQueue(count: inputs.count, state: [Result<CorpusAnalysis?, Error>](repeating: .success(nil), count: inputs.count))
+        let shared = UnsafeSendable((self, inputs))
+        DispatchQueue.concurrentPerform(iterations: side) { _ in
+            let (analysis, inputs) = shared.value
+            while let k = queue.take() {
+                guard let input = inputs[k] else { continue }
+                let result = Result<CorpusAnalysis?, Error> {
+                    try analysis.run(corpus: input.corpus, vectors: input.vectors, source: source)
+                }
+                queue.withState { $0[k] = result }
+            }
+        }
+        return try queue.withState { try $0.map { try $0.get() } }
     }
 
     /// One space: plan → one pass (two when numpy's histogram is counted exactly) → rules →

@@ -26,10 +26,17 @@ public struct AnalysisResults: Codable, Sendable {
 
 extension AnalysisResults {
     /// FOLDER/STEM.json (with provenance), .md and .csv (tidy, one row per corpus × source × space ×
-    /// rule × grouping), each written atomically.
+    /// rule × grouping), each written atomically; with replicates, also the paired rule comparisons
+    /// (STEM-comparisons.json, .csv, .md).
     public func write(folder: String, stem: String) throws {
         try AtomicFile.write(try JSONOutput.encode(self), to: "\(folder)/\(stem).json")
         try AtomicFile.write(markdown(), to: "\(folder)/\(stem).md")
         try AtomicFile.write(AnalysisReport.tidyCSV(analyses), to: "\(folder)/\(stem).csv")
+        let families = RuleComparisonFamily.all(self)
+        guard !families.isEmpty else { return }
+        let file = RuleComparisonFamily.File(provenance: provenance, settings: settings, families: families)
+        try AtomicFile.write(try JSONOutput.encode(file), to: "\(folder)/\(stem)-comparisons.json")
+        try AtomicFile.write(RuleComparisonFamily.csv(families), to: "\(folder)/\(stem)-comparisons.csv")
+        try AtomicFile.write(RuleComparisonFamily.markdown(families, title: name), to: "\(folder)/\(stem)-comparisons.md")
     }
 }

@@ -27,6 +27,8 @@ public struct ExperimentPlan: Decodable, Sendable {
     public var corpora: [CorpusSpec]
     public var encoders: [Encoder]
     public var settings: AnalysisSettings
+    /// The default resampling of fixed corpora when `settings.replicates` is set.
+    public var resample: Resampling?
     /// For the CI-gate experiment: the tolerances `reproduce` writes into results/baseline.json with its result.
     public var gate: [String: Double]?
     /// The file it was read from, for messages.
@@ -40,7 +42,7 @@ public struct ExperimentPlan: Decodable, Sendable {
     }
 
     enum Keys: String, CodingKey, CaseIterable {
-        case name, description, corpora, encoders, spaces, thresholds, groupings, shuffles, seed, gate
+        case name, description, corpora, encoders, spaces, thresholds, groupings, shuffles, seed, replicates, resample, gate
     }
 
     public init(from decoder: Decoder) throws {
@@ -56,6 +58,8 @@ public struct ExperimentPlan: Decodable, Sendable {
         if let v = try c.decodeIfPresent([String].self, forKey: .groupings) { settings.groupings = v }
         if let v = try c.decodeIfPresent(Int.self, forKey: .shuffles) { settings.shuffles = v }
         if let v = try c.decodeIfPresent(UInt64.self, forKey: .seed) { settings.seed = v }
+        settings.replicates = try c.decodeIfPresent(Int.self, forKey: .replicates)
+        resample = try c.decodeIfPresent(Resampling.self, forKey: .resample)
     }
 
     /// Reads and checks an experiment file: unknown fields, names and every bound that needs no
@@ -96,17 +100,19 @@ public struct ExperimentPlan: Decodable, Sendable {
         try refuse(object, Set(Keys.allCases.map(\.rawValue)), at: "")
         let corpusFields: Set = [
             "name", "path", "split", "level", "intents", "perIntent", "includeOutOfScope", "seed", "minimumTopicSize",
-            "maxItems", "generator",
+            "maxItems", "generator", "resample",
         ]
         for (i, spec) in ((object["corpora"] as? [Any]) ?? []).enumerated() {
             guard let spec = spec as? [String: Any] else { continue }
             try refuse(spec, corpusFields, at: "corpora[\(i)]")
+            if let r = spec["resample"] as? [String: Any] { try refuse(r, ["scheme", "fraction"], at: "corpora[\(i)].resample") }
             if let g = spec["generator"] as? [String: Any] {
                 try refuse(
                     g, ["dimensions", "topicSizes", "anisotropy", "anisotropySpread", "topicStrength", "noise", "seed"],
                     at: "corpora[\(i)].generator")
             }
         }
+        if let r = object["resample"] as? [String: Any] { try refuse(r, ["scheme", "fraction"], at: "resample") }
         for (i, encoder) in ((object["encoders"] as? [Any]) ?? []).enumerated() {
             if let encoder = encoder as? [String: Any] { try refuse(encoder, ["model", "layers", "embeddings"], at: "encoders[\(i)]") }
         }
@@ -133,6 +139,14 @@ public struct ExperimentPlan: Decodable, Sendable {
             for (j, layer) in layers.enumerated() { try source.check(layer, in: Validation.layer, "encoders[\(i)].layers[\(j)]") }
         }
         try Validation.check(settings, source: source)
+        try resample?.validate(at: "resample", source: source)
+        for (i, spec) in corpora.enumerated() {
+            try spec.resample?.validate(at: "corpora[\(i)].resample", source: source)
+            if settings.replicates == nil && spec.resample != nil {
+                throw source.error("corpora[\(i)].resample", "has no effect without 'replicates'")
+            }
+        }
+        if settings.replicates == nil && resample != nil { throw source.error("resample", "has no effect without 'replicates'") }
         if let gate { try RegressionCheck.validate(tolerances: gate, file: "\(source.file ?? "experiment"): 'gate'") }
     }
 
@@ -173,33 +187,74 @@ public struct ExperimentPlan: Decodable, Sendable {
             }
         }
 
+        // Replicate corpora are drawn (and checked) before anything is embedded.
+        let replicateSets = try loaded.enumerated().map { i, full in
+            try settings.replicates.map {
+                if !given.isEmpty && full.isSample {
+                    throw source.error(
+                        "encoders[0].embeddings",
+                        "are the vectors of one draw; replicates of '\(full.corpus.name)' re-draw it and need an encoder")
+                }
+                return try ReplicateCorpus.all(
+                    of: corpora[i], at: i, full: full, plan: self, count: $0, dataDirectory: environment.dataDirectory)
+            }
+        }
+
         var analyses: [CorpusAnalysis] = []
         var files: [String] = []
         var modelHash: String?
         var analysis = Analysis(settings: settings)
         analysis.log = log
-        for loaded in loaded {
+        var replicateAnalysis = analysis
+        replicateAnalysis.settings.shuffles = 0
+        replicateAnalysis.log = { _ in }
+        for (i, loaded) in loaded.enumerated() {
             files += loaded.files
             log("\(name): corpus \(loaded.corpus.name) (\(loaded.corpus.count) items)")
+            // One entry per vector source: how to get the vectors of any replicate of this corpus.
+            var sources: [(description: String, vectors: (ReplicateCorpus) throws -> Matrix)] = []
             if let own = loaded.vectors, given.isEmpty {
-                analyses.append(try analysis.run(corpus: loaded.corpus, vectors: own, source: "generator"))
-                continue
+                sources.append(("generator", { $0.loaded.vectors ?? own }))
             }
-            for (e, encoder) in encoders.enumerated() {
-                var runs: [VectorSource.Vectors] = given[e].map { [$0] } ?? []
-                if given[e] == nil {
-                    for layer in encoder.layers.map({ $0.map(Optional.some) }) ?? [nil] {
-                        let folder = encoder.model == "default" ? nil : encoder.model
-                        runs.append(
-                            try VectorSource.model(folder: folder, layer: layer).vectors(
-                                for: loaded.corpus, cacheFolder: environment.cacheFolder, log: log, progress: environment.progress))
-                    }
+            for (e, encoder) in encoders.enumerated() where loaded.vectors == nil || !given.isEmpty {
+                if let v = given[e] {
+                    files += v.files
+                    sources.append((v.description, { r in r.kept.map { v.matrix.rows($0) } ?? v.matrix }))
+                    continue
                 }
-                for v in runs {
+                for layer in encoder.layers.map({ $0.map(Optional.some) }) ?? [nil] {
+                    let model = VectorSource.model(folder: encoder.model == "default" ? nil : encoder.model, layer: layer)
+                    let v = try model.vectors(
+                        for: loaded.corpus, cacheFolder: environment.cacheFolder, log: log, progress: environment.progress)
                     files += v.files
                     modelHash = v.modelHash ?? modelHash
-                    analyses.append(try analysis.run(corpus: loaded.corpus, vectors: v.matrix, source: v.description))
+                    sources.append(
+                        (
+                            v.description,
+                            { r in
+                                if let kept = r.kept { return v.matrix.rows(kept) }
+                                if r.loaded.corpus == loaded.corpus { return v.matrix }
+                                return try model.vectors(
+                                    for: r.loaded.corpus, cacheFolder: environment.cacheFolder, progress: environment.progress
+                                )
+                                .matrix
+                            }
+                        ))
                 }
+            }
+            for (description, vectors) in sources {
+                var primary = try analysis.run(
+                    corpus: loaded.corpus, vectors: try vectors(ReplicateCorpus(loaded: loaded)), source: description)
+                if let set = replicateSets[i] {
+                    log("\(loaded.corpus.name): \(set.replicates.count) replicates (\(set.scheme))")
+                    // Embed in order (one encoder), then analyse the replicates side by side.
+                    let inputs = try set.replicates.enumerated().map { r, replicate in
+                        replicate.kept == nil && r == 0 ? nil : (replicate.loaded.corpus, try vectors(replicate))
+                    }
+                    let runs = try replicateAnalysis.runAll(inputs, source: description).map { $0 ?? primary }
+                    primary.attach(replicates: runs, scheme: set.scheme, seed: settings.seed)
+                }
+                analyses.append(primary)
             }
         }
         let unique = Array(Set(files)).sorted()

@@ -9,9 +9,10 @@ public enum Reproduction {
         public var seconds: Double
     }
 
-    /// Runs the experiments of `folder` (all, or those named in `only`) into `root`, in file-name order.
+    /// Runs the experiments of `folder` (all, or those named in `only`) into `root`, in file-name order;
+    /// `replicates` overrides the count of every experiment that has replicates.
     public static func run(
-        experiments folder: String, only: Set<String>? = nil, root: ResultsRoot, environment: RunEnvironment
+        experiments folder: String, only: Set<String>? = nil, replicates: Int? = nil, root: ResultsRoot, environment: RunEnvironment
     ) throws -> Summary {
         let all = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.map {
             String($0.dropLast(5))
@@ -21,7 +22,9 @@ public enum Reproduction {
         }
         let layout = try ReportLayout.read(path: "\(folder)/report/layout.json")
         let plans = try all.filter { only?.contains($0) ?? true }.sorted { "\($0).json" < "\($1).json" }.map {
-            try ExperimentPlan.read(path: "\(folder)/\($0).json")
+            var plan = try ExperimentPlan.read(path: "\(folder)/\($0).json")
+            if let replicates, plan.settings.replicates != nil { plan.settings.replicates = replicates }
+            return plan
         }
         guard plans.filter({ $0.gate != nil }).count <= 1 else {
             throw ThemeLabError.input("\(folder): more than one experiment has a \"gate\"")
@@ -57,20 +60,34 @@ public enum Reproduction {
     }
 
     /// Claim C7 on real vectors: a corpus's MiniLM vectors (unit), summed per theme in Float64 and
-    /// then across themes, against the plain sentence mean.
-    static func themeSums(on corpusName: String, _ environment: RunEnvironment) throws -> ReproductionReport.ThemeSumsResult {
+    /// then across themes, against the plain sentence mean; and the same on `replicates` stratified
+    /// subsamples (80% of each theme; seeds 0 to replicates − 1).
+    static func themeSums(
+        on corpusName: String, _ environment: RunEnvironment, replicates: Int = 10
+    ) throws
+        -> ReproductionReport.ThemeSumsResult
+    {
         let corpus = try DatasetRegistry.load(CorpusSpec(name: corpusName)).corpus
         let v = try VectorSource.model(folder: nil, layer: nil).vectors(for: corpus, cacheFolder: environment.cacheFolder)
         let x = try unitRows(v.matrix)
         let labels = corpus.labelIndices()!
-        var sums = ThemeSums(dimensions: x.cols)
-        var direct = [Double](repeating: 0, count: x.cols)
-        for i in 0..<x.rows {
-            sums.add(x.row(i), to: Int(labels[i]))
-            for k in 0..<x.cols { direct[k] += Double(x[i, k]) }
+        func difference(_ rows: [Int]) -> Double {
+            var sums = ThemeSums(dimensions: x.cols)
+            var direct = [Double](repeating: 0, count: x.cols)
+            for i in rows {
+                sums.add(x.row(i), to: Int(labels[i]))
+                for k in 0..<x.cols { direct[k] += Double(x[i, k]) }
+            }
+            let mean = direct.map { $0 / Double(rows.count) }
+            return zip(sums.mean, mean).map { abs($0 - $1) }.max() ?? 0
         }
-        let mean = direct.map { $0 / Double(x.rows) }
-        let worst = zip(sums.mean, mean).map { abs($0 - $1) }.max() ?? 0
-        return .init(corpus: corpus.name, source: v.description, identicalBits: sums.mean == mean, maxAbsDifference: worst)
+        let worst = difference(Array(0..<x.rows))
+        var result = ReproductionReport.ThemeSumsResult(
+            corpus: corpus.name, source: v.description, identicalBits: worst == 0, maxAbsDifference: worst)
+        let resampling = Resampling(fraction: 0.8)
+        let onSubsamples = (0..<replicates).map { difference(resampling.subsample(corpus, seed: UInt64($0))) }
+        result.replicates = PercentileBootstrap(count: replicates, seed: 0).estimate(onSubsamples)
+        result.identicalReplicates = onSubsamples.filter { $0 == 0 }.count
+        return result
     }
 }

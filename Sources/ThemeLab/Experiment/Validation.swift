@@ -129,6 +129,14 @@ public enum Validation {
         for (i, name) in settings.thresholds.enumerated() { try named("thresholds[\(i)]", source) { _ = try thresholdRule(named: name) } }
         for (i, name) in settings.groupings.enumerated() { try named("groupings[\(i)]", source) { _ = try grouping(named: name) } }
         try source.check(settings.shuffles, in: shuffles, "shuffles")
+        if let r = settings.replicates {
+            guard ReplicateCorpus.count.contains(r) else {
+                throw source.error(
+                    "replicates",
+                    "must be a whole number from \(ReplicateCorpus.count.lowerBound) to \(ReplicateCorpus.count.upperBound) "
+                        + "(an interval needs at least two replicates), got \(r)")
+            }
+        }
     }
 
     /// What needs the corpus and the vectors' dimension: directions below d, whitening's d×d

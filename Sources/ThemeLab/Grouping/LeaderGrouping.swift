@@ -14,33 +14,46 @@ public enum LeaderGrouping {
         }
         let d = x.cols
         var labels = [Int32](repeating: -1, count: x.rows)
-        var sums: [[Double]] = []
-        var centroids = [Float]()  // G×d row-major, normalised
+        // Per group: its sum vector (Float64) and its normalised centroid, in flat G×d buffers.
+        var sums = [Double]()
+        var centroids = [Float]()
         var similarities = [Float]()
+        var g = 0
         x.withUnsafePointer { p in
             for i in order ?? Array(0..<x.rows) {
                 let v = p + i * d
                 var best = -1
                 var bestSimilarity = -Float.infinity
-                let g = sums.count
                 if g > 0 {
                     if similarities.count < g { similarities = [Float](repeating: 0, count: 2 * g) }
-                    cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(g), Int32(d), 1, centroids, Int32(d), v, 1, 0, &similarities, 1)
-                    for k in 0..<g where similarities[k] > bestSimilarity {
-                        bestSimilarity = similarities[k]
-                        best = k
+                    similarities.withUnsafeMutableBufferPointer { s in
+                        cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(g), Int32(d), 1, centroids, Int32(d), v, 1, 0, s.baseAddress, 1)
+                        for k in 0..<g where s[k] > bestSimilarity {
+                            bestSimilarity = s[k]
+                            best = k
+                        }
                     }
                 }
                 if best >= 0 && Double(bestSimilarity) >= t {
                     labels[i] = Int32(best)
-                    for k in 0..<d { sums[best][k] += Double(v[k]) }
-                    // Members that cancel leave no direction: the centroid is zero (similarity 0), never NaN.
-                    let norm = sums[best].reduce(0) { $0 + $1 * $1 }.squareRoot()
-                    for k in 0..<d { centroids[best * d + k] = norm > 0 ? Float(sums[best][k] / norm) : 0 }
+                    sums.withUnsafeMutableBufferPointer { all in
+                        centroids.withUnsafeMutableBufferPointer { c in
+                            let sum = all.baseAddress! + best * d
+                            var squares = 0.0
+                            for k in 0..<d {
+                                sum[k] += Double(v[k])
+                                squares += sum[k] * sum[k]
+                            }
+                            // Members that cancel leave no direction: the centroid is zero (similarity 0), never NaN.
+                            let norm = squares.squareRoot()
+                            for k in 0..<d { c[best * d + k] = norm > 0 ? Float(sum[k] / norm) : 0 }
+                        }
+                    }
                 } else {
                     labels[i] = Int32(g)
-                    sums.append((0..<d).map { Double(v[$0]) })
+                    sums.append(contentsOf: UnsafeBufferPointer(start: v, count: d).lazy.map(Double.init))
                     centroids.append(contentsOf: UnsafeBufferPointer(start: v, count: d))
+                    g += 1
                 }
             }
         }

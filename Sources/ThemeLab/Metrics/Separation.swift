@@ -14,6 +14,14 @@ public struct Separation: Codable, Sendable, Equatable {
     /// Upper bound on the AUC's error (0 when computed from the kept values; else the share of
     /// pair comparisons falling in a shared histogram bin, counted as ties).
     public var aucErrorBound: Double
+
+    /// The figures by name (the keys of their replicate estimates).
+    public var named: [(String, Double)] {
+        [
+            ("auc", auc), ("d_prime", dPrime), ("band_width", bandWidth), ("topic_band_median", topicBandMedian),
+            ("topic_band_max", topicBandMax),
+        ]
+    }
 }
 
 /// AUC from the pass's distribution: exact over kept values, else from the fine histograms

@@ -20,6 +20,14 @@ public struct PairStatistics: Sendable, Equatable, Codable {
 
     public static let quantileLevels: [Double] = [0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99]
 
+    /// The statistics by name (the keys of their replicate estimates).
+    public var named: [(String, Double)] {
+        [
+            ("count", Double(count)), ("min", min), ("p1", p1), ("p5", p5), ("p25", p25), ("median", median), ("p75", p75), ("p95", p95),
+            ("p99", p99), ("max", max), ("mean", mean), ("std", std),
+        ]
+    }
+
     init(accumulator a: PairAccumulator, quantile: (Double) -> Double, errorBound: Double) {
         let q = Self.quantileLevels.map(quantile)
         count = a.count
@@ -34,7 +42,7 @@ public struct PairStatistics: Sendable, Equatable, Codable {
 }
 
 /// numpy's `quantile(x, q)` (method "linear") of ascending values.
-public func exactQuantile(_ sorted: [Float], _ q: Double) -> Double {
+public func exactQuantile<T: BinaryFloatingPoint>(_ sorted: [T], _ q: Double) -> Double {
     guard !sorted.isEmpty else { return .nan }
     let h = Double(sorted.count - 1) * q
     let lo = Int(h.rounded(.down))

@@ -11,6 +11,11 @@ public enum AnalysisReport {
         if let k = a.corpus.topics { out += ", \(k) topics" }
         if let share = a.corpus.relatedPairShare { out += ", related pairs \(String(format: "%.2f", 100 * share))% of all pairs" }
         out += ", d = \(a.dimensions).\n"
+        if let r = a.replicates {
+            out +=
+                "\nReplicates: \(r.count) (\(r.scheme); \(formatShort(r.items.mean)) items on average). A figure in brackets is the "
+                + "\(r.interval) of that figure; the figure before it is this corpus's own.\n"
+        }
         for note in a.notes { out += "\nNote: \(note).\n" }
         for s in a.spaces { out += "\n" + space(s, heading: heading + "#") }
         return out
@@ -20,10 +25,12 @@ public enum AnalysisReport {
         var out = "\(heading) \(s.space) space\n\nDistribution of pair similarities (quantiles: \(s.quantileMethod)):\n\n"
         out += distributionTable(s.statistics)
         if let sep = s.separation {
+            let r = s.replicateSeparation
             out +=
-                "\nSeparation: AUC \(formatFigure(sep.auc)), d′ \(formatFigure(sep.dPrime)), unrelated band (p99 − p1) "
-                + "\(formatFigure(sep.bandWidth)), per-topic band median \(formatFigure(sep.topicBandMedian)), max "
-                + "\(formatFigure(sep.topicBandMax)).\n"
+                "\nSeparation: AUC \(formatShort(sep.auc, r?["auc"])), d′ \(formatShort(sep.dPrime, r?["d_prime"])), unrelated band "
+                + "(p99 − p1) \(formatShort(sep.bandWidth, r?["band_width"])), per-topic band median "
+                + "\(formatShort(sep.topicBandMedian, r?["topic_band_median"])), "
+                + "max \(formatShort(sep.topicBandMax, r?["topic_band_max"])).\n"
         }
         var groupings: [String] = []
         for g in s.groupings where g.rule != nil && !groupings.contains(g.grouping) { groupings.append(g.grouping) }
@@ -43,7 +50,8 @@ public enum AnalysisReport {
                 cells.append(cell(o, bold: !o.labelInformed && o.recovery?.ari == best[g]))
             }
             out +=
-                "| \(t.rule)\(t.labelInformed ? " †" : "") | \(t.value.map(formatFigure) ?? "n/a") | " + cells.joined(separator: " | ")
+                "| \(t.rule)\(t.labelInformed ? " †" : "") | \(withInterval(t.value.map(formatFigure) ?? "n/a", t.replicates)) | "
+                + cells.joined(separator: " | ")
                 + " |\n"
         }
         let references = s.groupings.filter { $0.rule == nil }
@@ -56,7 +64,8 @@ public enum AnalysisReport {
             out +=
                 "\nBest threshold per grouping † (regret of a rule = this ARI − its ARI): "
                 + ceilings.map {
-                    "\($0.grouping) ARI \(formatFigure($0.ari)) at \(formatFigure($0.threshold)), \($0.groups) groups (\($0.search))"
+                    "\($0.grouping) ARI \(withInterval(formatFigure($0.ari), $0.replicates)) at \(formatFigure($0.threshold)), "
+                        + "\($0.groups) groups (\($0.search))"
                 }
                 .joined(separator: "; ") + ".\n"
         }
@@ -74,16 +83,17 @@ public enum AnalysisReport {
     static func cell(_ o: GroupingOutcome, bold: Bool) -> String {
         if let note = o.note, o.groups == nil { return "n/a (\(note))" }
         guard let r = o.recovery else { return o.groups.map { "\($0) groups" } ?? "n/a" }
-        let ari = bold ? "**\(formatFigure(r.ari))**" : formatFigure(r.ari)
+        let ari = withInterval(bold ? "**\(formatFigure(r.ari))**" : formatFigure(r.ari), o.replicates?["ari"])
         return "\(ari) / \(r.pairF1.map(formatFigure) ?? "n/a") / \(r.groups)"
     }
 
-    public static let csvColumns = [
-        "corpus", "source", "space", "rule", "threshold", "grouping", "label_informed", "groups",
-        "ari", "nmi", "homogeneity", "completeness", "v_measure", "pair_precision", "pair_recall",
-        "pair_f1", "purity", "singleton_share", "largest_group_share",
-        "leader_shuffles_ari_mean", "leader_shuffles_ari_std",
-    ]
+    public static let csvColumns =
+        [
+            "corpus", "source", "space", "rule", "threshold", "grouping", "label_informed", "groups",
+            "ari", "nmi", "homogeneity", "completeness", "v_measure", "pair_precision", "pair_recall",
+            "pair_f1", "purity", "singleton_share", "largest_group_share",
+            "leader_shuffles_ari_mean", "leader_shuffles_ari_std", "replicates",
+        ] + (["threshold"] + Recovery.metricNames).flatMap { m in ["mean", "sd", "low", "high"].map { "\(m)_replicate_\($0)" } }
 
     /// One row per corpus × source × space × threshold rule × grouping.
     public static func tidyCSV(_ analyses: [CorpusAnalysis]) -> String {
@@ -100,6 +110,11 @@ public enum AnalysisReport {
                         ?? Array(repeating: "", count: 11)
                     fields += metrics
                     fields += [g.spread?.ari.map { String($0.mean) } ?? "", g.spread?.ari.map { String($0.std) } ?? ""]
+                    fields.append(a.replicates.map { String($0.count) } ?? "")
+                    let threshold = s.thresholds.first { $0.rule == g.rule }?.replicates
+                    for e in [threshold] + Recovery.metricNames.map({ g.replicates?[$0] }) {
+                        fields += e.map { [$0.mean, $0.sd, $0.low, $0.high].map { String($0) } } ?? ["", "", "", ""]
+                    }
                     lines.append(fields.map(csvField).joined(separator: ","))
                 }
             }

@@ -64,3 +64,12 @@ public func formatFigure(_ x: Double) -> String { x.isFinite ? String(format: "%
 
 /// Three decimals, for summary tables and legends; "n/a" for a missing value.
 func formatShort(_ x: Double?) -> String { x.map { String(format: "%.3f", $0) } ?? "n/a" }
+
+/// An estimate's 95% interval as "[low, high]" (three decimals); empty without one.
+func formatInterval(_ e: Estimate?) -> String { e.map { "[\(formatShort($0.low)), \(formatShort($0.high))]" } ?? "" }
+
+/// `text`, then the estimate's interval when replicates were run: "0.620 [0.551, 0.702]".
+func withInterval(_ text: String, _ e: Estimate?) -> String { e == nil ? text : "\(text) \(formatInterval(e))" }
+
+/// A figure and, when replicates were run, the interval of their mean.
+func formatShort(_ x: Double?, _ e: Estimate?) -> String { withInterval(formatShort(x), e) }

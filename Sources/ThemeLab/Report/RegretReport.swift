@@ -2,7 +2,9 @@ import Foundation
 
 /// How far each label-free threshold rule falls short of the best threshold for one grouping:
 /// regret = ceiling ARI † − rule ARI, per corpus, with the worst case absolute and relative to
-/// the ceiling. A rule without a threshold on a corpus counts as ARI 0 there.
+/// the ceiling. A rule without a threshold on a corpus counts as ARI 0 there. With replicates, each
+/// regret also has its 95% interval: per replicate, that replicate's ceiling − the rule's ARI; the
+/// relative regret over replicates is mean regret / mean ceiling, its interval the bootstrap of that ratio.
 public struct RegretTable: Sendable {
     public struct Row: Sendable {
         public var corpus: String
@@ -11,12 +13,20 @@ public struct RegretTable: Sendable {
         public var ceiling: Ceiling
         /// Rule name → regret.
         public var regret: [String: Double]
+        /// Rule name → regret over replicates (empty without replicates).
+        public var regretEstimate: [String: Estimate] = [:]
+        /// Rule name → the 95% interval of mean regret / mean ceiling over replicates.
+        public var relativeInterval: [String: (low: Double, high: Double)] = [:]
     }
 
     public struct Worst: Sendable {
         public var regret: Double
         public var relative: Double
         public var corpus: String
+        /// With replicates on every row: the largest lower and the largest upper bound of the relative
+        /// regret's interval over the same rows (a bound on the worst case's interval).
+        public var relativeLow: Double?
+        public var relativeHigh: Double?
     }
 
     public var grouping: String
@@ -36,13 +46,25 @@ public struct RegretTable: Sendable {
                 return nil
             }
             var regret: [String: Double] = [:]
+            var estimates: [String: Estimate] = [:]
+            var relative: [String: (low: Double, high: Double)] = [:]
+            let bootstrap = a.replicates.map { PercentileBootstrap(count: $0.count, seed: settings.seed) }
             for g in s.groupings where g.grouping == grouping && !g.labelInformed {
                 guard let rule = g.rule else { continue }
                 if !rules.contains(rule) { rules.append(rule) }
                 regret[rule] = c.ari - (g.recovery?.ari ?? 0)
+                if let bootstrap, let ceilings = c.replicateARI, let aris = g.replicateARI, ceilings.allSatisfy({ $0 != nil }) {
+                    let (top, regrets) = (ceilings.map { $0! }, zip(ceilings, aris).map { $0! - ($1 ?? 0) })
+                    estimates[rule] = bootstrap.estimate(regrets)
+                    relative[rule] = bootstrap.interval { idx in
+                        let ceiling = idx.reduce(0) { $0 + top[Int($1)] }
+                        return ceiling > 0 ? idx.reduce(0) { $0 + regrets[Int($1)] } / ceiling : 0
+                    }
+                }
             }
             return Row(
-                corpus: a.corpus.name, topics: a.corpus.topics ?? 0, relatedShare: a.corpus.relatedPairShare, ceiling: c, regret: regret)
+                corpus: a.corpus.name, topics: a.corpus.topics ?? 0, relatedShare: a.corpus.relatedPairShare, ceiling: c, regret: regret,
+                regretEstimate: estimates, relativeInterval: relative)
         }
         self.rules = rules
     }
@@ -53,9 +75,17 @@ public struct RegretTable: Sendable {
 
     /// The largest relative regret (regret / ceiling) of `rule` over the rows `include` keeps.
     public func worst(_ rule: String, where include: (Row) -> Bool = { _ in true }) -> Worst? {
-        rows.filter { include($0) && $0.ceiling.ari >= Self.meaningfulCeiling }.compactMap { r in
-            r.regret[rule].map { Worst(regret: $0, relative: $0 / r.ceiling.ari, corpus: r.corpus) }
-        }.max { ($0.relative, $0.regret) < ($1.relative, $1.regret) }
+        let kept = rows.filter { include($0) && $0.ceiling.ari >= Self.meaningfulCeiling }
+        guard
+            var worst = kept.compactMap({ r in r.regret[rule].map { Worst(regret: $0, relative: $0 / r.ceiling.ari, corpus: r.corpus) } })
+                .max(by: { ($0.relative, $0.regret) < ($1.relative, $1.regret) })
+        else { return nil }
+        let bounds = kept.map { $0.relativeInterval[rule] }
+        if !bounds.isEmpty, bounds.allSatisfy({ $0 != nil }) {
+            worst.relativeLow = bounds.map { $0!.0 }.max()
+            worst.relativeHigh = bounds.map { $0!.1 }.max()
+        }
+        return worst
     }
 
     /// Corpus rows, then the worst case over all rows and over `subset` (a label and a filter).
@@ -67,34 +97,56 @@ public struct RegretTable: Sendable {
             out +=
                 "| \(r.corpus) | \(r.topics) | \(r.relatedShare.map { String(format: "%.2f%%", 100 * $0) } ?? "n/a") | "
                 + "\(formatShort(r.ceiling.ari)) (\(formatShort(r.ceiling.threshold))) | "
-                + rules.map { rule in r.regret[rule].map { $0 == best ? "**\(formatShort($0))**" : formatShort($0) } ?? "n/a" }.joined(
-                    separator: " | ") + " |\n"
+                + rules.map { rule in
+                    r.regret[rule].map {
+                        withInterval($0 == best ? "**\(formatShort($0))**" : formatShort($0), r.regretEstimate[rule])
+                    }
+                        ?? "n/a"
+                }.joined(separator: " | ") + " |\n"
         }
         for (label, include) in [("all corpora", { (_: Row) in true }), subset] {
             out +=
                 "| **worst, \(label)** | | | | "
                 + rules.map { rule in
-                    worst(rule, where: include).map { "\(formatShort($0.regret)) (\(String(format: "%.0f%%", 100 * $0.relative)))" }
+                    worst(rule, where: include).map { "\(formatShort($0.regret)) (\(formatPercent($0.relative))\(formatBounds($0)))" }
                         ?? "n/a"
                 }.joined(separator: " | ") + " |\n"
         }
         return out
     }
 
-    /// The worst regret at each number of topics (log axis), one line per rule; the rules that
-    /// read only the all-pairs distribution are dashed, the neighbour and dendrogram rules solid.
+    /// The worst regret at each number of topics (log axis), one line per rule, with a band from the
+    /// largest lower to the largest upper interval bound there (replicates); the rules that read only
+    /// the all-pairs distribution are dashed, the neighbour and dendrogram rules solid.
     public func plot() -> String {
         let topicCounts = Set(rows.map(\.topics)).sorted()
         let series = rules.map { rule in
             let readsMore = localRules.contains(rule)
+            let band = topicCounts.compactMap { t -> (x: Double, low: Double, high: Double)? in
+                let e = rows.filter { $0.topics == t }.map { $0.regretEstimate[rule] }
+                guard !e.isEmpty, e.allSatisfy({ $0 != nil }) else { return nil }
+                return (Double(max(t, 1)), e.map { $0!.low }.max()!, e.map { $0!.high }.max()!)
+            }
             return SVGPlot.Series(
                 label: rule,
                 points: topicCounts.compactMap { t in
                     rows.filter { $0.topics == t }.compactMap { $0.regret[rule] }.max().map { (x: Double(max(t, 1)), y: $0) }
-                }, dashed: !readsMore)
+                }, dashed: !readsMore, band: band)
         }
         return SVGPlot.lines(
-            title: "Worst regret at each topic count — \(grouping), centred space", xLabel: "topics in the corpus",
+            title: "Worst regret at each topic count — \(grouping), centred space"
+                + (rows.contains { !$0.regretEstimate.isEmpty } ? " (bands: 95% intervals)" : ""),
+            xLabel: "topics in the corpus",
             yLabel: "ceiling ARI − rule ARI (worst corpus)", series: series, logX: true)
     }
+}
+
+/// A share as a whole percentage: "59%".
+func formatPercent(_ x: Double) -> String { String(format: "%.0f%%", 100 * x) }
+
+/// A worst case's interval of the relative regret to a tenth of a percent (the default is chosen by its
+/// upper end), " [51.2%, 66.0%]"; empty without replicates.
+func formatBounds(_ w: RegretTable.Worst) -> String {
+    guard let low = w.relativeLow, let high = w.relativeHigh else { return "" }
+    return String(format: " [%.1f%%, %.1f%%]", 100 * low, 100 * high)
 }

@@ -7,6 +7,9 @@ public struct ReproductionReport {
         public var source: String
         public var identicalBits: Bool
         public var maxAbsDifference: Double
+        /// The same on stratified subsamples: max |difference| over them, and on how many the bits agree.
+        public var replicates: Estimate?
+        public var identicalReplicates = 0
         public init(corpus: String, source: String, identicalBits: Bool, maxAbsDifference: Double) {
             self.corpus = corpus
             self.source = source
@@ -74,26 +77,113 @@ public struct ReproductionReport {
                 }
             }
         }
-        guard let best = candidates.min(by: { ($0.all.relative, $0.subset.relative) < ($1.all.relative, $1.subset.relative) }),
-            let bestSubset = candidates.min(by: { ($0.subset.relative, $0.all.relative) < ($1.subset.relative, $1.all.relative) })
+        // The procedure: smallest upper bound of the worst case (the point worst case without replicates).
+        func upper(_ w: RegretTable.Worst) -> Double { w.relativeHigh ?? w.relative }
+        func lower(_ w: RegretTable.Worst) -> Double { w.relativeLow ?? w.relative }
+        guard let best = candidates.min(by: { (upper($0.all), $0.all.relative) < (upper($1.all), $1.all.relative) }),
+            let bestSubset = candidates.min(by: { (upper($0.subset), $0.subset.relative) < (upper($1.subset), $1.subset.relative) })
         else { return out }
         func describe(_ c: Candidate) -> String {
             let tuned = tuning.first { $0.grouping == c.grouping }?.worst(c.rule)
             return "**\(c.rule)** with \(c.grouping): worst-case regret \(formatShort(c.all.regret)) "
-                + "(\(String(format: "%.0f%%", 100 * c.all.relative)) of the ceiling, on \(c.all.corpus)); without the domain level "
-                + "\(formatShort(c.subset.regret)) (\(String(format: "%.0f%%", 100 * c.subset.relative)), on \(c.subset.corpus))"
-                + (tuned.map {
-                    "; on the tuning corpora \(formatShort($0.regret)) (\(String(format: "%.0f%%", 100 * $0.relative)), on \($0.corpus))"
-                } ?? "")
+                + "(\(formatPercent(c.all.relative)) of the ceiling\(formatBounds(c.all)), on \(c.all.corpus)); without the domain level "
+                + "\(formatShort(c.subset.regret)) (\(formatPercent(c.subset.relative))\(formatBounds(c.subset)), on \(c.subset.corpus))"
+                + (tuned.map { "; on the tuning corpora \(formatShort($0.regret)) (\(formatPercent($0.relative)), on \($0.corpus))" } ?? "")
         }
-        out += "\n### Recommendation\n\nSmallest worst case over all corpora: " + describe(best) + ".\n"
+        func alongside(_ best: Candidate, _ worst: (Candidate) -> RegretTable.Worst) -> [Candidate] {
+            candidates.filter { ($0.grouping, $0.rule) != (best.grouping, best.rule) && lower(worst($0)) <= upper(worst(best)) }
+                .sorted { upper(worst($0)) < upper(worst($1)) }
+        }
+        func named(_ list: [Candidate], _ worst: (Candidate) -> RegretTable.Worst) -> String {
+            list.isEmpty
+                ? "none: every other rule's worst-case lower bound is above that upper bound"
+                : list.map { "\($0.rule) with \($0.grouping) (\(formatPercent(worst($0).relative))\(formatBounds(worst($0))))" }
+                    .joined(separator: "; ")
+        }
+        out += """
+
+            ### Recommendation
+
+            Procedure (stated before the replicates were run): the suggested default is the grouping × rule whose worst-case
+            relative regret has the smallest upper 95% bound (the largest upper bound over the corpora); every other grouping ×
+            rule whose worst-case lower bound is not above that bound is indistinguishable from it and named alongside. Bounds are
+            per corpus (percentile bootstrap over replicates) and the worst case takes the largest of each.
+
+            Suggested default, all corpora: \(describe(best)). Indistinguishable from it: \(named(alongside(best, \.all), \.all)).
+
+            """
         if bestSubset.rule != best.rule || bestSubset.grouping != best.grouping {
-            out += "Smallest worst case without the domain level: " + describe(bestSubset) + ".\n"
+            out +=
+                "Without the domain level: " + describe(bestSubset) + ". Indistinguishable from it: "
+                + named(alongside(bestSubset, \.subset), \.subset) + ".\n"
         }
-        let met = best.all.relative <= 0.1
+        let met = upper(best.all) <= 0.1
         out +=
-            "The target (worst-case regret ≤ 10% of the ceiling on every corpus) is "
+            "\nThe target (worst-case regret ≤ 10% of the ceiling on every corpus, upper bound included) is "
             + (met ? "met by \(best.rule) with \(best.grouping).\n" : "not met by any rule and grouping here.\n")
+        return out
+    }
+
+    /// Issue 15: the study's paired rule comparisons, summarised per grouping (the full tables are
+    /// in STUDY/STUDY-comparisons.md), and the largest differences confirmed or left indistinguishable.
+    func comparisonSection() -> String {
+        let study = layout.regret.study
+        guard let e = experiments.first(where: { $0.name == study }) else { return "" }
+        let families = RuleComparisonFamily.all(e.results).filter { $0.space == "centred" }
+        guard let replicates = e.results.settings.replicates, !families.isEmpty else { return "" }
+        var out = """
+
+            ## Paired rule comparisons (\(study), centred space, \(replicates) replicates per corpus)
+
+            For each grouping and corpus, every pair of label-free rules on the same replicates: the mean ARI difference with its
+            95% interval, a paired t-test and Holm's correction over the pairs of that corpus and grouping. Below, per pair, on how
+            many corpora rule a is better, worse or indistinguishable, and the largest difference of each kind; every comparison
+            with its interval and p-values is in [\(study)-comparisons.md](\(study)/\(study)-comparisons.md) (CSV and JSON beside it).
+
+            """
+        typealias Found = (family: RuleComparisonFamily, comparison: PairedComparison)
+        let all: [Found] = families.flatMap { f in f.comparisons.map { (f, $0) } }
+        func describe(_ x: Found) -> String {
+            let c = x.comparison
+            return "\(c.a) − \(c.b) = \(formatShort(c.difference.mean)) \(formatInterval(c.difference)) (\(x.family.grouping), "
+                + "\(x.family.corpus), Holm p \(formatP(c.pHolm)))"
+        }
+        let bySize = all.sorted { abs($0.comparison.difference.mean) > abs($1.comparison.difference.mean) }
+        out += "\nLargest differences confirmed:\n\n"
+        out += bySize.filter { $0.comparison.verdict != .indistinguishable }.prefix(5).map { "- " + describe($0) + "\n" }.joined()
+        out += "\nLargest differences left indistinguishable:\n\n"
+        out += bySize.filter { $0.comparison.verdict == .indistinguishable }.prefix(5).map { "- " + describe($0) + "\n" }.joined()
+        for grouping in layout.regret.groupings {
+            let found = all.filter { $0.family.grouping == grouping }
+            guard !found.isEmpty else { continue }
+            var pairs: [String] = []
+            var byPair: [String: [Found]] = [:]
+            for x in found {
+                let key = "| \(x.comparison.a) | \(x.comparison.b) |"
+                if byPair[key] == nil { pairs.append(key) }
+                byPair[key, default: []].append(x)
+            }
+            let corpora = Set(found.map(\.family.corpus)).count
+            out +=
+                "\n<details><summary>\(grouping): \(pairs.count) pairs of rules on \(corpora) corpora</summary>\n\n"
+                + "| a | b | a better on | a worse on | indistinguishable on | largest confirmed | largest indistinguishable |\n"
+                + "|---|---|---|---|---|---|---|\n"
+            for key in pairs {
+                let xs = byPair[key]!
+                func count(_ v: PairedComparison.Verdict) -> Int { xs.filter { $0.comparison.verdict == v }.count }
+                func largest(_ keep: (PairedComparison.Verdict) -> Bool) -> String {
+                    xs.filter { keep($0.comparison.verdict) }.max {
+                        abs($0.comparison.difference.mean) < abs($1.comparison.difference.mean)
+                    }
+                    .map { "\(formatShort($0.comparison.difference.mean)) \(formatInterval($0.comparison.difference)) \($0.family.corpus)" }
+                        ?? ""
+                }
+                out +=
+                    "\(key) \(count(.better)) | \(count(.worse)) | \(count(.indistinguishable)) | "
+                    + "\(largest { $0 != .indistinguishable }) | \(largest { $0 == .indistinguishable }) |\n"
+            }
+            out += "\n</details>\n"
+        }
         return out
     }
 
@@ -128,13 +218,21 @@ public struct ReproductionReport {
         out += "\n## Claims\n\n"
         // The layer sweep has its own table; ci-gate repeats corpora of seeds and synthetic.
         let tabulated = experiments.filter { !layout.notTabulated.contains($0.name) }
-        let analyses = tabulated.flatMap(\.results.analyses)
-        out += ClaimsReport.markdown(ClaimsReport.rows(analyses))
+        out +=
+            "Quantities: this corpus's figure, then the 95% percentile bootstrap interval of its mean over the experiment's "
+            + "replicates (re-drawn samples, or stratified subsamples of a fixed corpus: see the experiment's tables). A verdict "
+            + "that changes anywhere inside the intervals reads \"inconclusive\".\n\n"
+        out += ClaimsReport.markdown(ClaimsReport.rows(tabulated.map(\.results)))
+        let c7Evidence = [ClaimsReport.Evidence("max |difference|", c7.maxAbsDifference, c7.replicates)]
+        let (c7Verdict, c7Flips) = ClaimsReport.decide(c7Evidence) { $0[0] == 0 ? "holds" : ($0[0] < 1e-12 ? "partly" : "does not hold") }
         out +=
             "| C7 | summing theme sum-vectors gives exactly the sentence mean | \(c7.corpus) | \(c7.source) | unit vectors | "
-            + "max |difference| \(String(format: "%.1e", c7.maxAbsDifference))\(c7.identicalBits ? ", identical bits" : "") | "
-            + "\(c7.identicalBits ? "holds" : (c7.maxAbsDifference < 1e-12 ? "partly" : "does not hold")) | Float64 sums of Float32 "
-            + "vectors |\n"
+            + "max |difference| \(String(format: "%.1e", c7.maxAbsDifference))\(c7.identicalBits ? ", identical bits" : "")"
+            + (c7.replicates.map { ", identical bits on \(c7.identicalReplicates) of \($0.n) subsamples" } ?? "") + " | "
+            + "max |difference| \(String(format: "%.1e", c7.maxAbsDifference))"
+            + (c7.replicates.map { " [\(String(format: "%.1e", $0.low)), \(String(format: "%.1e", $0.high))]" } ?? "")
+            + " | \(c7Verdict) | "
+            + "Float64 sums of Float32 vectors\(c7Flips.map { "; \($0)" } ?? "") |\n"
 
         if let sweep = experiments.first(where: { $0.name == layers.experiment }) {
             out +=
@@ -142,17 +240,23 @@ public struct ReproductionReport {
                 + "centred "
                 + "unrelated median | centred band | Otsu (centred) | average ARI at Otsu (centred) |\n|---|---|---|---|---|---|---|\n"
             for a in sweep.results.analyses {
-                let (c, otsu) = (a.space(.centred), OtsuThreshold(bins: 256))
-                let ru = a.space(.raw)?.statistics[.unrelated]
-                let cu = c?.statistics[.unrelated]
-                let ari = c?.outcome(rule: otsu, grouping: AverageLinkageCut())?.recovery?.ari
+                let (r, c, otsu) = (a.space(.raw), a.space(.centred), OtsuThreshold(bins: 256))
+                let (ru, cu) = (r?.statistics[.unrelated], c?.statistics[.unrelated])
+                let row = c?.outcome(rule: otsu, grouping: AverageLinkageCut())
                 out +=
-                    "| \(a.source) | \(formatShort(ru?.median)) | \(formatShort(ru.map { $0.p99 - $0.p1 })) | \(formatShort(cu?.median)) "
-                    + "| \(formatShort(cu.map { $0.p99 - $0.p1 })) | \(formatShort(c?.threshold(otsu)?.value)) | \(formatShort(ari)) |\n"
+                    "| \(a.source) | \(formatShort(ru?.median, r?.replicateStatistics?[.unrelated]?["median"])) | "
+                    + "\(formatShort(ru.map { $0.p99 - $0.p1 }, r?.replicateSeparation?["band_width"])) | "
+                    + "\(formatShort(cu?.median, c?.replicateStatistics?[.unrelated]?["median"])) | "
+                    + "\(formatShort(cu.map { $0.p99 - $0.p1 }, c?.replicateSeparation?["band_width"])) | "
+                    + "\(formatShort(c?.threshold(otsu)?.value, c?.threshold(otsu)?.replicates)) | "
+                    + "\(formatShort(row?.recovery?.ari, row?.replicates?["ari"])) |\n"
             }
         }
 
         out += "\n## Threshold ablation (average-linkage ARI per rule; best label-free rule in bold)\n\n"
+        out +=
+            "Each cell: the corpus's own ARI, then (for experiments run with replicates) the 95% percentile bootstrap interval of "
+            + "the mean over replicates; how each corpus was replicated is in its experiment's tables.\n\n"
         let rules = standardThresholdRules.compactMap { try? thresholdRule(named: $0) }
         out +=
             "| experiment | corpus | source | space | topics | related share | "
@@ -161,22 +265,26 @@ public struct ReproductionReport {
         for e in tabulated {
             for a in e.results.analyses {
                 for s in a.spaces {
-                    let aris = rules.map { s.outcome(rule: $0, grouping: AverageLinkageCut())?.recovery?.ari }
+                    let rows = rules.map { s.outcome(rule: $0, grouping: AverageLinkageCut()) }
+                    let aris = rows.map { $0?.recovery?.ari }
                     let best = zip(rules, aris).filter { !$0.0.isLabelInformed }.compactMap(\.1).max()
-                    let cells = zip(rules, aris).map { r, v -> String in
-                        guard let v else { return "n/a" }
-                        return !r.isLabelInformed && v == best ? "**\(formatShort(v))**" : formatShort(v)
+                    let cells = zip(rules, rows).map { r, row -> String in
+                        guard let v = row?.recovery?.ari else { return "n/a" }
+                        return withInterval(
+                            !r.isLabelInformed && v == best ? "**\(formatShort(v))**" : formatShort(v), row?.replicates?["ari"])
                     }
-                    let kmeans = s.outcome(rule: nil, grouping: SphericalKMeansReference())?.recovery?.ari
+                    let kmeansRow = s.outcome(rule: nil, grouping: SphericalKMeansReference())
+                    let kmeans = formatShort(kmeansRow?.recovery?.ari, kmeansRow?.replicates?["ari"])
                     out +=
                         "| \(e.name) | \(a.corpus.name) | \(a.source) | \(s.space) | \(a.corpus.topics.map(String.init) ?? "n/a") | "
                         + "\(a.corpus.relatedPairShare.map { String(format: "%.2f%%", 100 * $0) } ?? "n/a") | "
-                        + cells.joined(separator: " | ") + " | \(formatShort(kmeans)) |\n"
+                        + cells.joined(separator: " | ") + " | \(kmeans) |\n"
                 }
             }
         }
 
         out += regretSection()
+        out += comparisonSection()
 
         out += "\n## Experiments\n\n"
         for e in experiments {

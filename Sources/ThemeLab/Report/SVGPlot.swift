@@ -123,10 +123,13 @@ public enum SVGPlot {
         case ari = "ARI"
         case pairF1 = "pair F1"
         func value(_ r: Recovery) -> Double? { self == .ari ? r.ari : r.pairF1 }
+        /// Its key in a row's replicate estimates.
+        var key: String { self == .ari ? "ari" : "pair_f1" }
         var file: String { self == .ari ? "ablation-ari" : "ablation-pair-f1" }
     }
 
-    /// Each rule's ARI or pair F1 per threshold grouping, as grouped bars.
+    /// Each rule's ARI or pair F1 per threshold grouping, as grouped bars; with replicates, an error
+    /// bar spans the 95% interval of the replicate mean.
     public static func ablation(_ s: SpaceAnalysis, corpus: String, source: String, metric: Metric = .ari) -> String {
         var groupings: [String] = []
         for g in s.groupings where g.rule != nil && !groupings.contains(g.grouping) { groupings.append(g.grouping) }
@@ -144,13 +147,20 @@ public enum SVGPlot {
                 "<text transform=\"translate(\(n(labelX)) \(n(height - bottom + 10))) rotate(-20)\" text-anchor=\"end\" "
                 + "font-size=\"10\">\(escape(rule))\(informed.contains(rule) ? " †" : "")</text>\n"
             for (g, grouping) in groupings.enumerated() {
-                guard let ari = s.groupings.first(where: { $0.rule == rule && $0.grouping == grouping })?.recovery.flatMap(metric.value)
-                else { continue }
+                let row = s.groupings.first { $0.rule == rule && $0.grouping == grouping }
+                guard let ari = row?.recovery.flatMap(metric.value) else { continue }
                 let x = left + Double(r) * slot + slot * 0.1 + Double(g) * barW
                 let (y0, y1) = (f.py(max(ari, 0)), f.py(min(ari, 0)))
                 svg +=
                     "<rect class=\"bar\" data-rule=\"\(escape(rule))\" data-grouping=\"\(grouping)\" x=\"\(n(x))\" y=\"\(n(y0))\" "
                     + "width=\"\(n(barW * 0.9))\" height=\"\(n(max(y1 - y0, 0.5)))\" fill=\"\(paletteColour(g))\"/>\n"
+                if let e = row?.replicates?[metric.key] {
+                    let (cx, lo, hi) = (x + barW * 0.45, f.py(max(e.low, -0.1)), f.py(min(e.high, 1)))
+                    svg +=
+                        "<path class=\"error-bar\" data-rule=\"\(escape(rule))\" data-grouping=\"\(grouping)\" data-low=\"\(e.low)\" "
+                        + "data-high=\"\(e.high)\" d=\"M\(n(cx)) \(n(lo)) L\(n(cx)) \(n(hi)) M\(n(cx - 2)) \(n(lo)) L\(n(cx + 2)) \(n(lo)) "
+                        + "M\(n(cx - 2)) \(n(hi)) L\(n(cx + 2)) \(n(hi))\" stroke=\"#222\" stroke-width=\"1\" fill=\"none\"/>\n"
+                }
             }
         }
         svg += "<line x1=\"\(n(left))\" y1=\"\(n(f.py(0)))\" x2=\"\(n(width - right))\" y2=\"\(n(f.py(0)))\" stroke=\"#444\"/>\n"
@@ -164,11 +174,17 @@ public enum SVGPlot {
         public var dashed = false
         /// Series with the same colour number share a colour (default: their position).
         public var colour: Int?
-        public init(label: String, points: [(x: Double, y: Double)], dashed: Bool = false, colour: Int? = nil) {
+        /// A shaded band (for example a 95% interval) around the line, drawn beneath it.
+        public var band: [(x: Double, low: Double, high: Double)]
+        public init(
+            label: String, points: [(x: Double, y: Double)], dashed: Bool = false, colour: Int? = nil,
+            band: [(x: Double, low: Double, high: Double)] = []
+        ) {
             self.label = label
             self.points = points
             self.dashed = dashed
             self.colour = colour
+            self.band = band
         }
     }
 
@@ -182,10 +198,11 @@ public enum SVGPlot {
         let series = series.map { s in
             var s = s
             s.points = s.points.filter { tx($0.x).isFinite && ty($0.y).isFinite }
+            s.band = s.band.filter { tx($0.x).isFinite && ty($0.low).isFinite && ty($0.high).isFinite }
             return s
         }
         let xs = series.flatMap { $0.points.map { tx($0.x) } }
-        let ys = series.flatMap { $0.points.map { ty($0.y) } }
+        let ys = series.flatMap { $0.points.map { ty($0.y) } + $0.band.flatMap { [ty($0.low), ty($0.high)] } }
         func range(_ v: [Double], log: Bool) -> ClosedRange<Double> {
             guard var lo = v.min(), var hi = v.max() else { return 0...1 }
             if log {
@@ -209,6 +226,13 @@ public enum SVGPlot {
         var svg = f.svg
         let colours = palette + ["#882255", "#999999", "#44AA99", "#332288", "#AA4499", "#DDCC77"]
         func colour(_ k: Int) -> String { colours[(series[k].colour ?? k) % colours.count] }
+        for (k, line) in series.enumerated() where line.band.count >= 2 {
+            let edge = line.band.map { (tx($0.x), ty($0.high)) } + line.band.reversed().map { (tx($0.x), ty($0.low)) }
+            let d = edge.enumerated().map { "\($0.offset == 0 ? "M" : "L")\(n(f.px($0.element.0))) \(n(f.py($0.element.1)))" }
+            svg +=
+                "<path class=\"band\" data-series=\"\(escape(line.label))\" d=\"\(d.joined(separator: " ")) Z\" fill=\"\(colour(k))\" "
+                + "fill-opacity=\"0.12\" stroke=\"none\"/>\n"
+        }
         for (k, line) in series.enumerated() {
             let colour = colour(k)
             let d = line.points.enumerated().map {

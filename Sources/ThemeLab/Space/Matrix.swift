@@ -23,6 +23,9 @@ public struct Matrix: Sendable, Equatable {
 
     public func row(_ i: Int) -> ArraySlice<Float> { storage[(i * cols)..<((i + 1) * cols)] }
 
+    /// The matrix of rows `kept`, in that order.
+    public func rows(_ kept: [Int]) -> Matrix { Matrix(rows: kept.count, cols: cols, storage: kept.flatMap { row($0) }) }
+
     public func withUnsafePointer<R>(_ body: (UnsafePointer<Float>) throws -> R) rethrows -> R {
         try storage.withUnsafeBufferPointer { try body($0.baseAddress!) }
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Hands job numbers 0..<count to concurrent workers, and gives them one-at-a-time access to
-/// shared state (results, consumers, progress). Used by the pairwise pass and the encoder.
+/// shared state (results, consumers, progress). Used by the pairwise pass, the encoder and replicate analyses.
 final class WorkQueue<State>: @unchecked Sendable {
     private let lock = NSLock()
     private let count: Int

@@ -1,0 +1,79 @@
+import Foundation
+
+/// How the replicates behind a corpus's estimates were drawn.
+public struct ReplicateSet: Codable, Sendable, Equatable {
+    public var count: Int
+    /// "re-drawn with seeds 1 to 10", or the resampling scheme with its seeds.
+    public var scheme: String
+    /// Items per replicate.
+    public var items: Estimate
+    public var interval: String = "95% percentile bootstrap of the mean over replicates (\(PercentileBootstrap.defaultResamples) resamples)"
+}
+
+extension CorpusAnalysis {
+    /// Adds to every figure of this analysis its estimate over `replicates` (the same settings run
+    /// on each replicate corpus), matched by space, class, rule and grouping.
+    public mutating func attach(replicates: [CorpusAnalysis], scheme: String, seed: UInt64) {
+        let bootstrap = PercentileBootstrap(count: replicates.count, seed: seed)
+        self.replicates = ReplicateSet(
+            count: replicates.count, scheme: scheme, items: bootstrap.estimate(replicates.map { Double($0.corpus.items) }))
+        for s in spaces.indices {
+            let name = spaces[s].space
+            let reps = replicates.map { r in r.spaces.first { $0.space == name } }
+            spaces[s].attach(reps, bootstrap)
+        }
+    }
+}
+
+extension SpaceAnalysis {
+    mutating func attach(_ reps: [SpaceAnalysis?], _ bootstrap: PercentileBootstrap) {
+        let labeled = statistics[.related] != nil
+        var stats: [PairClass: [String: Estimate]] = [:]
+        for (c, s) in statistics {
+            for (key, _) in s.named {
+                stats[c, default: [:]][key] = bootstrap.estimate(reps.map { $0?.statistics[c]?.named.first { $0.0 == key }?.1 })
+            }
+        }
+        replicateStatistics = stats
+        if let separation {
+            var out: [String: Estimate] = [:]
+            for (key, _) in separation.named {
+                let values = reps.map { $0?.separation?.named.first { $0.0 == key }?.1 }
+                out[key] = bootstrap.estimate(values)
+                out[key]?.values = values
+            }
+            replicateSeparation = out
+        }
+        for t in thresholds.indices {
+            let rule = thresholds[t].rule
+            let outcomes = reps.map { $0?.thresholds.first { $0.rule == rule } }
+            thresholds[t].replicates = bootstrap.estimate(outcomes.map { $0?.value })
+            guard labeled else { continue }
+            let related = reps.map { $0?.statistics[.related]?.count }
+            thresholds[t].replicatePairs = [
+                "precision": bootstrap.estimate(
+                    outcomes.map { o in o?.relatedAbove.flatMap { r in o?.pairsAbove.map { $0 > 0 ? Double(r) / Double($0) : 1 } } }),
+                "recall": bootstrap.estimate(
+                    zip(outcomes, related).map { o, n in o?.relatedAbove.flatMap { r in n.map { $0 > 0 ? Double(r) / Double($0) : 1 } } }),
+            ].compactMapValues { $0 }
+        }
+        for g in groupings.indices {
+            let (grouping, rule) = (groupings[g].grouping, groupings[g].rule)
+            let rows = reps.map { $0?.groupings.first { $0.grouping == grouping && $0.rule == rule } }
+            groupings[g].replicateARI = rows.map { $0?.recovery?.ari }
+            guard rows.contains(where: { $0?.groups != nil }) else { continue }
+            var metrics: [String: Estimate] = [:]
+            for (k, key) in Recovery.metricNames.enumerated() {
+                metrics[key] = bootstrap.estimate(
+                    rows.map { row in key == "groups" ? row?.groups.map(Double.init) : row?.recovery?.named[k].1 })
+            }
+            groupings[g].replicates = metrics
+        }
+        for c in (ceilings ?? []).indices {
+            let grouping = ceilings![c].grouping
+            let aris = reps.map { $0?.ceilings?.first { $0.grouping == grouping }?.ari }
+            ceilings![c].replicateARI = aris
+            ceilings![c].replicates = bootstrap.estimate(aris)
+        }
+    }
+}
