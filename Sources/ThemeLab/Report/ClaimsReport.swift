@@ -67,6 +67,12 @@ public enum ClaimsReport {
 
     static func rows(_ a: CorpusAnalysis, seed: UInt64) -> [Row] {
         var rows: [Row] = []
+        // A quantity combined per replicate from two series, on the resamples of the analysis's own estimates.
+        let bootstrap = a.replicateBootstrap(seed: seed)
+        func paired(_ x: [Double?]?, _ y: [Double?]?, _ combine: (Double?, Double?) -> Double?) -> Estimate? {
+            guard let bootstrap, let x, let y else { return nil }
+            return bootstrap.estimate(zip(x, y).map(combine))
+        }
         func add(
             _ claim: String, _ reported: String, _ space: EmbeddingSpace, ours: String, _ evidence: [Evidence], reason: String,
             _ verdict: ([Double]) -> String
@@ -99,12 +105,8 @@ public enum ClaimsReport {
             let cu = centred.statistics[.unrelated], let cr = centred.statistics[.related]
         {
             // The widening is a paired difference: both bands are measured on the same replicates.
-            var widening: Estimate?
-            if let r = a.replicates, let c = centred.replicateSeparation?["band_width"]?.values,
-                let w = raw.replicateSeparation?["band_width"]?.values
-            {
-                widening = PercentileBootstrap(count: r.count, seed: seed).estimate(
-                    zip(c, w).map { x, y in x.flatMap { a in y.map { a - $0 } } })
+            let widening = paired(centred.replicateSeparation?["band_width"]?.values, raw.replicateSeparation?["band_width"]?.values) {
+                x, y in x.flatMap { a in y.map { a - $0 } }
             }
             let evidence = [
                 Evidence("centred unrelated median", cu.median, centred.replicateStatistics?[.unrelated]?["median"]),
@@ -163,10 +165,7 @@ public enum ClaimsReport {
             let p90ARI = p90.recovery?.ari, let best = centred.outcome(rule: oracle, grouping: AverageLinkageCut()),
             let oracleARI = best.recovery?.ari
         {
-            var loss: Estimate?
-            if let r = a.replicates, let x = best.replicateARI, let y = p90.replicateARI {
-                loss = PercentileBootstrap(count: r.count, seed: seed).estimate(zip(x, y).map { ($0 ?? 0) - ($1 ?? 0) })
-            }
+            let loss = paired(best.replicateARI, p90.replicateARI) { ($0 ?? 0) - ($1 ?? 0) }
             let regret = oracleARI - p90ARI
             let nearTenth = abs(share - 0.1) <= 0.05
             add(
@@ -187,10 +186,7 @@ public enum ClaimsReport {
             let precision = above > 0 ? Double(relatedAbove) / Double(above) : 1
             let recall = relatedTotal > 0 ? Double(relatedAbove) / Double(relatedTotal) : 1
             let bestARI = max(comp.recovery?.ari ?? 0, avg.recovery?.ari ?? 0)
-            var replicateBest: Estimate?
-            if let r = a.replicates, let x = comp.replicateARI, let y = avg.replicateARI {
-                replicateBest = PercentileBootstrap(count: r.count, seed: seed).estimate(zip(x, y).map { max($0 ?? 0, $1 ?? 0) })
-            }
+            let replicateBest = paired(comp.replicateARI, avg.replicateARI) { max($0 ?? 0, $1 ?? 0) }
             let evidence = [
                 Evidence("share of pairs above that are related", precision, t.replicatePairs?["precision"]),
                 Evidence("share of related pairs above", recall, t.replicatePairs?["recall"]),

@@ -48,7 +48,7 @@ public struct RegretTable: Sendable {
             var regret: [String: Double] = [:]
             var estimates: [String: Estimate] = [:]
             var relative: [String: (low: Double, high: Double)] = [:]
-            let bootstrap = a.replicates.map { PercentileBootstrap(count: $0.count, seed: settings.seed) }
+            let bootstrap = a.replicateBootstrap(seed: settings.seed)
             for g in s.groupings where g.grouping == grouping && !g.labelInformed {
                 guard let rule = g.rule else { continue }
                 if !rules.contains(rule) { rules.append(rule) }

@@ -25,6 +25,14 @@ extension CorpusAnalysis {
     }
 }
 
+extension CorpusAnalysis {
+    /// The resamples this analysis's estimates were drawn with (nil without replicates). A figure
+    /// derived later from per-replicate values (a paired difference, a ratio) must use these same ones.
+    public func replicateBootstrap(seed: UInt64) -> PercentileBootstrap? {
+        replicates.map { PercentileBootstrap(count: $0.count, seed: seed) }
+    }
+}
+
 extension SpaceAnalysis {
     mutating func attach(_ reps: [SpaceAnalysis?], _ bootstrap: PercentileBootstrap) {
         let labeled = statistics[.related] != nil

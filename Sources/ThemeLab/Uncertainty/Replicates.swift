@@ -84,12 +84,13 @@ public struct ReplicateCorpus {
         }
         if r == 0 { return ReplicateCorpus(loaded: full, kept: nil) }
         var redrawn = spec
-        if spec.name == "synthetic" {
-            redrawn.seed = (spec.seed ?? (spec.generator ?? .appRaw()).seed) &+ UInt64(r)
-        } else {
-            redrawn.seed = (spec.seed ?? 0) &+ UInt64(r)
-        }
+        redrawn.seed = baseSeed(spec) &+ UInt64(r)
         return ReplicateCorpus(loaded: try DatasetRegistry.load(redrawn, dataDirectory: dataDirectory), kept: nil)
+    }
+
+    /// The seed a sampled corpus is drawn with when its spec gives none (the generator's own, else 0).
+    static func baseSeed(_ spec: CorpusSpec) -> UInt64 {
+        spec.seed ?? (spec.name == "synthetic" ? (spec.generator ?? .appRaw()).seed : 0)
     }
 
     /// Every replicate of `corpora[index]`, checked: a fixed corpus needs a resampling scheme, a
@@ -114,7 +115,7 @@ public struct ReplicateCorpus {
                     "'\(name)': re-drawing with another seed gives the same items (the sample is the whole corpus); "
                         + "drop the sample size or give a 'resample'")
             }
-            let seed = spec.seed ?? (spec.name == "synthetic" ? (spec.generator ?? .appRaw()).seed : 0)
+            let seed = baseSeed(spec)
             return (replicates, "re-drawn with seeds \(seed) to \(seed &+ UInt64(count - 1))")
         }
         guard let resampling = spec.resample ?? plan.resample else {

@@ -22,8 +22,7 @@ public struct RuleComparisonFamily: Codable, Sendable {
     public static func all(_ results: AnalysisResults) -> [RuleComparisonFamily] {
         var out: [RuleComparisonFamily] = []
         for a in results.analyses {
-            guard let r = a.replicates else { continue }
-            let bootstrap = PercentileBootstrap(count: r.count, seed: results.settings.seed)
+            guard let bootstrap = a.replicateBootstrap(seed: results.settings.seed) else { continue }
             for s in a.spaces {
                 var groupings: [String] = []
                 for g in s.groupings where g.rule != nil && !groupings.contains(g.grouping) { groupings.append(g.grouping) }
