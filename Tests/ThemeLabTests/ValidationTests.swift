@@ -20,6 +20,8 @@ func generator(_ fields: String) -> String {
     @Test(arguments: [
         (#""shuffles": 1000000000000"#, "'shuffles' must be a whole number from 0 to 1000, got 1000000000000"),
         (#""shuffles": "ten""#, "'shuffles' is not an integer"),
+        (#""replicates": 1e30"#, "'replicates' must be a whole number, got 1e+30"),
+        (#""shuffles": 1.5"#, "'shuffles' must be a whole number, got 1.5"),
         (#""thresholds": []"#, "'thresholds' is empty: nothing would be computed"),
         (#""threshold": ["otsu"]"#, "'threshold' is not a field of an experiment"),
         (#""thresholds": ["otsu", "fixed(inf)"]"#, "'thresholds[1]' 'fixed(inf)': the argument must be a finite number"),

@@ -80,6 +80,7 @@ public struct ExperimentPlan: Decodable, Sendable {
         try refuseUnknownFields(object, source: source)
         var plan: ExperimentPlan
         do { plan = try JSONDecoder().decode(ExperimentPlan.self, from: data) } catch {
+            try refuseFractionalCounts(object, source: source)
             throw ThemeLabError.input("\(path): \(JSONOutput.describe(error))")
         }
         plan.file = path
@@ -115,6 +116,35 @@ public struct ExperimentPlan: Decodable, Sendable {
         if let r = object["resample"] as? [String: Any] { try refuse(r, ["scheme", "fraction"], at: "resample") }
         for (i, encoder) in ((object["encoders"] as? [Any]) ?? []).enumerated() {
             if let encoder = encoder as? [String: Any] { try refuse(encoder, ["model", "layers", "embeddings"], at: "encoders[\(i)]") }
+        }
+    }
+
+    /// Fields that hold whole numbers, wherever they appear.
+    static let wholeNumberFields: Set = [
+        "shuffles", "seed", "replicates", "intents", "perIntent", "maxItems", "minimumTopicSize", "dimensions", "topicSizes", "layers",
+    ]
+
+    /// After a failed decode: a whole-number field given 1.5 or 1e30, which Foundation's decoder reports
+    /// only as "not valid JSON", named here.
+    static func refuseFractionalCounts(_ value: Any, at path: String = "", source: ParameterSource) throws {
+        if let object = value as? [String: Any] {
+            for (key, v) in object.sorted(by: { $0.key < $1.key }) {
+                let field = path.isEmpty ? key : "\(path).\(key)"
+                if wholeNumberFields.contains(key) {
+                    for (i, n) in ((v as? [Any]) ?? [v]).enumerated() {
+                        guard let n = n as? NSNumber, !(n is Bool) else { continue }
+                        let d = n.doubleValue
+                        let fits = key == "seed" ? (0..<0x1p64).contains(d) : abs(d) < 0x1p63
+                        if d.rounded() != d || !fits {
+                            throw source.error(v is [Any] ? "\(field)[\(i)]" : field, "must be a whole number, got \(d)")
+                        }
+                    }
+                } else {
+                    try refuseFractionalCounts(v, at: field, source: source)
+                }
+            }
+        } else if let list = value as? [Any] {
+            for (i, v) in list.enumerated() { try refuseFractionalCounts(v, at: "\(path)[\(i)]", source: source) }
         }
     }
 
