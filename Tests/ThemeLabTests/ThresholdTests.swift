@@ -34,7 +34,7 @@ import Testing
     /// Non-finite and absurd arguments are usage errors naming the rule, never a trap or a huge allocation.
     @Test func nonFiniteAndHugeArgumentsAreRefused() {
         for text in ["fixed(nan)", "fixed(inf)", "otsu(-inf)"] {
-            #expect(errorMessage { _ = try thresholdRule(named: text) } == "'\(text)': the argument must be a finite number")
+            #expect(errorMessage { _ = try thresholdRule(named: text) } == "'\(text)': every argument must be a finite number")
         }
         for text in ["otsu(1e30)", "otsu(1e9)", "knn-otsu(0)", "knn-median(2.5)"] {
             #expect(
@@ -170,7 +170,7 @@ import Testing
     @Test func unknownNamesAreUsageErrors() {
         #expect(errorMessage { _ = try thresholdRule(named: "median") }?.hasPrefix("unknown threshold rule 'median'") == true)
         #expect(errorMessage { _ = try thresholdRule(named: "percentile(120)") } == "percentile(120.0): p must be within 0...100")
-        #expect(errorMessage { _ = try thresholdRule(named: "otsu(x)") } == "'otsu(x)': expected NAME or NAME(number)")
+        #expect(errorMessage { _ = try thresholdRule(named: "otsu(x)") } == "'otsu(x)': expected NAME, NAME(number) or NAME(number,number)")
     }
 
     @Test func neighbourRulesOnAConstantInput() throws {

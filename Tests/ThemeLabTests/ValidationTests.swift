@@ -24,7 +24,7 @@ func generator(_ fields: String) -> String {
         (#""shuffles": 1.5"#, "'shuffles' must be a whole number, got 1.5"),
         (#""thresholds": []"#, "'thresholds' is empty: nothing would be computed"),
         (#""threshold": ["otsu"]"#, "'threshold' is not a field of an experiment"),
-        (#""thresholds": ["otsu", "fixed(inf)"]"#, "'thresholds[1]' 'fixed(inf)': the argument must be a finite number"),
+        (#""thresholds": ["otsu", "fixed(inf)"]"#, "'thresholds[1]' 'fixed(inf)': every argument must be a finite number"),
         (#""spaces": ["raw", "abtt(1e30)"]"#, "'spaces[1]' abtt(1e+30): D must be a whole number from 1 to 1000000"),
         (#""encoders": [{"layers": [-1]}]"#, "'encoders[0].layers[0]' must be a whole number from 0 to 1000, got -1"),
         (#""name": "../../x""#, "'name' must be 1–64 letters"),

@@ -110,6 +110,27 @@ public struct GroupingOutcome: Codable, Sendable, Equatable {
     public var replicates: [String: Estimate]?
     /// The ARI of each replicate (nil where N/A), for paired comparisons and regret.
     public var replicateARI: [Double?]?
+    /// Groupings that leave items out (HDBSCAN): how many, and the recovery without them. The
+    /// headline `recovery` counts each noise item as a group of its own.
+    public var noise: NoiseOutcome?
+}
+
+/// The items a grouping left as noise: their share, and the recovery of the grouped items alone.
+public struct NoiseOutcome: Codable, Sendable, Equatable {
+    public var items: Int
+    public var share: Double
+    /// Recovery over the items not left as noise (nil without labels or when every item is noise).
+    public var recoveryExcludingNoise: Recovery?
+
+    /// Nil when no item is noise (−1).
+    init?(labels: [Int32], topics: [Int32]?) {
+        let kept = labels.indices.filter { labels[$0] >= 0 }
+        guard kept.count < labels.count else { return nil }
+        items = labels.count - kept.count
+        share = Double(items) / Double(labels.count)
+        recoveryExcludingNoise =
+            kept.isEmpty ? nil : topics.map { t in Recovery(topics: kept.map { t[$0] }, groups: kept.map { labels[$0] }) }
+    }
 }
 
 /// The best ARI any threshold gives a grouping (label-informed): what a rule's regret is
@@ -121,13 +142,17 @@ public struct Ceiling: Codable, Sendable, Equatable {
     public var threshold: Double
     public var ari: Double
     public var groups: Int
+    /// The parameter searched instead of a threshold (`m` for HDBSCAN, `γ` for Leiden), whose best
+    /// value `threshold` then holds.
+    public var parameter: String?
     /// The best ARI over replicates, and on each.
     public var replicates: Estimate?
     public var replicateARI: [Double?]?
 
-    init(grouping: String, search: String, _ cut: BestCut) {
+    init(grouping: String, search: String, _ cut: BestCut, parameter: String? = nil) {
         self.grouping = grouping
         self.search = search
+        self.parameter = parameter
         threshold = cut.threshold
         ari = cut.ari
         groups = cut.groups
@@ -233,15 +258,19 @@ public struct Analysis {
                 request.threshold = t?.value
                 cut = try grouping.groups(request, in: pass)
             }
+            let grouped = cut.labels.map(GroupingCut.noiseAsSingletons)
             return GroupingOutcome(
                 grouping: grouping.name, rule: t?.rule, threshold: t?.value,
                 labelInformed: grouping.isLabelInformed || (t?.labelInformed ?? false),
-                groups: cut.labels.map { Set($0).count },
-                recovery: cut.labels.flatMap { a in labels.map { Recovery(topics: $0, groups: a) } },
-                spread: cut.spread, note: cut.note)
+                groups: grouped.map { Set($0).count },
+                recovery: grouped.flatMap { a in labels.map { Recovery(topics: $0, groups: a) } },
+                spread: cut.spread, note: cut.note, noise: cut.labels.flatMap { NoiseOutcome(labels: $0, topics: labels) })
         }
-        // Threshold groupings in the order asked, one row per rule; then the references, when topics are known.
-        var rows = try groupings.filter { !$0.isLabelInformed }.flatMap { g in try thresholds.map { try row(g, $0) } }
+        // Threshold groupings in the order asked, one row per rule; those that cut themselves, one row
+        // each; then the references, when topics are known.
+        var rows = try groupings.filter { !$0.isLabelInformed }.flatMap { g in
+            g.cutsItself ? [try row(g, nil)] : try thresholds.map { try row(g, $0) }
+        }
         let asked = Set(groupings.map(\.name))
         if topics != nil { rows += try allGroupings.filter { $0.isLabelInformed && asked.contains($0.name) }.map { try row($0, nil) } }
 
@@ -252,7 +281,7 @@ public struct Analysis {
                     guard r.grouping == g.name, let t = r.threshold, let recovery = r.recovery else { return nil }
                     return BestCut(threshold: t, ari: recovery.ari, groups: recovery.groups)
                 }
-                if let c = try g.ceiling(in: pass, topics: labels, ruled: ruled, order: order) { ceilings.append(c) }
+                if let c = try g.ceiling(in: pass, topics: labels, ruled: ruled, request: request) { ceilings.append(c) }
             }
         }
 

@@ -9,7 +9,7 @@ public struct AverageLinkageCut: Grouping {
     }
 
     /// Every cut of the dendrogram (each merge height).
-    public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], order: [Int]) throws -> Ceiling? {
+    public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
         guard let tree = pass.dendrogram else { return nil }
         let merges = tree.merges.map { ($0.a, $0.b, $0.similarity) }
         return Ceiling(grouping: name, search: "every cut", BestCut(items: pass.vectors.rows, merges: merges, topics: topics))

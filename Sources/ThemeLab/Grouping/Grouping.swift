@@ -6,6 +6,8 @@ public protocol Grouping: Sendable {
     var name: String { get }
     /// True for the references told k = number of topics (upper bounds, never methods).
     var isLabelInformed: Bool { get }
+    /// True for groupings that choose their cuts themselves (HDBSCAN, Leiden): one row, no threshold rule.
+    var cutsItself: Bool { get }
     /// What the pairwise pass must gather for it.
     var needs: PassNeeds { get }
     /// The groups at `request.threshold` (threshold groupings) or for `request.topics` groups
@@ -13,13 +15,14 @@ public protocol Grouping: Sendable {
     func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut
     /// The best ARI any threshold gives it (label-informed), when it has one; `ruled` are its cuts
     /// at the rules' values.
-    func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], order: [Int]) throws -> Ceiling?
+    func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling?
 }
 
 extension Grouping {
     public var isLabelInformed: Bool { false }
+    public var cutsItself: Bool { false }
     public var needs: PassNeeds { PassNeeds() }
-    public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], order: [Int]) throws -> Ceiling? { nil }
+    public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? { nil }
 }
 
 /// What a grouping is asked for: a threshold or a number of groups, and what seeded groupings use.
@@ -33,8 +36,8 @@ public struct GroupingRequest {
     public var seed: UInt64
 }
 
-/// A partition (labels numbered from 0), or why there is none; the leader adds its spread over
-/// seeded shuffles of the visiting order.
+/// A partition (labels numbered from 0, −1 for noise), or why there is none; the leader adds its
+/// spread over seeded shuffles of the visiting order.
 public struct GroupingCut {
     public var labels: [Int32]?
     public var note: String?
@@ -55,10 +58,43 @@ public let allGroupings: [Grouping] = [
 /// The groupings an analysis runs by default, in the order their rows appear.
 public let standardGroupings = ["components", "leader", "average", "kmeans-k", "average-k"]
 
-/// A grouping by name: `components`, `leader`, `average`, `kmeans-k`, `average-k`.
+/// A grouping by name: `components`, `leader`, `average`, `kmeans-k`, `average-k`, or one that cuts
+/// itself: `hdbscan(m)`, `hdbscan(m,k)`, `hdbscan-leaf(m)`, `hdbscan-leaf(m,k)`, `leiden(k)`, `leiden(k,γ)`.
 public func grouping(named name: String) throws -> Grouping {
-    guard let g = allGroupings.first(where: { $0.name == name }) else {
-        throw ThemeLabError.usage("unknown grouping '\(name)' (expected \(standardGroupings.joined(separator: ", ")))")
+    if let g = allGroupings.first(where: { $0.name == name }) { return g }
+    let parsed = try RuleName(name)
+    switch parsed.base {
+    case "hdbscan", "hdbscan-leaf": return try HDBSCANGrouping(parsed)
+    case "leiden": return try LeidenGrouping(parsed)
+    default:
+        throw ThemeLabError.usage(
+            "unknown grouping '\(name)' (expected \(standardGroupings.joined(separator: ", ")), hdbscan(m), hdbscan(m,k), "
+                + "hdbscan-leaf(m), hdbscan-leaf(m,k), leiden(k), leiden(k,γ))")
     }
-    return g
+}
+
+extension GroupingCut {
+    /// Labels with every noise item (−1) its own group: how the headline metrics count noise.
+    public static func noiseAsSingletons(_ labels: [Int32]) -> [Int32] {
+        var next = (labels.max() ?? -1) + 1
+        return labels.map { l in
+            guard l < 0 else { return l }
+            defer { next += 1 }
+            return next
+        }
+    }
+}
+
+/// The best ARI over a grouping's own parameter values (noise as singletons), as a ceiling.
+func bestParameter(
+    _ grouping: String, _ parameter: String, values: [Double], topics: [Int32], labels: (Double) throws -> [Int32]
+) rethrows -> Ceiling? {
+    var best: BestCut?
+    for v in values {
+        let groups = GroupingCut.noiseAsSingletons(try labels(v))
+        let ari = Recovery(topics: topics, groups: groups).ari
+        if best == nil || ari > best!.ari { best = BestCut(threshold: v, ari: ari, groups: Set(groups).count) }
+    }
+    let listed = values.map(formatArgument).joined(separator: ", ")
+    return best.map { Ceiling(grouping: grouping, search: "\(parameter) ∈ {\(listed)}", $0, parameter: parameter) }
 }

@@ -25,13 +25,13 @@ public struct LeaderAssignment: Grouping {
 
     /// Leader has no nested cuts to sweep: the best ARI over 24 thresholds at all-pair quantiles
     /// 1 − 10^−x (x from 0.3 to 5, dense in the upper tail) and every rule's value.
-    public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], order: [Int]) throws -> Ceiling? {
+    public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
         let d = pass.distribution
         let grid = Set((0..<24).compactMap { d.quantile(.all, 1 - pow(10, -(0.3 + Double($0) * 4.7 / 23))) }).subtracting(
             ruled.map(\.threshold))
         var cuts = ruled
         for t in grid {
-            let groups = try LeaderGrouping.group(pass.vectors, threshold: t, order: order)
+            let groups = try LeaderGrouping.group(pass.vectors, threshold: t, order: request.order)
             cuts.append(BestCut(threshold: t, ari: Recovery(topics: topics, groups: groups).ari, groups: Set(groups).count))
         }
         // The first of the lowest thresholds among equal ARIs, as a sweep from the bottom finds it.

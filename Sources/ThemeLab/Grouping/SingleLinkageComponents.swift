@@ -9,7 +9,7 @@ public struct SingleLinkageComponents: Grouping {
     }
 
     /// Every cut of the forest (each edge weight).
-    public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], order: [Int]) throws -> Ceiling? {
+    public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
         let merges = pass.forest!.edges.map { (Int($0.i), Int($0.j), $0.w) }
         return Ceiling(grouping: name, search: "every cut", BestCut(items: pass.vectors.rows, merges: merges, topics: topics))
     }

@@ -11,6 +11,9 @@ import Foundation
 /// When a worker's candidates fill its buffer, Kruskal folds them into the forest and a new
 /// snapshot is published. Any maximum spanning forest gives the same components, so results do
 /// not depend on the schedule. Memory O(N · levels + buffer); no N×N state.
+///
+/// With `cores` (HDBSCAN), each pair's weight is its mutual-reachability similarity
+/// min(s, core_i, core_j), never above s, so the tests on s still reject safely.
 public final class SpanningForest: PairConsumer, @unchecked Sendable {
     /// One edge: two items (i < j) and their cosine.
     public struct Edge: Codable, Sendable, Equatable {
@@ -80,6 +83,8 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
     }
 
     public let items: Int
+    /// Each item's core similarity, when the weights are mutual-reachability similarities.
+    let cores: [Float]?
     /// Candidates a worker holds before folding them in.
     let capacity: Int
     let levelCount: Int
@@ -94,8 +99,10 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
     public private(set) var rebuilds = 0
     public private(set) var foldSeconds = 0.0
 
-    public init(items: Int, levels: Int = 32, capacity: Int? = nil) {
+    public init(items: Int, levels: Int = 32, capacity: Int? = nil, cores: [Float]? = nil) {
+        precondition(cores == nil || cores!.count == items)
         self.items = items
+        self.cores = cores
         self.levelCount = levels
         self.capacity = capacity ?? Swift.max(1 << 16, items)
         snapshot = Snapshot(items: items, forest: [], levelCount: levels)
@@ -104,6 +111,7 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
     /// A forest already built (for example merged from shards).
     public init(items: Int, edges: [Edge]) {
         self.items = items
+        cores = nil
         levelCount = 32
         capacity = 0
         forest = Self.kruskal(items: items, edges)
@@ -113,6 +121,12 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
     /// The forest's edges, heaviest first (ties by item numbers).
     public var edges: [Edge] { forest }
 
+    /// The weight of pair (i, j) at similarity s: s, or its mutual-reachability similarity.
+    @inline(__always) func weight(_ s: Float, _ i: Int, _ j: Int) -> Float {
+        guard let cores else { return s }
+        return Swift.min(s, cores[i], cores[j])
+    }
+
     public func prepare(workers: Int) {
         while buffers.count < workers { buffers.append(Buffer()) }
     }
@@ -120,7 +134,7 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
     public func consume(_ tile: SimilarityTile, worker: Int) {
         let buffer = buffers[worker]
         if tile.isDiagonal {
-            buffer.edges.append(contentsOf: Self.prim(tile))
+            buffer.edges.append(contentsOf: prim(tile))
             if buffer.edges.count >= capacity { _ = fold(buffer) }
             return
         }
@@ -130,7 +144,7 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
         let first = Int(tile.item[tile.rowStart])
         let other = Int(tile.item[tile.colStart])
         if !snap.rejects(first, other, -.infinity) {
-            buffer.edges.append(Self.heaviest(tile))
+            buffer.edges.append(heaviest(tile))
             snap = fold(buffer)
         }
         var columnReach = (0..<tile.colCount).map { snap.reach[Int(tile.item[tile.colStart + $0])] }
@@ -139,8 +153,8 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
             let i = Int(tile.item[tile.rowStart + a])
             let rowReach = snap.reach[i]
             func test(_ b: Int) {
-                let w = row[b]
                 let j = Int(tile.item[tile.colStart + b])
+                let w = weight(row[b], i, j)
                 if !snap.rejects(i, j, w) { buffer.edges.append(Edge(i: Int32(Swift.min(i, j)), j: Int32(Swift.max(i, j)), w: w)) }
             }
             columnReach.withUnsafeBufferPointer { reach in
@@ -189,14 +203,18 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
     }
 
     /// The tile's heaviest pair (an off-diagonal tile: every cell is a pair).
-    static func heaviest(_ tile: SimilarityTile) -> Edge {
+    func heaviest(_ tile: SimilarityTile) -> Edge {
         var best = -Float.infinity
         var at = (0, 0)
         for a in 0..<tile.rowCount {
             let row = tile.values + a * tile.stride
-            for b in 0..<tile.colCount where row[b] > best {
-                best = row[b]
-                at = (a, b)
+            let i = Int(tile.item[tile.rowStart + a])
+            for b in 0..<tile.colCount {
+                let w = weight(row[b], i, Int(tile.item[tile.colStart + b]))
+                if w > best {
+                    best = w
+                    at = (a, b)
+                }
             }
         }
         let i = Int(tile.item[tile.rowStart + at.0])
@@ -207,7 +225,7 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
     /// The maximum spanning tree of a diagonal tile's items (dense Prim, O(t²)): only its edges
     /// can be in the whole forest. Diagonal tiles come first in the pass, so every item is in the
     /// forest before the snapshot test starts on the other tiles.
-    static func prim(_ tile: SimilarityTile) -> [Edge] {
+    func prim(_ tile: SimilarityTile) -> [Edge] {
         let t = tile.rowCount
         guard t > 1 else { return [] }
         var key = [Float](repeating: -.infinity, count: t)
@@ -220,7 +238,8 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
             // Only the upper triangle holds values: S[v, u] for u > v, S[u, v] for u < v.
             var best = 0
             for (k, u) in open.enumerated() {
-                let s = u > v ? tile.values[v * tile.stride + u] : tile.values[u * tile.stride + v]
+                let cell = u > v ? tile.values[v * tile.stride + u] : tile.values[u * tile.stride + v]
+                let s = weight(cell, Int(tile.item[tile.rowStart + v]), Int(tile.item[tile.rowStart + u]))
                 if s > key[u] {
                     key[u] = s
                     parent[u] = Int32(v)

@@ -1,14 +1,20 @@
-/// Each item's `k` highest similarities to other items, collected in the pairwise pass (a
-/// consumer): what the neighbour-based threshold rules read. Memory O(N · k · workers).
+/// Each item's `k` most similar other items, collected in the pairwise pass (a consumer): what the
+/// neighbour-based threshold rules, HDBSCAN's core distances and Leiden's graph read.
+/// Memory O(N · k · workers).
 ///
-/// Per worker and item a descending list; a pair is looked at only when it beats the row's or
-/// the column's current k-th value, which after the first tiles almost no pair does (tested
-/// eight at a time). `finish` merges the workers' lists.
+/// Per worker and item a list ordered by similarity (descending), ties by item number (ascending),
+/// so the lists do not depend on which worker saw which tile. A pair is looked at only when it is
+/// not below the row's or the column's current k-th value, which after the first tiles almost no
+/// pair is (tested eight at a time). `finish` merges the workers' lists.
 public final class NearestNeighbours: PairConsumer, @unchecked Sendable {
-    /// One worker's lists: item i's at [i * k, i * k + k), −∞ where not yet filled.
+    /// One worker's lists: item i's at [i * k, i * k + k); similarity −∞ and item `Int32.max` where not yet filled.
     final class Lists: @unchecked Sendable {
         var values: [Float]
-        init(items: Int, k: Int) { values = [Float](repeating: -.infinity, count: items * k) }
+        var indices: [Int32]
+        init(items: Int, k: Int) {
+            values = [Float](repeating: -.infinity, count: items * k)
+            indices = [Int32](repeating: .max, count: items * k)
+        }
     }
 
     public let items: Int
@@ -26,46 +32,54 @@ public final class NearestNeighbours: PairConsumer, @unchecked Sendable {
         while lists.count < workers { lists.append(Lists(items: items, k: k)) }
     }
 
+    /// True when (w, j) comes before (v, i): more similar, or as similar and a lower item number.
+    @inline(__always) static func precedes(_ w: Float, _ j: Int32, _ v: Float, _ i: Int32) -> Bool { w > v || (w == v && j < i) }
+
     public func consume(_ tile: SimilarityTile, worker: Int) {
         let k = self.k
-        lists[worker].values.withUnsafeMutableBufferPointer { top in
-            let top = top.baseAddress!
-            /// Puts w into item v's list if it beats the k-th.
-            func offer(_ v: Int, _ w: Float) {
-                let list = top + v * k
-                guard w > list[k - 1] else { return }
-                var p = k - 1
-                while p > 0 && list[p - 1] < w {
-                    list[p] = list[p - 1]
-                    p -= 1
-                }
-                list[p] = w
-            }
-            let columns = (0..<tile.colCount).map { Int(tile.item[tile.colStart + $0]) }
-            var columnKth = columns.map { top[$0 * k + k - 1] }
-            for a in 0..<tile.rowCount {
-                let row = tile.values + a * tile.stride
-                let i = Int(tile.item[tile.rowStart + a])
-                func pair(_ b: Int) {
-                    offer(i, row[b])
-                    offer(columns[b], row[b])
-                    columnKth[b] = top[columns[b] * k + k - 1]
-                }
-                var b = tile.firstColumn(ofRow: a)
-                if !tile.isDiagonal {
-                    // Eight at a time against the row's k-th value and each column's.
-                    let wide = tile.colCount & ~7
-                    while b < wide {
-                        let v = UnsafeRawPointer(row + b).loadUnaligned(as: SIMD8<Float>.self)
-                        let kth = columnKth.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: b * 4, as: SIMD8<Float>.self) }
-                        let passing = (v .> kth) .| (v .> SIMD8(repeating: top[i * k + k - 1]))
-                        if any(passing) { for l in 0..<8 where passing[l] { pair(b + l) } }
-                        b += 8
+        let list = lists[worker]
+        list.values.withUnsafeMutableBufferPointer { top in
+            list.indices.withUnsafeMutableBufferPointer { index in
+                let (top, index) = (top.baseAddress!, index.baseAddress!)
+                /// Puts item u at similarity w into item v's list if it comes before the k-th.
+                func offer(_ v: Int, _ u: Int32, _ w: Float) {
+                    let (values, items) = (top + v * k, index + v * k)
+                    guard Self.precedes(w, u, values[k - 1], items[k - 1]) else { return }
+                    var p = k - 1
+                    while p > 0 && Self.precedes(w, u, values[p - 1], items[p - 1]) {
+                        values[p] = values[p - 1]
+                        items[p] = items[p - 1]
+                        p -= 1
                     }
+                    values[p] = w
+                    items[p] = u
                 }
-                while b < tile.colCount {
-                    pair(b)
-                    b += 1
+                let columns = (0..<tile.colCount).map { tile.item[tile.colStart + $0] }
+                var columnKth = columns.map { top[Int($0) * k + k - 1] }
+                for a in 0..<tile.rowCount {
+                    let row = tile.values + a * tile.stride
+                    let i = tile.item[tile.rowStart + a]
+                    func pair(_ b: Int) {
+                        offer(Int(i), columns[b], row[b])
+                        offer(Int(columns[b]), i, row[b])
+                        columnKth[b] = top[Int(columns[b]) * k + k - 1]
+                    }
+                    var b = tile.firstColumn(ofRow: a)
+                    if !tile.isDiagonal {
+                        // Eight at a time against the row's k-th value and each column's (ties go to `offer`).
+                        let wide = tile.colCount & ~7
+                        while b < wide {
+                            let v = UnsafeRawPointer(row + b).loadUnaligned(as: SIMD8<Float>.self)
+                            let kth = columnKth.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: b * 4, as: SIMD8<Float>.self) }
+                            let passing = (v .>= kth) .| (v .>= SIMD8(repeating: top[Int(i) * k + k - 1]))
+                            if any(passing) { for l in 0..<8 where passing[l] { pair(b + l) } }
+                            b += 8
+                        }
+                    }
+                    while b < tile.colCount {
+                        pair(b)
+                        b += 1
+                    }
                 }
             }
         }
@@ -73,23 +87,28 @@ public final class NearestNeighbours: PairConsumer, @unchecked Sendable {
 
     public func finish() {
         guard lists.count > 1 else { return }
-        var merged = lists[0].values
+        let merged = lists[0]
         for other in lists.dropFirst() {
             for v in 0..<items {
-                let mine = merged[(v * k)..<(v * k + k)]
-                let theirs = other.values[(v * k)..<(v * k + k)]
-                let best = (Array(mine) + Array(theirs)).sorted(by: >).prefix(k)
-                merged.replaceSubrange((v * k)..<(v * k + k), with: best)
+                let range = (v * k)..<(v * k + k)
+                let best = (Array(zip(merged.values[range], merged.indices[range])) + Array(zip(other.values[range], other.indices[range])))
+                    .sorted { Self.precedes($0.0, $0.1, $1.0, $1.1) }.prefix(k)
+                merged.values.replaceSubrange(range, with: best.map(\.0))
+                merged.indices.replaceSubrange(range, with: best.map(\.1))
             }
         }
-        lists = [Lists(items: 0, k: k)]
-        lists[0].values = merged
+        lists = [merged]
     }
 
     /// Item v's `count` (≤ k) highest similarities, descending; fewer when N − 1 < count.
     public func similarities(of v: Int, count: Int) -> ArraySlice<Float> {
         let list = lists[0].values[(v * k)..<(v * k + Swift.min(count, k))]
         return list.prefix { $0 > -.infinity }
+    }
+
+    /// Item v's `count` (≤ k) nearest items, most similar first (ties by item number).
+    public func neighbours(of v: Int, count: Int) -> ArraySlice<Int32> {
+        lists[0].indices[(v * k)..<(v * k + Swift.min(count, k))].prefix { $0 != .max }
     }
 
     /// Every item's `count` highest similarities, item by item.

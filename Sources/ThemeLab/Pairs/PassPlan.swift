@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a threshold rule or a grouping asks the pairwise pass to gather besides the distribution.
 public struct PassNeeds: Sendable, Equatable {
     /// The maximum spanning forest (single-linkage groups at any threshold).
@@ -34,6 +36,23 @@ public struct PassProducts {
     /// numpy's 256-bin all-pairs histogram counted exactly in a second pass (when the first kept
     /// no values and the corpus is within the pair limit).
     public let exactCoarse: CoarseHistogram?
+    /// For groupings that need a pass of their own (HDBSCAN's tree).
+    public let engine: PairEngine
+    /// What groupings derive from the pass and share (one HDBSCAN tree per k, one graph per k).
+    public let memo = PassMemo()
+}
+
+/// Values derived from one pass, each made once on first use.
+public final class PassMemo: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [String: Any] = [:]
+
+    public func value<T>(_ key: String, make: () throws -> T) rethrows -> T {
+        if let v = lock.withLock({ values[key] }) as? T { return v }
+        let v = try make()
+        lock.withLock { values[key] = v }
+        return v
+    }
 }
 
 /// The pass planner: from what the rules and groupings need, the consumers of one pass over a
@@ -67,6 +86,6 @@ public struct PassPlan {
         }
         return PassProducts(
             vectors: x, distribution: distribution, forest: forest, dendrogram: linkage?.dendrogram(), dendrogramNote: linkageNote,
-            neighbours: neighbours, exactCoarse: exactCoarse)
+            neighbours: neighbours, exactCoarse: exactCoarse, engine: engine)
     }
 }

@@ -19,6 +19,7 @@ public enum EmbeddingSpace: Sendable, Equatable, CustomStringConvertible {
     /// Parses `raw`, `centred`, `centred-unnormalised`, `abtt`, `abtt(D)`, `whiten`, `whiten(k)`.
     public init(name: String) throws {
         let parsed = try RuleName(name)
+        try parsed.takes(atMost: 1)
         switch parsed.base {
         case "raw" where parsed.argument == nil: self = .raw
         case "centred" where parsed.argument == nil, "centered" where parsed.argument == nil: self = .centred

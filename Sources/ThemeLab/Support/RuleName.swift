@@ -1,32 +1,50 @@
-/// A name with an optional numeric argument, as rules and spaces are written on the command
-/// line and in experiment files: `otsu`, `fixed(0.55)`, `abtt(3)`.
+import Foundation
+
+/// A rule, space or grouping as written: `NAME`, `NAME(a)` or `NAME(a,b)` with finite numbers.
 public struct RuleName: Sendable, Equatable {
     public var base: String
-    public var argument: Double?
+    public var arguments: [Double]
+    /// The first argument, if any.
+    public var argument: Double? { arguments.first }
 
     public init(_ text: String) throws {
         guard let open = text.firstIndex(of: "(") else {
             base = text
-            argument = nil
+            arguments = []
             return
         }
-        guard text.hasSuffix(")"), let value = Double(text[text.index(after: open)..<text.index(before: text.endIndex)]) else {
-            throw ThemeLabError.usage("'\(text)': expected NAME or NAME(number)")
+        let inside = text.hasSuffix(")") ? text[text.index(after: open)..<text.index(before: text.endIndex)] : nil
+        let values = inside?.split(separator: ",", omittingEmptySubsequences: false).map {
+            Double($0.trimmingCharacters(in: .whitespaces))
         }
-        guard value.isFinite else { throw ThemeLabError.usage("'\(text)': the argument must be a finite number") }
+        guard let values, !values.isEmpty, values.allSatisfy({ $0 != nil }) else {
+            throw ThemeLabError.usage("'\(text)': expected NAME, NAME(number) or NAME(number,number)")
+        }
+        guard values.allSatisfy({ $0!.isFinite }) else { throw ThemeLabError.usage("'\(text)': every argument must be a finite number") }
         base = String(text[..<open])
-        argument = value
+        arguments = values.map { $0! }
     }
 
     /// Largest count a rule takes (bins, neighbours): larger ones would only exhaust memory.
     public static let maxCount = 1_000_000
 
-    /// The argument as a positive whole number, if given.
-    public func count(_ what: String) throws -> Int? {
-        guard let a = argument else { return nil }
+    /// Argument `index` as a positive whole number, if given.
+    public func count(_ what: String, at index: Int = 0) throws -> Int? {
+        guard index < arguments.count else { return nil }
+        let a = arguments[index]
         guard a >= 1, a <= Double(Self.maxCount), a == a.rounded() else {
-            throw ThemeLabError.usage("\(base)(\(formatArgument(a))): \(what) must be a whole number from 1 to \(Self.maxCount)")
+            throw ThemeLabError.usage("\(text): \(what) must be a whole number from 1 to \(Self.maxCount)")
         }
         return Int(a)
     }
+
+    /// Fails unless at most `limit` arguments were given.
+    public func takes(atMost limit: Int) throws {
+        guard arguments.count <= limit else {
+            throw ThemeLabError.usage("\(text): takes \(limit == 0 ? "no arguments" : "at most \(limit) argument\(limit == 1 ? "" : "s")")")
+        }
+    }
+
+    /// The name as written back: `base(a,b)`.
+    public var text: String { arguments.isEmpty ? base : "\(base)(\(arguments.map(formatArgument).joined(separator: ",")))" }
 }

@@ -79,6 +79,7 @@ public struct ThresholdContext: Sendable {
 /// `knn-median(k)`, `silhouette`, `oracle`.
 public func thresholdRule(named text: String) throws -> ThresholdRule {
     let name = try RuleName(text)
+    try name.takes(atMost: 1)
     switch name.base {
     case "fixed": return FixedThreshold(value: name.argument ?? 0.55)
     case "noise-floor": return NoiseFloorThreshold(k: name.argument ?? 4)

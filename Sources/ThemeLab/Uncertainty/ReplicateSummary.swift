@@ -75,6 +75,9 @@ extension SpaceAnalysis {
                 metrics[key] = bootstrap.estimate(
                     rows.map { row in key == "groups" ? row?.groups.map(Double.init) : row?.recovery?.named[k].1 })
             }
+            if rows.contains(where: { $0?.noise != nil }) {
+                metrics["noise share"] = bootstrap.estimate(rows.map { row in row?.groups == nil ? nil : row?.noise?.share ?? 0 })
+            }
             groupings[g].replicates = metrics
         }
         for c in (ceilings ?? []).indices {

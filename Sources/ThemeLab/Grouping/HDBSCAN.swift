@@ -1,0 +1,209 @@
+import Foundation
+
+/// HDBSCAN (Campello, Moulavi & Sander 2013; McInnes & Healy 2017) on cosine distance 1 − s:
+/// density-based hierarchical clustering that chooses its cuts locally, leaving low-density items
+/// as noise. As scikit-learn's `HDBSCAN(metric="precomputed")` computes it:
+/// - core distance of an item: its distance to the (k − 1)-th nearest other item (k = `min_samples`,
+///   which counts the item itself);
+/// - mutual reachability: max(core_a, core_b, d(a, b)); in similarities min(core_a, core_b, s);
+/// - its minimum spanning tree, as single-linkage merges at λ = 1 / distance;
+/// - the condensed tree: a split where both sides have ≥ m items makes two clusters, smaller sides
+///   fall out of their cluster as points at that λ;
+/// - stability of a cluster: Σ over its items and child clusters of (λ leaving − λ born) · size;
+/// - selection: excess of mass (a cluster is kept unless its children's total stability is larger;
+///   never the root) or the leaves of the cluster tree. Items under no selected cluster are noise.
+public enum HDBSCAN {
+    public enum Selection: String, Sendable, Codable {
+        case excessOfMass = "eom"
+        case leaf
+    }
+
+    /// The condensed tree of a spanning tree's merges.
+    public struct CondensedTree: Sendable {
+        /// Per cluster (0 is the root): its parent (−1 for the root), λ at birth, child clusters.
+        public var parent: [Int]
+        public var birth: [Double]
+        public var children: [[Int]]
+        /// Per cluster: Σ (λ leaving − λ born) · size.
+        public var stability: [Double]
+        /// Per item: the cluster it last belongs to (it falls out of it, or the cluster ends with it).
+        public var itemCluster: [Int]
+    }
+
+    /// Core similarities: each item's (k − 1)-th highest similarity to another item (+∞ for k = 1,
+    /// distance 0), from the neighbour lists of the pass.
+    public static func coreSimilarities(_ neighbours: NearestNeighbours, k: Int) -> [Float] {
+        precondition(k >= 1 && k - 1 <= neighbours.k)
+        guard k > 1 else { return [Float](repeating: .infinity, count: neighbours.items) }
+        return (0..<neighbours.items).map { neighbours.similarities(of: $0, count: k - 1).last ?? -.infinity }
+    }
+
+    /// The condensed tree for minimum cluster size `m`, from a maximum spanning tree of
+    /// mutual-reachability similarities, heaviest edge first.
+    public static func condense(items n: Int, tree: [SpanningForest.Edge], minClusterSize m: Int) -> CondensedTree {
+        precondition(tree.count == n - 1, "a spanning tree of \(n) items has \(n - 1) edges")
+        // Single-linkage hierarchy: merge e makes node n + e of `left[e]` and `right[e]`.
+        var sets = UnionFind(count: n)
+        var node = Array(0..<n)  // the hierarchy node of each set's root
+        var left = [Int](repeating: 0, count: n - 1)
+        var right = [Int](repeating: 0, count: n - 1)
+        var lambda = [Double](repeating: 0, count: n - 1)
+        var size = [Int](repeating: 1, count: 2 * n - 1)
+        for (e, edge) in tree.enumerated() {
+            let (a, b) = (sets.find(Int(edge.i)), sets.find(Int(edge.j)))
+            (left[e], right[e]) = (node[a], node[b])
+            let distance = 1 - Double(edge.w)
+            lambda[e] = distance > 0 ? 1 / distance : .infinity
+            size[n + e] = size[left[e]] + size[right[e]]
+            sets.union(a, b)
+            node[sets.find(a)] = n + e
+        }
+        var out = CondensedTree(parent: [-1], birth: [0], children: [[]], stability: [0], itemCluster: [Int](repeating: 0, count: n))
+        guard n > 1 else { return out }
+        /// Every item under hierarchy node `top` leaves `cluster` at `at`.
+        func fallOut(_ top: Int, from cluster: Int, at: Double) {
+            var stack = [top]
+            while let v = stack.popLast() {
+                if v < n {
+                    out.itemCluster[v] = cluster
+                    out.stability[cluster] += at - out.birth[cluster]
+                } else {
+                    stack.append(left[v - n])
+                    stack.append(right[v - n])
+                }
+            }
+        }
+        var stack = [(node: 2 * n - 2, cluster: 0)]
+        while let (v, c) = stack.popLast() {
+            let e = v - n
+            let (l, r, at) = (left[e], right[e], lambda[e])
+            switch (size[l] >= m, size[r] >= m) {
+            case (true, true):
+                for side in [l, r] {
+                    let child = out.parent.count
+                    out.parent.append(c)
+                    out.birth.append(at)
+                    out.children.append([])
+                    out.stability.append(0)
+                    out.children[c].append(child)
+                    out.stability[c] += (at - out.birth[c]) * Double(size[side])
+                    if side >= n { stack.append((side, child)) } else { out.itemCluster[side] = child }
+                }
+            case (false, false):
+                fallOut(l, from: c, at: at)
+                fallOut(r, from: c, at: at)
+            case (true, false):
+                fallOut(r, from: c, at: at)
+                if l >= n { stack.append((l, c)) } else { fallOut(l, from: c, at: at) }
+            case (false, true):
+                fallOut(l, from: c, at: at)
+                if r >= n { stack.append((r, c)) } else { fallOut(r, from: c, at: at) }
+            }
+        }
+        return out
+    }
+
+    /// The selected clusters' labels (numbered by first appearance), −1 for noise.
+    public static func labels(_ tree: CondensedTree, selection: Selection) -> [Int32] {
+        let count = tree.parent.count
+        var selected = [Bool](repeating: false, count: count)
+        switch selection {
+        case .excessOfMass:
+            // Bottom-up (children are numbered after their parents): a cluster wins unless its
+            // children's total (each already the larger of its own and its children's) is larger.
+            var best = tree.stability
+            var wins = [Bool](repeating: false, count: count)
+            for c in (1..<count).reversed() {
+                let below = tree.children[c].reduce(0.0) { $0 + best[$1] }
+                if below > best[c] { best[c] = below } else { wins[c] = true }
+            }
+            // Kept: a winner with no winning ancestor.
+            var covered = [Bool](repeating: false, count: count)
+            for c in 1..<count {
+                let p = tree.parent[c]
+                selected[c] = wins[c] && !covered[p]
+                covered[c] = covered[p] || wins[c]
+            }
+        case .leaf:
+            for c in 1..<count where tree.children[c].isEmpty { selected[c] = true }
+        }
+        // Each cluster's selected ancestor-or-self (top-down, parents first).
+        var owner = [Int](repeating: -1, count: count)
+        for c in 1..<count { owner[c] = selected[c] ? c : owner[tree.parent[c]] }
+        var number: [Int: Int32] = [:]
+        return tree.itemCluster.map { c in
+            let o = owner[c]
+            guard o >= 0 else { return -1 }
+            if let k = number[o] { return k }
+            let k = Int32(number.count)
+            number[o] = k
+            return k
+        }
+    }
+}
+
+/// `hdbscan(m)`, `hdbscan(m,k)` (excess of mass) and `hdbscan-leaf(m)`, `hdbscan-leaf(m,k)` (leaf
+/// selection): m = minimum cluster size (≥ 2), k = neighbours for the core distance counting the item
+/// itself (scikit-learn's `min_samples`; default m). Two passes: the neighbours in the analysis's,
+/// then the mutual-reachability tree in one of its own (shared by every m at that k). Noise is −1.
+public struct HDBSCANGrouping: Grouping {
+    public var minClusterSize: Int
+    public var neighbours: Int
+    public var selection: HDBSCAN.Selection
+
+    public init(minClusterSize: Int, neighbours: Int? = nil, selection: HDBSCAN.Selection = .excessOfMass) {
+        self.minClusterSize = minClusterSize
+        self.neighbours = neighbours ?? minClusterSize
+        self.selection = selection
+    }
+
+    init(_ parsed: RuleName) throws {
+        try parsed.takes(atMost: 2)
+        guard let m = try parsed.count("m"), m >= 2 else {
+            throw ThemeLabError.usage("\(parsed.text): the minimum cluster size m must be a whole number from 2 to \(RuleName.maxCount)")
+        }
+        self.init(
+            minClusterSize: m, neighbours: try parsed.count("k", at: 1), selection: parsed.base == "hdbscan-leaf" ? .leaf : .excessOfMass)
+    }
+
+    public var name: String {
+        "\(selection == .leaf ? "hdbscan-leaf" : "hdbscan")(\(minClusterSize)\(neighbours == minClusterSize ? "" : ",\(neighbours)"))"
+    }
+    public var cutsItself: Bool { true }
+    public var needs: PassNeeds { PassNeeds(neighbours: neighbours - 1) }
+
+    /// The maximum spanning tree of mutual-reachability similarities at this k (one pass, shared).
+    func tree(_ pass: PassProducts) -> [SpanningForest.Edge] {
+        pass.memo.value("hdbscan tree, k = \(neighbours)") {
+            let n = pass.vectors.rows
+            let cores = pass.neighbours.map { HDBSCAN.coreSimilarities($0, k: neighbours) } ?? [Float](repeating: .infinity, count: n)
+            let forest = SpanningForest(items: n, cores: cores)
+            _ = pass.engine.run(pass.vectors, consumers: [forest])
+            return forest.edges
+        }
+    }
+
+    func labels(_ pass: PassProducts, minClusterSize m: Int) -> [Int32] {
+        HDBSCAN.labels(HDBSCAN.condense(items: pass.vectors.rows, tree: tree(pass), minClusterSize: m), selection: selection)
+    }
+
+    /// Why there are no groups: k − 1 neighbours need k ≤ N − 1.
+    func tooFew(_ pass: PassProducts) -> String? {
+        let n = pass.vectors.rows
+        return neighbours < n ? nil : "\(name): k = \(neighbours) neighbours needs more than \(neighbours) items; this corpus has \(n)"
+    }
+
+    public func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {
+        if let note = tooFew(pass) { return GroupingCut(labels: nil, note: note) }
+        return GroupingCut(labels: labels(pass, minClusterSize: minClusterSize))
+    }
+
+    /// Its own ceiling: the best m at this k.
+    public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
+        guard tooFew(pass) == nil else { return nil }
+        let grid = Set([2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 75, 100, minClusterSize].filter { $0 <= pass.vectors.rows })
+        return bestParameter(name, "m", values: grid.sorted().map(Double.init), topics: topics) {
+            labels(pass, minClusterSize: Int($0))
+        }
+    }
+}
