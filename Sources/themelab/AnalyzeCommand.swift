@@ -27,7 +27,9 @@ let analyzeCommand = Command(
                             kittler-illingworth, mixture, knn-otsu(k), knn-mixture(k),
                             knn-median(k), silhouette, oracle (default: the first seven
                             and oracle; see README for what each does)
-          --groupings G,…   components, leader, average, kmeans-k, average-k (default: all)
+          --groupings G,…   components, leader, average, kmeans-k, average-k (default: all);
+                            groupings that choose their own cuts: hdbscan(m), hdbscan(m,k),
+                            hdbscan-leaf(m), hdbscan-leaf(m,k), leiden(k), leiden(k,γ)
           --shuffles N      seeded shuffles for the leader's order spread (default 10)
           --seed S          seed for shuffles and k-means (default 0)
           --json            print the results JSON instead of Markdown
@@ -44,9 +46,9 @@ let analyzeCommand = Command(
         throw ThemeLabError.usage("give --embeddings or --model/--layer, not both")
     }
     var settings = AnalysisSettings()
-    if let s = args.values["space"] { settings.spaces = s.split(separator: ",").map(String.init) }
-    if let s = args.values["thresholds"] { settings.thresholds = s.split(separator: ",").map(String.init) }
-    if let s = args.values["groupings"] { settings.groupings = s.split(separator: ",").map(String.init) }
+    if let s = args.names("space") { settings.spaces = s }
+    if let s = args.names("thresholds") { settings.thresholds = s }
+    if let s = args.names("groupings") { settings.groupings = s }
     settings.shuffles = try args.int("shuffles", default: 10, range: Validation.shuffles)
     settings.seed = UInt64(try args.int("seed", default: 0, range: 0...Int.max))
     try Validation.check(settings, source: .commandLine)

@@ -60,3 +60,17 @@ struct Arguments {
         return v
     }
 }
+
+extension Arguments {
+    /// A list option of names split at commas outside parentheses: `hdbscan(8,4),leiden(10)` is two.
+    func names(_ name: String) -> [String]? {
+        guard let text = values[name] else { return nil }
+        var out = [""]
+        var depth = 0
+        for c in text {
+            if c == "(" { depth += 1 } else if c == ")" { depth -= 1 }
+            if c == "," && depth <= 0 { out.append("") } else { out[out.count - 1].append(c) }
+        }
+        return out
+    }
+}

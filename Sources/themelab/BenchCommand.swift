@@ -5,7 +5,8 @@ import ThemeLab
 let benchCommand = Command(
     summary: "time one pairwise pass or bare cblas_ssyrk (for Experiments/bench)",
     help: """
-        usage: themelab bench pairs --n N [--d D] [--mode pass|full|ssyrk] [--tile T] [--repeat R] [--seed S]
+        usage: themelab bench pairs --n N [--d D] [--mode pass|full|ssyrk|grouping] [--grouping G] [--tile T] [--repeat R]
+                                    [--seed S]
 
         Times one stage on N seeded synthetic unit vectors of dimension D (default 384; 100
         topics, centred) and prints one JSON line: the best of R runs (default 3) in seconds,
@@ -14,17 +15,24 @@ let benchCommand = Command(
           full    the pass plus the spanning forest, then every label-free threshold rule and
                   single-linkage components at each (groups per rule in the JSON line)
           ssyrk   bare cblas_ssyrk into a full N×N matrix (the speed reference)
+          grouping  the pass with what --grouping G needs (hdbscan(m), leiden(k,γ), …), then G's
+                  groups: groups, noise share and ARI against the generator's topics in the JSON line;
+                  --out DIR also writes the centred vectors (DIR/vectors.npy) and, one per line,
+                  the topics (DIR/topics.txt) and G's labels (DIR/labels.txt, −1 noise), for peers
         Run each mode in its own process so peak RSS belongs to that mode alone;
         Experiments/bench/pairs does this and prints the ratios.
         """,
-    options: ["n", "d", "mode", "tile", "repeat", "seed"],
+    options: ["n", "d", "mode", "grouping", "tile", "repeat", "seed", "out"],
     positionals: 1...1
 ) { args in
     guard args.positional == ["pairs"] else { throw ThemeLabError.usage("expected 'bench pairs'") }
     let n = try args.int("n", default: 2000, range: 2...1_000_000)
     let d = try args.int("d", default: 384, range: 1...65_536)
     let mode = args.values["mode"] ?? "pass"
-    guard ["pass", "full", "ssyrk"].contains(mode) else { throw ThemeLabError.usage("--mode is pass, full or ssyrk, got '\(mode)'") }
+    guard ["pass", "full", "ssyrk", "grouping"].contains(mode) else {
+        throw ThemeLabError.usage("--mode is pass, full, ssyrk or grouping, got '\(mode)'")
+    }
+    let method = mode == "grouping" ? try grouping(named: try args.required("grouping")) : nil
     let topics = min(100, n)
     let memory = 4 * Double(n) * Double(d) * 3 + (mode == "ssyrk" ? 4 * Double(n) * Double(n) : MemoryBudget.pass(items: n, dimensions: d))
     try MemoryBudget.require(bytes: memory, for: "bench \(mode) at N = \(n), d = \(d)", source: .commandLine, "n")
@@ -50,6 +58,22 @@ let benchCommand = Command(
                 }
             }
             precondition(c[1].isFinite)
+        } else if let method {
+            let products = PassPlan(needs: method.needs, exactHistogramPairLimit: 0).run(x, labels: nil, engine: engine)
+            extra["first_pass_seconds"] = String(format: "%.2f", Date().timeIntervalSince(start))
+            let request = GroupingRequest(threshold: nil, topics: nil, order: Array(0..<n), labels: nil, shuffles: 0, seed: 0)
+            let cut = try method.groups(request, in: products)
+            guard let groups = cut.labels else { throw ThemeLabError.input(cut.note ?? "\(method.name) gave no groups") }
+            extra["grouping"] = method.name
+            extra["groups"] = "\(Set(groups.filter { $0 >= 0 }).count)"
+            extra["noise_share"] = String(format: "%.4f", Double(groups.filter { $0 < 0 }.count) / Double(n))
+            extra["ari"] = String(format: "%.4f", Recovery(topics: labels, groups: GroupingCut.noiseAsSingletons(groups)).ari)
+            if let out = args.values["out"] {
+                try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+                try NPY.write(x, to: out + "/vectors.npy")
+                try AtomicFile.write(Data(labels.map { "\($0)\n" }.joined().utf8), to: out + "/topics.txt")
+                try AtomicFile.write(Data(groups.map { "\($0)\n" }.joined().utf8), to: out + "/labels.txt")
+            }
         } else {
             let forest = mode == "full" ? SpanningForest(items: n) : nil
             let progress = ProgressLine(label: "bench \(mode) N=\(n)")

@@ -109,3 +109,43 @@ import Testing
         #expect(bad.status == 1 && bad.stderr.contains("bad.json: 'thresholds[0]' unknown threshold rule 'median'"), "\(bad.stderr)")
     }
 }
+
+/// HDBSCAN and Leiden through `analyze` as a user runs them: names with two arguments split right,
+/// one row each with no rule, noise reported, their own-parameter ceilings, the same labels as the
+/// groupings called directly.
+@Suite struct OwnCutsCommandTests {
+    @Test func hdbscanAndLeidenRowsInAnalyze() throws {
+        let folder = temporaryFolder()
+        let r = try CLI.run([
+            "synth", "--out-corpus", folder + "/c.jsonl", "--out-embeddings", folder + "/x.npy", "--topics", "12,9,7,5,3", "--dims", "32",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let a = try CLI.run([
+            "analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/x.npy", "--json", "--space", "centred",
+            "--thresholds", "otsu", "--groupings", "average,hdbscan(4,3),leiden(5,2)", "--out", folder + "/out",
+        ])
+        #expect(a.status == 0, "\(a.stderr)")
+        let s = try #require(try JSONDecoder().decode(AnalysisResults.self, from: Data(a.stdout.utf8)).analyses[0].spaces.first)
+        let hdbscan = try #require(s.groupings.first { $0.grouping == "hdbscan(4,3)" })
+        let leiden = try #require(s.groupings.first { $0.grouping == "leiden(5,2)" })
+        #expect(hdbscan.rule == nil && !hdbscan.labelInformed && leiden.rule == nil && !leiden.labelInformed)
+        #expect(s.ceilings?.first { $0.grouping == "hdbscan(4,3)" }?.parameter == "m")
+        #expect(s.ceilings?.first { $0.grouping == "leiden(5,2)" }?.parameter == "γ")
+
+        // The same labels as the groupings called directly on the centred vectors.
+        let x = try EmbeddingSpace.centred.transform(try NPY.read(path: folder + "/x.npy")) { "\($0)" }
+        let topics = try #require(try CorpusReader.read(path: folder + "/c.jsonl").labelIndices())
+        let products = PassPlan(needs: PassNeeds(neighbours: 5), exactHistogramPairLimit: 0).run(x, labels: nil, engine: PairEngine())
+        let request = GroupingRequest(threshold: nil, topics: nil, order: Array(0..<x.rows), labels: nil, shuffles: 0, seed: 0)
+        let direct = try #require(try HDBSCANGrouping(minClusterSize: 4, neighbours: 3).groups(request, in: products).labels)
+        let noise = direct.filter { $0 < 0 }.count
+        #expect(hdbscan.noise?.items == (noise > 0 ? noise : nil))
+        #expect(hdbscan.recovery?.ari == Recovery(topics: topics, groups: GroupingCut.noiseAsSingletons(direct)).ari)
+        let communities = try #require(try LeidenGrouping(neighbours: 5, resolution: 2).groups(request, in: products).labels)
+        #expect(leiden.recovery?.ari == Recovery(topics: topics, groups: communities).ari)
+
+        let markdown = try String(contentsOfFile: folder + "/out/analysis.md", encoding: .utf8)
+        #expect(markdown.contains("Groupings that choose their own cuts"))
+        #expect(markdown.contains("hdbscan(4,3) ARI") && markdown.contains("at m = "))
+    }
+}

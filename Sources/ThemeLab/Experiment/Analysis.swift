@@ -276,7 +276,7 @@ public struct Analysis {
 
         var ceilings: [Ceiling] = []
         if let labels {
-            for g in allGroupings where asked.contains(g.name) {
+            for g in allGroupings.filter({ asked.contains($0.name) }) + groupings.filter(\.cutsItself) {
                 let ruled = rows.compactMap { r -> BestCut? in
                     guard r.grouping == g.name, let t = r.threshold, let recovery = r.recovery else { return nil }
                     return BestCut(threshold: t, ari: recovery.ari, groups: recovery.groups)

@@ -163,6 +163,14 @@ public enum Validation {
                 bytes: 4 * Double(k) * Double(n) * 3, for: "\(name)'s \(k) neighbours of each of \(n) items",
                 source: source, "thresholds[\(i)]")
         }
+        for (i, name) in settings.groupings.enumerated() {
+            let k = try grouping(named: name).needs.neighbours
+            guard k > 0, k < n else { continue }
+            // Per worker and the merge: k similarities and item numbers per item; Leiden's graph: up to 2k edges per item.
+            try MemoryBudget.require(
+                bytes: 8 * Double(k) * Double(n) * 3 + 24 * Double(k) * Double(n), for: "\(name)'s \(k) neighbours of each of \(n) items",
+                source: source, "groupings[\(i)]")
+        }
         try MemoryBudget.require(
             bytes: MemoryBudget.pass(items: n, dimensions: d), for: "the pairwise pass over \(n) × \(d) vectors of '\(corpus)'",
             source: source, "corpora")

@@ -34,6 +34,15 @@ public struct GroupingRequest {
     public var labels: [Int32]?
     public var shuffles: Int
     public var seed: UInt64
+
+    public init(threshold: Double?, topics: Int?, order: [Int], labels: [Int32]?, shuffles: Int, seed: UInt64) {
+        self.threshold = threshold
+        self.topics = topics
+        self.order = order
+        self.labels = labels
+        self.shuffles = shuffles
+        self.seed = seed
+    }
 }
 
 /// A partition (labels numbered from 0, −1 for noise), or why there is none; the leader adds its
@@ -97,4 +106,21 @@ func bestParameter(
     }
     let listed = values.map(formatArgument).joined(separator: ", ")
     return best.map { Ceiling(grouping: grouping, search: "\(parameter) ∈ {\(listed)}", $0, parameter: parameter) }
+}
+
+/// Labels renumbered 0, 1, … by first appearance; noise (−1) stays −1.
+func renumbered(_ labels: [Int32]) -> [Int32] {
+    var number: [Int32: Int32] = [:]
+    return labels.map { l in
+        guard l >= 0 else { return -1 }
+        if let k = number[l] { return k }
+        let k = Int32(number.count)
+        number[l] = k
+        return k
+    }
+}
+
+/// Why a rule or grouping reading k neighbours gives nothing on `items` items (k must be below N), or nil.
+func tooFewItems(_ name: String, neighbours k: Int, items n: Int) -> String? {
+    k < n ? nil : "\(name): k = \(k) neighbours needs more than \(k) items; this corpus has \(n)"
 }

@@ -130,15 +130,7 @@ public enum HDBSCAN {
         // Each cluster's selected ancestor-or-self (top-down, parents first).
         var owner = [Int](repeating: -1, count: count)
         for c in 1..<count { owner[c] = selected[c] ? c : owner[tree.parent[c]] }
-        var number: [Int: Int32] = [:]
-        return tree.itemCluster.map { c in
-            let o = owner[c]
-            guard o >= 0 else { return -1 }
-            if let k = number[o] { return k }
-            let k = Int32(number.count)
-            number[o] = k
-            return k
-        }
+        return renumbered(tree.itemCluster.map { Int32(owner[$0]) })
     }
 }
 
@@ -178,7 +170,7 @@ public struct HDBSCANGrouping: Grouping {
             let n = pass.vectors.rows
             let cores = pass.neighbours.map { HDBSCAN.coreSimilarities($0, k: neighbours) } ?? [Float](repeating: .infinity, count: n)
             let forest = SpanningForest(items: n, cores: cores)
-            _ = pass.engine.run(pass.vectors, consumers: [forest])
+            pass.engine.feed(pass.vectors, consumers: [forest])
             return forest.edges
         }
     }
@@ -187,20 +179,14 @@ public struct HDBSCANGrouping: Grouping {
         HDBSCAN.labels(HDBSCAN.condense(items: pass.vectors.rows, tree: tree(pass), minClusterSize: m), selection: selection)
     }
 
-    /// Why there are no groups: k − 1 neighbours need k ≤ N − 1.
-    func tooFew(_ pass: PassProducts) -> String? {
-        let n = pass.vectors.rows
-        return neighbours < n ? nil : "\(name): k = \(neighbours) neighbours needs more than \(neighbours) items; this corpus has \(n)"
-    }
-
     public func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {
-        if let note = tooFew(pass) { return GroupingCut(labels: nil, note: note) }
+        if let note = tooFewItems(name, neighbours: neighbours, items: pass.vectors.rows) { return GroupingCut(labels: nil, note: note) }
         return GroupingCut(labels: labels(pass, minClusterSize: minClusterSize))
     }
 
     /// Its own ceiling: the best m at this k.
     public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
-        guard tooFew(pass) == nil else { return nil }
+        guard tooFewItems(name, neighbours: neighbours, items: pass.vectors.rows) == nil else { return nil }
         let grid = Set([2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 75, 100, minClusterSize].filter { $0 <= pass.vectors.rows })
         return bestParameter(name, "m", values: grid.sorted().map(Double.init), topics: topics) {
             labels(pass, minClusterSize: Int($0))

@@ -277,17 +277,6 @@ public struct Leiden {
     }
 }
 
-/// Labels renumbered 0, 1, … by first appearance.
-func renumbered(_ labels: [Int32]) -> [Int32] {
-    var number: [Int32: Int32] = [:]
-    return labels.map { l in
-        if let k = number[l] { return k }
-        let k = Int32(number.count)
-        number[l] = k
-        return k
-    }
-}
-
 /// `leiden(k)`, `leiden(k,γ)`: Leiden communities of the symmetrised k-nearest-neighbour graph
 /// weighted by similarity, maximising modularity at resolution γ (default 1), seeded by the
 /// analysis's seed.
@@ -316,19 +305,14 @@ public struct LeidenGrouping: Grouping {
         pass.memo.value("k-nearest-neighbour graph, k = \(neighbours)") { WeightedGraph.nearestNeighbours(pass.neighbours!, k: neighbours) }
     }
 
-    func tooFew(_ pass: PassProducts) -> String? {
-        let n = pass.vectors.rows
-        return neighbours < n ? nil : "\(name): k = \(neighbours) neighbours needs more than \(neighbours) items; this corpus has \(n)"
-    }
-
     public func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {
-        if let note = tooFew(pass) { return GroupingCut(labels: nil, note: note) }
+        if let note = tooFewItems(name, neighbours: neighbours, items: pass.vectors.rows) { return GroupingCut(labels: nil, note: note) }
         return GroupingCut(labels: Leiden(resolution: resolution, seed: request.seed).communities(graph(pass)))
     }
 
     /// Its own ceiling: the best γ at this k.
     public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
-        guard tooFew(pass) == nil else { return nil }
+        guard tooFewItems(name, neighbours: neighbours, items: pass.vectors.rows) == nil else { return nil }
         let grid = Set([0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 8, resolution]).sorted()
         return bestParameter(name, "γ", values: grid, topics: topics) {
             Leiden(resolution: $0, seed: request.seed).communities(graph(pass))

@@ -148,28 +148,36 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
             snap = fold(buffer)
         }
         var columnReach = (0..<tile.colCount).map { snap.reach[Int(tile.item[tile.colStart + $0])] }
+        // The most a pair's weight can be: its similarity, capped by both cores (mutual reachability).
+        let columnCap = (0..<tile.colCount).map { cores?[Int(tile.item[tile.colStart + $0])] ?? .infinity }
         for a in 0..<tile.rowCount {
             let row = tile.values + a * tile.stride
             let i = Int(tile.item[tile.rowStart + a])
             let rowReach = snap.reach[i]
+            let rowCap = SIMD8<Float>(repeating: cores?[i] ?? .infinity)
             func test(_ b: Int) {
                 let j = Int(tile.item[tile.colStart + b])
                 let w = weight(row[b], i, j)
                 if !snap.rejects(i, j, w) { buffer.edges.append(Edge(i: Int32(Swift.min(i, j)), j: Int32(Swift.max(i, j)), w: w)) }
             }
-            columnReach.withUnsafeBufferPointer { reach in
-                // Eight pairs at a time: nearly every block of eight is below both reaches.
-                let wide = tile.colCount & ~7
-                let floor = SIMD8<Float>(repeating: rowReach)
-                var b = 0
-                while b < wide {
-                    let v = UnsafeRawPointer(row + b).loadUnaligned(as: SIMD8<Float>.self)
-                    let r = UnsafeRawPointer(reach.baseAddress! + b).loadUnaligned(as: SIMD8<Float>.self)
-                    let passing = (v .>= r) .| (v .>= floor)
-                    if any(passing) { for k in 0..<8 where passing[k] { test(b + k) } }
-                    b += 8
+            columnCap.withUnsafeBufferPointer { caps in
+                columnReach.withUnsafeBufferPointer { reach in
+                    // Eight pairs at a time: nearly every block of eight is below both reaches.
+                    let wide = tile.colCount & ~7
+                    let floor = SIMD8<Float>(repeating: rowReach)
+                    var b = 0
+                    while b < wide {
+                        let s = UnsafeRawPointer(row + b).loadUnaligned(as: SIMD8<Float>.self)
+                        let cap = UnsafeRawPointer(caps.baseAddress! + b).loadUnaligned(as: SIMD8<Float>.self)
+                        let capped = s.replacing(with: cap, where: cap .< s)
+                        let v = capped.replacing(with: rowCap, where: rowCap .< capped)
+                        let r = UnsafeRawPointer(reach.baseAddress! + b).loadUnaligned(as: SIMD8<Float>.self)
+                        let passing = (v .>= r) .| (v .>= floor)
+                        if any(passing) { for k in 0..<8 where passing[k] { test(b + k) } }
+                        b += 8
+                    }
+                    for b in wide..<tile.colCount where row[b] >= Swift.min(rowReach, reach[b]) { test(b) }
                 }
-                for b in wide..<tile.colCount where row[b] >= Swift.min(rowReach, reach[b]) { test(b) }
             }
             if buffer.edges.count >= capacity {
                 snap = fold(buffer)

@@ -42,7 +42,7 @@ public final class NearestNeighbours: PairConsumer, @unchecked Sendable {
             list.indices.withUnsafeMutableBufferPointer { index in
                 let (top, index) = (top.baseAddress!, index.baseAddress!)
                 /// Puts item u at similarity w into item v's list if it comes before the k-th.
-                func offer(_ v: Int, _ u: Int32, _ w: Float) {
+                @inline(__always) func offer(_ v: Int, _ u: Int32, _ w: Float) {
                     let (values, items) = (top + v * k, index + v * k)
                     guard Self.precedes(w, u, values[k - 1], items[k - 1]) else { return }
                     var p = k - 1
@@ -54,12 +54,21 @@ public final class NearestNeighbours: PairConsumer, @unchecked Sendable {
                     values[p] = w
                     items[p] = u
                 }
-                let columns = (0..<tile.colCount).map { tile.item[tile.colStart + $0] }
-                var columnKth = columns.map { top[Int($0) * k + k - 1] }
+                let columns = UnsafeMutableBufferPointer<Int32>.allocate(capacity: tile.colCount)
+                let columnKth = UnsafeMutableBufferPointer<Float>.allocate(capacity: tile.colCount)
+                defer {
+                    columns.deallocate()
+                    columnKth.deallocate()
+                }
+                for b in 0..<tile.colCount {
+                    columns[b] = tile.item[tile.colStart + b]
+                    columnKth[b] = top[Int(columns[b]) * k + k - 1]
+                }
                 for a in 0..<tile.rowCount {
                     let row = tile.values + a * tile.stride
                     let i = tile.item[tile.rowStart + a]
-                    func pair(_ b: Int) {
+                    let rowKth = top + Int(i) * k + k - 1
+                    @inline(__always) func pair(_ b: Int) {
                         offer(Int(i), columns[b], row[b])
                         offer(Int(columns[b]), i, row[b])
                         columnKth[b] = top[Int(columns[b]) * k + k - 1]
@@ -68,11 +77,15 @@ public final class NearestNeighbours: PairConsumer, @unchecked Sendable {
                     if !tile.isDiagonal {
                         // Eight at a time against the row's k-th value and each column's (ties go to `offer`).
                         let wide = tile.colCount & ~7
+                        var floor = SIMD8<Float>(repeating: rowKth.pointee)
                         while b < wide {
                             let v = UnsafeRawPointer(row + b).loadUnaligned(as: SIMD8<Float>.self)
-                            let kth = columnKth.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: b * 4, as: SIMD8<Float>.self) }
-                            let passing = (v .>= kth) .| (v .>= SIMD8(repeating: top[Int(i) * k + k - 1]))
-                            if any(passing) { for l in 0..<8 where passing[l] { pair(b + l) } }
+                            let kth = UnsafeRawPointer(columnKth.baseAddress! + b).loadUnaligned(as: SIMD8<Float>.self)
+                            let passing = (v .>= kth) .| (v .>= floor)
+                            if any(passing) {
+                                for l in 0..<8 where passing[l] { pair(b + l) }
+                                floor = SIMD8(repeating: rowKth.pointee)
+                            }
                             b += 8
                         }
                     }

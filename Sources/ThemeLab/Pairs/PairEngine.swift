@@ -156,11 +156,17 @@ public struct PairEngine: Sendable {
         try! PairPartial.merge([pass(x, labels: labels, shard: PairShard(index: 0, count: 1), consumers: consumers, progress: progress)])
     }
 
+    /// A pass that only hands the tiles to `consumers` (no histograms): a second pass for what
+    /// the first one's results decide (HDBSCAN's tree, once the core distances are known).
+    public func feed(_ x: Matrix, consumers: [PairConsumer]) {
+        _ = pass(x, shard: PairShard(index: 0, count: 1), consumers: consumers, countsPairs: false)
+    }
+
     /// The pass over one shard's tiles (tile k belongs to shard k mod count): a partial state
     /// that `PairPartial.merge` folds with the other shards' into exactly the unsharded result.
     public func pass(
         _ x: Matrix, labels: [Int32]? = nil, shard: PairShard, consumers: [PairConsumer] = [],
-        progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+        progress: ((_ done: Int, _ total: Int) -> Void)? = nil, countsPairs: Bool = true
     ) -> PairPartial {
         let n = x.rows
         let d = x.cols
@@ -252,9 +258,11 @@ public struct PairEngine: Sendable {
                                 let view = SimilarityTile(
                                     rowStart: r0, rowCount: rc, colStart: c0, colCount: cc,
                                     isDiagonal: ti == tj, values: tile, stride: t, item: item)
-                                histogram(view, starts: starts, ends: ends, related: related[worker], unrelated: unrelated[worker])
-                                (sums[4 * k], sums[4 * k + 1]) = related[worker].takeTileSums()
-                                (sums[4 * k + 2], sums[4 * k + 3]) = unrelated[worker].takeTileSums()
+                                if countsPairs {
+                                    histogram(view, starts: starts, ends: ends, related: related[worker], unrelated: unrelated[worker])
+                                    (sums[4 * k], sums[4 * k + 1]) = related[worker].takeTileSums()
+                                    (sums[4 * k + 2], sums[4 * k + 3]) = unrelated[worker].takeTileSums()
+                                }
                                 for consumer in sharedConsumers.value { consumer.consume(view, worker: worker) }
                                 queue.withState { d in
                                     d.delivered += 1

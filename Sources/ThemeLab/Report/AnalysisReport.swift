@@ -54,7 +54,19 @@ public enum AnalysisReport {
                 + cells.joined(separator: " | ")
                 + " |\n"
         }
-        let references = s.groupings.filter { $0.rule == nil }
+        let ownCuts = s.groupings.filter { $0.rule == nil && !$0.labelInformed }
+        if !ownCuts.isEmpty {
+            out +=
+                "\nGroupings that choose their own cuts (ARI / pair F1 / groups; noise counted as one group per item): "
+                + ownCuts.map { g in
+                    "\(g.grouping) \(cell(g, bold: false))"
+                        + (g.noise.map { n in
+                            ", noise \(formatPercent(n.share))"
+                                + (n.recoveryExcludingNoise.map { " (ARI without it \(formatFigure($0.ari)))" } ?? "")
+                        } ?? "")
+                }.joined(separator: "; ") + ".\n"
+        }
+        let references = s.groupings.filter { $0.rule == nil && $0.labelInformed }
         if !references.isEmpty {
             out +=
                 "\nLabel-informed references (k = number of topics) †: "
@@ -62,10 +74,12 @@ public enum AnalysisReport {
         }
         if let ceilings = s.ceilings, !ceilings.isEmpty {
             out +=
-                "\nBest threshold per grouping † (regret of a rule = this ARI − its ARI): "
+                "\nBest threshold (or parameter) per grouping † (regret of a rule = this ARI − its ARI): "
                 + ceilings.map {
-                    "\($0.grouping) ARI \(withInterval(formatFigure($0.ari), $0.replicates)) at \(formatFigure($0.threshold)), "
-                        + "\($0.groups) groups (\($0.search))"
+                    "\($0.grouping) ARI \(withInterval(formatFigure($0.ari), $0.replicates)) at "
+                        + ($0.parameter.map { p in "\(p) = " } ?? "")
+                        + ($0.parameter == nil ? formatFigure($0.threshold) : formatArgument($0.threshold))
+                        + ", \($0.groups) groups (\($0.search))"
                 }
                 .joined(separator: "; ") + ".\n"
         }
@@ -94,15 +108,18 @@ public enum AnalysisReport {
             "pair_f1", "purity", "singleton_share", "largest_group_share",
             "leader_shuffles_ari_mean", "leader_shuffles_ari_std", "replicates",
         ] + (["threshold"] + Recovery.metricNames).flatMap { m in ["mean", "sd", "low", "high"].map { "\(m)_replicate_\($0)" } }
+        + ["noise_share", "ari_without_noise"]
 
-    /// One row per corpus × source × space × threshold rule × grouping.
+    /// One row per corpus × source × space × threshold rule × grouping; rule "k=topics" for the
+    /// label-informed references, empty for groupings that choose their own cuts.
     public static func tidyCSV(_ analyses: [CorpusAnalysis]) -> String {
         var lines = [csvColumns.joined(separator: ",")]
         for a in analyses {
             for s in a.spaces {
                 for g in s.groupings {
                     var fields = [
-                        a.corpus.name, a.source, s.space, g.rule ?? "k=topics", g.threshold.map { String($0) } ?? "",
+                        a.corpus.name, a.source, s.space, g.rule ?? (g.labelInformed ? "k=topics" : ""),
+                        g.threshold.map { String($0) } ?? "",
                         g.grouping, g.labelInformed ? "true" : "false", g.groups.map(String.init) ?? "",
                     ]
                     let metrics =
@@ -115,6 +132,10 @@ public enum AnalysisReport {
                     for e in [threshold] + Recovery.metricNames.map({ g.replicates?[$0] }) {
                         fields += e.map { [$0.mean, $0.sd, $0.low, $0.high].map { String($0) } } ?? ["", "", "", ""]
                     }
+                    fields += [
+                        g.noise.map { String($0.share) } ?? (g.groups != nil && g.rule == nil && !g.labelInformed ? "0" : ""),
+                        g.noise?.recoveryExcludingNoise.map { String($0.ari) } ?? "",
+                    ]
                     lines.append(fields.map(csvField).joined(separator: ","))
                 }
             }

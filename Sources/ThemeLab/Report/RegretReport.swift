@@ -30,16 +30,25 @@ public struct RegretTable: Sendable {
     }
 
     public var grouping: String
+    /// The columns: threshold rules with `grouping`, then groupings that choose their own cuts.
     public var rules: [String]
     public var rows: [Row]
-    /// Rules that read more than the all-pairs distribution (neighbours, the dendrogram): drawn solid.
+    /// Rules that read more than the all-pairs distribution (neighbours, the dendrogram), and the
+    /// groupings that cut themselves: drawn solid.
     public var localRules: Set<String>
+    /// The columns that are groupings choosing their own cuts (HDBSCAN, Leiden), not rules.
+    public var ownCuts: Set<String>
 
     /// Rows from every labeled analysis's `space` that has a ceiling for `grouping`; `settings` are
-    /// the experiment's (which rules it ran).
-    public init(analyses: [CorpusAnalysis], grouping: String, settings: AnalysisSettings, space: String = "centred") {
+    /// the experiment's (which rules it ran). `alongside`: groupings that choose their own cuts,
+    /// measured against this grouping's ceiling as columns of their own.
+    public init(
+        analyses: [CorpusAnalysis], grouping: String, settings: AnalysisSettings, space: String = "centred", alongside: [String] = []
+    ) {
         self.grouping = grouping
-        localRules = Set(((try? settings.rules()) ?? []).filter { $0.neighbours > 0 || $0.needsDendrogram }.map(\.name))
+        let cutsItself = Set(settings.groupings.filter { (try? ThemeLab.grouping(named: $0))?.cutsItself == true })
+        ownCuts = cutsItself.intersection(alongside + [grouping])
+        localRules = Set(((try? settings.rules()) ?? []).filter { $0.neighbours > 0 || $0.needsDendrogram }.map(\.name)).union(ownCuts)
         var rules: [String] = []
         rows = analyses.compactMap { a in
             guard let s = a.spaces.first(where: { $0.space == space }), let c = s.ceilings?.first(where: { $0.grouping == grouping }) else {
@@ -49,8 +58,8 @@ public struct RegretTable: Sendable {
             var estimates: [String: Estimate] = [:]
             var relative: [String: (low: Double, high: Double)] = [:]
             let bootstrap = a.replicateBootstrap(seed: settings.seed)
-            for g in s.groupings where g.grouping == grouping && !g.labelInformed {
-                guard let rule = g.rule else { continue }
+            for g in s.groupings where (g.grouping == grouping || alongside.contains(g.grouping)) && !g.labelInformed {
+                guard let rule = g.rule ?? (cutsItself.contains(g.grouping) ? g.grouping : nil) else { continue }
                 if !rules.contains(rule) { rules.append(rule) }
                 regret[rule] = c.ari - (g.recovery?.ari ?? 0)
                 if let bootstrap, let ceilings = c.replicateARI, let aris = g.replicateARI, ceilings.allSatisfy({ $0 != nil }) {
@@ -90,13 +99,15 @@ public struct RegretTable: Sendable {
 
     /// Corpus rows, then the worst case over all rows and over `subset` (a label and a filter).
     public func markdown(subset: (label: String, include: (Row) -> Bool)) -> String {
-        var out = "| corpus | topics | related share | ceiling ARI † (threshold) | " + rules.joined(separator: " | ") + " |\n"
+        let searched = rows.first?.ceiling.parameter ?? "threshold"
+        var out = "| corpus | topics | related share | ceiling ARI † (\(searched)) | " + rules.joined(separator: " | ") + " |\n"
         out += "|---|---|---|---|" + String(repeating: "---|", count: rules.count) + "\n"
         for r in rows {
             let best = rules.compactMap { r.regret[$0] }.min()
+            let at = r.ceiling.parameter == nil ? formatShort(r.ceiling.threshold) : formatArgument(r.ceiling.threshold)
             out +=
                 "| \(r.corpus) | \(r.topics) | \(r.relatedShare.map { String(format: "%.2f%%", 100 * $0) } ?? "n/a") | "
-                + "\(formatShort(r.ceiling.ari)) (\(formatShort(r.ceiling.threshold))) | "
+                + "\(formatShort(r.ceiling.ari)) (\(at)) | "
                 + rules.map { rule in
                     r.regret[rule].map {
                         withInterval($0 == best ? "**\(formatShort($0))**" : formatShort($0), r.regretEstimate[rule])

@@ -22,6 +22,9 @@ public struct ReportLayout: Codable, Sendable {
         public var study: String
         public var tuning: String
         public var groupings: [String]
+        /// The grouping whose ceiling the groupings that choose their own cuts are measured against
+        /// (each also gets a table against its own best parameter).
+        public var ownCutsCeiling: String?
         public var subset: Subset
     }
 
