@@ -39,13 +39,6 @@ public struct UnionFind: Sendable {
 
     /// Group labels 0..<k numbered by first appearance.
     public mutating func labels() -> [Int32] {
-        var number: [Int: Int32] = [:]
-        return (0..<parent.count).map { i in
-            let r = find(i)
-            if let n = number[r] { return n }
-            let n = Int32(number.count)
-            number[r] = n
-            return n
-        }
+        renumbered((0..<parent.count).map { Int32(find($0)) })
     }
 }
