@@ -1,5 +1,5 @@
 # `make reproduce`: install what is missing, build in release mode, run every experiment and
-# write results/.   `make test`: install what is missing, run the test suite.
+# write results/.   `make test`: install what is missing, run the test suite (under the harness's BLAS kernel).
 # `make gate`: the CI regression gate (re-run Experiments/ci-gate.json, check it against results/baseline.json).
 # `make fuzz`: every parser under libFuzzer for FUZZ_SECONDS each (default 600; CI runs 30).
 # `make lint`: swift format (committed .swift-format) and no line over 140 characters.
@@ -12,7 +12,7 @@ bootstrap:
 	@scripts/bootstrap
 
 test: bootstrap
-	swift test
+	scripts/test
 
 reproduce: bootstrap
 	swift build -c release

@@ -26,6 +26,7 @@ let commands: [String: Command] = [
     "embed": embedCommand,
     "env": envCommand,
     "pairs": pairsCommand,
+    "replay": replayCommand,
     "reproduce": reproduceCommand,
     "synth": synthCommand,
 ]

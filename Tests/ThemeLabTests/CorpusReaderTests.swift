@@ -15,14 +15,14 @@ import Testing
             """
             {"id": "a", "text": "I said the wrong thing", "label": "work", "order": 2}
 
-            {"id": "b", "text": "Café au lait", "label": "food", "group2": "life"}
+            {"id": "b", "text": "Café au lait", "label": "food", "group2": "life", "order": 1}
             """, "c.jsonl")
         let c = try CorpusReader.read(path: path)
         #expect(c.name == "c")
         #expect(
             c.items == [
                 CorpusItem(id: "a", text: "I said the wrong thing", label: "work", order: 2),
-                CorpusItem(id: "b", text: "Café au lait", label: "food", group2: "life"),
+                CorpusItem(id: "b", text: "Café au lait", label: "food", group2: "life", order: 1),
             ])
         #expect(c.labelIndices() == [0, 1])
     }

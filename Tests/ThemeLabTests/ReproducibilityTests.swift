@@ -49,12 +49,14 @@ import Testing
             "results/baseline.json is not the committed ci-gate result")
     }
 
-    /// A file's text without the fields that legitimately change between runs.
+    /// A file's text without the fields that legitimately change between runs: the time stamp, the command line,
+    /// and who chose the kernel (`themelab` re-executing itself, or `make test` starting the runner on the same kernel).
     static func comparable(_ path: String) throws -> String {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         guard path.hasSuffix(".json") else { return text }
         return text.replacingOccurrences(of: #""createdAt" : "[^"]*""#, with: "", options: .regularExpression)
             .replacingOccurrences(of: #""command" : \[[^\]]*\]"#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: #""kernelChosenBy" : "[^"]*""#, with: "", options: .regularExpression)
     }
 
     /// The gate passes the CI-gate experiment run under another OpenBLAS kernel (AVX without FMA, or

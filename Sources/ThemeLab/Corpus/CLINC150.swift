@@ -66,6 +66,12 @@ public enum CLINC150 {
                 }
             }
         }
+        if let m = o.perIntent, let smallest = Dictionary(grouping: items, by: { $0.label! }).min(by: { $0.value.count < $1.value.count }),
+            smallest.value.count < m
+        {
+            throw ThemeLabError.input(
+                "\(dataPath): perIntent is \(m), but intent '\(smallest.key)' has only \(smallest.value.count) items in split \(o.split)")
+        }
         items = subsample(items, intents: o.intents, perIntent: o.perIntent, seed: o.seed)
         if o.level == "domain" {
             items = items.map {

@@ -86,6 +86,9 @@ public enum CorpusReader {
         var lineOfID: [String: Int] = [:]
         var labeledLine: Int?
         var unlabeledLine: Int?
+        var orderedLine: Int?
+        var unorderedLine: Int?
+        var lineOfOrder: [Int: Int] = [:]
 
         init(file: String) { self.file = file }
 
@@ -99,7 +102,17 @@ public enum CorpusReader {
             var order: Int?
             if let o = fields["order"] {
                 guard let n = Int(o) else { throw ThemeLabError.input("\(file):\(line): field 'order' must be an integer, got '\(o)'") }
+                if let first = lineOfOrder[n] {
+                    throw ThemeLabError.input("\(file):\(line): order \(n) repeats line \(first)'s (each item is saved at its own step)")
+                }
+                lineOfOrder[n] = line
                 order = n
+            }
+            if order == nil { unorderedLine = unorderedLine ?? line } else { orderedLine = orderedLine ?? line }
+            if let o = orderedLine, let u = unorderedLine {
+                throw ThemeLabError.input(
+                    "\(file):\(max(o, u)): missing field 'order' (line \(min(o, u)) \(o < u ? "has" : "lacks") one; give every item an "
+                        + "order or none)")
             }
             let label = fields["label"]
             if label == nil { unlabeledLine = unlabeledLine ?? line } else { labeledLine = labeledLine ?? line }

@@ -89,14 +89,20 @@ public struct ExperimentPlan: Decodable, Sendable {
     }
 
     /// Fields a file may hold, per object: a misspelt one would otherwise be ignored in silence.
+    /// Refuses the first field of `fields` (at `path`; "" for the top level, called `topLevel`) not in `known`.
+    static func refuse(
+        _ fields: [String: Any], _ known: Set<String>, at path: String, topLevel: String = "an experiment", source: ParameterSource
+    ) throws {
+        for key in fields.keys.sorted() where !known.contains(key) {
+            throw source.error(
+                path.isEmpty ? key : "\(path).\(key)",
+                "is not a field of \(path.isEmpty ? topLevel : "this object") (expected one of \(known.sorted().joined(separator: ", ")))")
+        }
+    }
+
     static func refuseUnknownFields(_ object: [String: Any], source: ParameterSource) throws {
         func refuse(_ fields: [String: Any], _ known: Set<String>, at path: String) throws {
-            for key in fields.keys.sorted() where !known.contains(key) {
-                throw source.error(
-                    path.isEmpty ? key : "\(path).\(key)",
-                    "is not a field of \(path.isEmpty ? "an experiment" : "this object") "
-                        + "(expected one of \(known.sorted().joined(separator: ", ")))")
-            }
+            try ExperimentPlan.refuse(fields, known, at: path, source: source)
         }
         try refuse(object, Set(Keys.allCases.map(\.rawValue)), at: "")
         let corpusFields: Set = [
@@ -122,6 +128,7 @@ public struct ExperimentPlan: Decodable, Sendable {
     /// Fields that hold whole numbers, wherever they appear.
     static let wholeNumberFields: Set = [
         "shuffles", "seed", "replicates", "intents", "perIntent", "maxItems", "minimumTopicSize", "dimensions", "topicSizes", "layers",
+        "launch", "initial", "points",
     ]
 
     /// After a failed decode: a whole-number field given 1.5 or 1e30, which Foundation's decoder reports

@@ -21,7 +21,11 @@ public enum Reproduction {
             throw ThemeLabError.usage("--only: no experiment '\(unknown)' in \(folder) (there are \(all.sorted().joined(separator: ", ")))")
         }
         let layout = try ReportLayout.read(path: "\(folder)/report/layout.json")
-        let plans = try all.filter { only?.contains($0) ?? true }.sorted { "\($0).json" < "\($1).json" }.map {
+        let chosen = all.filter { only?.contains($0) ?? true }.sorted { "\($0).json" < "\($1).json" }
+        let replays = try chosen.filter { ReplayPlan.isReplay(path: "\(folder)/\($0).json") }.map {
+            try ReplayPlan.read(path: "\(folder)/\($0).json")
+        }
+        let plans = try chosen.filter { !ReplayPlan.isReplay(path: "\(folder)/\($0).json") }.map {
             var plan = try ExperimentPlan.read(path: "\(folder)/\($0).json")
             if let replicates, plan.settings.replicates != nil { plan.settings.replicates = replicates }
             return plan
@@ -39,15 +43,22 @@ public enum Reproduction {
                 try AtomicFile.write(try JSONOutput.encode(baseline), to: "\(root.path)/baseline.json")
             }
         }
-        let report = ReproductionReport(
+        var replayed: [ReplayResults] = []
+        for plan in replays {
+            let results = try plan.run(in: environment)
+            try root.replaceFolder(plan.name) { try ReplayReport.write(results, folder: $0) }
+            replayed.append(results)
+        }
+        var report = ReproductionReport(
             experiments: done.map { ($0.plan.name, $0.plan.description ?? "", $0.results) },
             c7: try themeSums(on: layout.themeSums, environment), layout: layout)
+        report.replays = replayed
         for (path, svg) in report.plots() { try AtomicFile.write(svg, to: "\(root.path)/\(path)") }
         try AtomicFile.write(report.markdown(), to: "\(root.path)/REPORT.md")
         let seconds = (Date().timeIntervalSince(environment.startedAt) * 10).rounded() / 10
         let provenance = RunProvenance(
             provenance: .current(command: environment.command, inputs: [:], createdAt: environment.startedAt), runSeconds: seconds,
-            experiments: done.map(\.plan.name))
+            experiments: done.map(\.plan.name) + replayed.map(\.name))
         try AtomicFile.write(try JSONOutput.encode(provenance), to: "\(root.path)/provenance.json")
         return Summary(experiments: provenance.experiments, seconds: seconds)
     }

@@ -16,10 +16,55 @@ extension PairConfusion {
     }
 }
 
+extension PairConfusion {
+    /// The same counts for labels numbered 0, 1, … (no noise), without building the table: items are
+    /// bucketed by class, and within a class each item adds the count of earlier same-cluster items
+    /// (Σ C(n_ck, 2) grows by n_ck at each new member). O(N + classes + clusters); for the replay,
+    /// which compares groupings at every save.
+    public init(denseClasses classes: [Int32], clusters: [Int32]) {
+        precondition(classes.count == clusters.count, "one cluster per item")
+        let n = classes.count
+        let classCount = Int(classes.max() ?? -1) + 1
+        let clusterCount = Int(clusters.max() ?? -1) + 1
+        precondition(classes.allSatisfy { $0 >= 0 } && clusters.allSatisfy { $0 >= 0 }, "labels must be numbered from 0")
+        var start = [Int](repeating: 0, count: classCount + 1)
+        for c in classes { start[Int(c) + 1] += 1 }
+        for c in 0..<classCount { start[c + 1] += start[c] }
+        var byClass = [Int32](repeating: 0, count: n)
+        var next = start
+        for (i, c) in classes.enumerated() {
+            byClass[next[Int(c)]] = clusters[i]
+            next[Int(c)] += 1
+        }
+        var inCell = [Int](repeating: 0, count: clusterCount)
+        var clusterSizes = [Int](repeating: 0, count: clusterCount)
+        var sameCell = 0
+        var sameClass = 0
+        for c in 0..<classCount {
+            let members = byClass[start[c]..<start[c + 1]]
+            for k in members {
+                sameCell += inCell[Int(k)]
+                inCell[Int(k)] += 1
+                clusterSizes[Int(k)] += 1
+            }
+            for k in members { inCell[Int(k)] = 0 }
+            sameClass += members.count * (members.count - 1) / 2
+        }
+        let sameCluster = clusterSizes.reduce(0) { $0 + $1 * ($1 - 1) / 2 }
+        // Ordered pairs, as the contingency form counts them.
+        tp = 2 * Double(sameCell)
+        fp = 2 * Double(sameCluster - sameCell)
+        fn = 2 * Double(sameClass - sameCell)
+        tn = Double(n) * Double(n - 1) - tp - fp - fn
+    }
+}
+
 /// Adjusted Rand index (Hubert & Arabie 1985), in scikit-learn's pair-count form:
 /// ARI = 2(tp·tn − fn·fp) / ((tp + fn)(fn + tn) + (tp + fp)(fp + tn)); 1 when fn = fp = 0.
-public func adjustedRandIndex(_ c: Contingency) -> Double {
-    let p = PairConfusion(c)
+public func adjustedRandIndex(_ c: Contingency) -> Double { adjustedRandIndex(PairConfusion(c)) }
+
+/// The same from pair counts.
+public func adjustedRandIndex(_ p: PairConfusion) -> Double {
     if p.fn == 0 && p.fp == 0 { return 1 }
     return 2 * (p.tp * p.tn - p.fn * p.fp) / ((p.tp + p.fn) * (p.fn + p.tn) + (p.tp + p.fp) * (p.fp + p.tn))
 }

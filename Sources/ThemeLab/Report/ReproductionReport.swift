@@ -21,6 +21,8 @@ public struct ReproductionReport {
     public var experiments: [(name: String, description: String, results: AnalysisResults)]
     public var c7: ThemeSumsResult
     public var layout: ReportLayout
+    /// Replay experiments (claims C8, C9).
+    public var replays: [ReplayResults] = []
 
     public init(experiments: [(String, String, AnalysisResults)], c7: ThemeSumsResult, layout: ReportLayout) {
         self.experiments = experiments.map { (name: $0.0, description: $0.1, results: $0.2) }
@@ -321,17 +323,22 @@ public struct ReproductionReport {
 
         out += regretSection()
         out += comparisonSection()
+        for r in replays { out += "\n" + ReplayReport.section(r, plotFolder: "\(r.name)/plots") }
 
         out += "\n## Experiments\n\n"
         for e in experiments {
-            out +=
-                "- [`\(e.name)`](\(e.name)/\(e.name).md): \(e.description) Inputs: "
-                + e.results.provenance.inputs.sorted { $0.key < $1.key }.map {
-                    "`\(URL(fileURLWithPath: $0.key).lastPathComponent)` \($0.value.prefix(12))"
-                }.joined(separator: ", ")
-                + (e.results.provenance.model.map { "; model \($0.prefix(12))" } ?? "") + ".\n"
+            out += "- [`\(e.name)`](\(e.name)/\(e.name).md): \(e.description) Inputs: \(Self.inputs(e.results.provenance)).\n"
+        }
+        for r in replays {
+            out += "- [`\(r.name)`](\(r.name)/\(r.name).md): \(r.description ?? "") Inputs: \(Self.inputs(r.provenance)).\n"
         }
         return out
+    }
+
+    /// An experiment's input files and model, each with the start of its checksum.
+    static func inputs(_ p: Provenance) -> String {
+        p.inputs.sorted { $0.key < $1.key }.map { "`\(URL(fileURLWithPath: $0.key).lastPathComponent)` \($0.value.prefix(12))" }
+            .joined(separator: ", ") + (p.model.map { "; model \($0.prefix(12))" } ?? "")
     }
 
 }

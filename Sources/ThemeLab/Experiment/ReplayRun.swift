@@ -1,0 +1,113 @@
+import Foundation
+
+extension ReplayPlan {
+    /// Replays every journal: corpora read and checked first, then vectors, then the orders of each
+    /// journal side by side on up to two workers.
+    public func run(in environment: RunEnvironment) throws -> ReplayResults {
+        let source = file.map(ParameterSource.experiment) ?? .commandLine
+        let rules = try settings.thresholds.map(thresholdRule(named:))
+        let policies = try settings.policies.map(regroupPolicy(named:))
+        let loaded = try journals.map { try DatasetRegistry.load($0.corpus, dataDirectory: environment.dataDirectory) }
+        for (i, l) in loaded.enumerated() {
+            let field = "journals[\(i)].corpus"
+            guard l.corpus.isLabeled else {
+                throw source.error(field, "names an unlabeled corpus; a replay measures recovery of its labels")
+            }
+            guard l.corpus.count <= Self.maxItems else {
+                throw source.error(field, "has \(l.corpus.count) items; a replay takes at most \(Self.maxItems)")
+            }
+            let initial = journals[i].initial ?? settings.initial ?? journals[i].launch ?? settings.launch
+            guard initial <= l.corpus.count else {
+                throw source.error(
+                    journals[i].initial == nil ? "initial" : "journals[\(i)].initial",
+                    "is \(initial); '\(l.corpus.name)' has only \(l.corpus.count) items")
+            }
+            _ = try order(of: i, l.corpus)
+        }
+        var files: [String] = []
+        var modelHash: String?
+        var results: [JournalResult] = []
+        for (i, l) in loaded.enumerated() {
+            let journal = journals[i]
+            let vectors: VectorSource.Vectors
+            if let own = l.vectors {
+                vectors = .init(matrix: own, description: "generator", modelHash: nil, files: [])
+            } else if let path = journal.embeddings {
+                vectors = try VectorSource.embeddings(path: path).vectors(for: l.corpus)
+            } else {
+                vectors = try VectorSource.model(folder: nil, layer: nil).vectors(
+                    for: l.corpus, cacheFolder: environment.cacheFolder, log: environment.log, progress: environment.progress)
+            }
+            guard vectors.matrix.rows == l.corpus.count else {
+                throw source.error(
+                    "journals[\(i)].embeddings", "has \(vectors.matrix.rows) rows; '\(l.corpus.name)' has \(l.corpus.count) items")
+            }
+            files += l.files + vectors.files
+            modelHash = vectors.modelHash ?? modelHash
+            let u = try unitRows(vectors.matrix) { "\(l.corpus.name): item '\(l.corpus.items[$0].id)'" }
+            let topics = l.corpus.labelIndices()!
+            let order = try order(of: i, l.corpus)
+            let launch = journal.launch ?? settings.launch
+            let initial = journal.initial ?? settings.initial ?? launch
+            let seeds = order.isSeeded ? (0..<settings.shuffles).map { settings.seed &+ UInt64($0) } : [settings.seed]
+            environment.log("\(name): \(l.corpus.name), \(l.corpus.count) saves in \(seeds.count) order(s) '\(order.name)'")
+            let started = Date()
+            let replay = JournalReplay(launch: launch, initial: initial, rules: rules, policies: policies)
+            let orders = try seeds.map { try order.saves(of: l.corpus, topics: topics, seed: $0) }
+            let timelines = try Self.replayAll(replay, u: u, topics: topics, orders: orders) {
+                environment.log("\(name): \(l.corpus.name) order \($0) of \(orders.count) done")
+            }
+            let seconds = (Date().timeIntervalSince(started) * 10).rounded() / 10
+            environment.log("\(name): \(l.corpus.name) replayed in \(seconds) s")
+            results.append(
+                JournalResult(
+                    corpus: l.corpus.name, source: vectors.description, order: order.name, orders: seeds.count, items: l.corpus.count,
+                    topics: l.corpus.topicSizes.count, launch: launch, initial: initial, seconds: seconds,
+                    rules: rules.indices.map { r in
+                        RuleResult(
+                            rule: rules[r].name, policies: policies.map(\.name), timelines: timelines.map { $0[r] }, initial: initial,
+                            points: settings.points, seed: settings.seed)
+                    }))
+        }
+        return ReplayResults(
+            name: name, description: description,
+            provenance: .current(
+                command: environment.command, inputs: try Provenance.checksums(Array(Set(files)).sorted()), model: modelHash,
+                createdAt: environment.startedAt),
+            settings: settings, journals: results)
+    }
+
+    /// The journal's order scheme: as given, else the corpus's own order when every item has one, else shuffles.
+    func order(of i: Int, _ corpus: Corpus) throws -> JournalOrder {
+        guard let text = journals[i].order else { return corpus.items.allSatisfy { $0.order != nil } ? .corpus : .shuffle }
+        let order = try JournalOrder(named: text)
+        if order == .corpus, let item = corpus.items.first(where: { $0.order == nil }) {
+            let source = file.map(ParameterSource.experiment) ?? .commandLine
+            throw source.error("journals[\(i)].order", "is 'corpus', but item '\(item.id)' of '\(corpus.name)' has no 'order' field")
+        }
+        return order
+    }
+
+    /// Every order's timelines ([order][rule][policy]), two orders at a time when two cores are free.
+    static func replayAll(
+        _ replay: JournalReplay, u: Matrix, topics: [Int32], orders: [[Int]], done: @escaping (Int) -> Void
+    ) throws -> [[[JournalReplay.Timeline]]] {
+        let bytes = 8 * Double(u.rows) * Double(u.rows)  // raw similarities and the centred pairs, Float64 triangles
+        let side = ProcessInfo.processInfo.activeProcessorCount >= 2 && Double(MemoryBudget.available() ?? 0) > 2 * bytes ? 2 : 1
+        let queue = WorkQueue(count: orders.count, state: [Result<[[JournalReplay.Timeline]], Error>?](repeating: nil, count: orders.count))
+        let shared = UnsafeSendable((replay, u, topics, orders))
+        let report = UnsafeSendable(done)
+        DispatchQueue.concurrentPerform(iterations: min(side, orders.count)) { _ in
+            while let k = queue.take() {
+                let (replay, u, topics, orders) = shared.value
+                let result = Result { try replay.run(u, topics: topics, order: orders[k]) }
+                let finished = queue.withState { state -> Int in
+                    state[k] = result
+                    return state.compactMap { $0 }.count
+                }
+                report.value(finished)
+            }
+        }
+        return try queue.withState { try $0.map { try $0!.get() } }
+    }
+}

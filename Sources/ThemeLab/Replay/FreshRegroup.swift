@@ -1,0 +1,124 @@
+import Foundation
+
+/// A regroup from scratch of the first N saves, as the app does it: centre by their mean, pick
+/// the threshold from the histogram of all pairwise similarities, then the leader grouping in
+/// save order. Without a threshold (fewer than two items, or a rule with no answer) every item is
+/// its own group.
+public struct Regroup: Sendable {
+    public var labels: [Int32]
+    public var threshold: Double?
+    /// Group sizes, indexed by label.
+    public var sizes: [Int]
+    /// Similarities computed: N(N−1)/2 pairs for the threshold plus one per item and existing group.
+    public var work: Double
+    public var seconds: Double
+}
+
+/// Computes fresh regroups of a journal's first N saves for several rules at once: one pass for the
+/// centred similarities, one for the histogram, one leader pass per distinct threshold. Reuses its
+/// buffers from save to save.
+final class FreshRegroup {
+    /// The rules a replay can recompute at every save: those read from the all-pairs histogram.
+    static let histogramRules: Set = ["fixed", "noise-floor", "otsu", "otsu-floored", "kittler-illingworth"]
+    static let bins = 256
+
+    let rules: [ThresholdRule]
+    private var pairs: [Double] = []
+
+    init(rules: [ThresholdRule]) { self.rules = rules }
+
+    /// One regroup per rule of the first `gram.count` saves.
+    func regroups(_ gram: JournalGram) -> [Regroup] {
+        let started = Date()
+        let n = gram.count
+        let pairCount = n * (n - 1) / 2
+        if pairs.count < pairCount { pairs = [Double](repeating: 0, count: max(pairCount, 2 * pairs.count)) }
+        return pairs.withUnsafeMutableBufferPointer { buffer in
+            let s = buffer.baseAddress!
+            var thresholds = [Double?](repeating: nil, count: rules.count)
+            if n >= 2 {
+                let (lo, hi) = gram.centredPairs(into: s)
+                let context = Self.context(
+                    pairs: UnsafeBufferPointer(start: s, count: pairCount), min: lo, max: hi, dimensions: gram.dimensions)
+                thresholds = rules.map { $0.threshold(in: context) }
+            }
+            let shared = Date().timeIntervalSince(started)
+            var done: [Double?: Regroup] = [:]
+            return thresholds.map { t in
+                if let r = done[t] { return r }
+                let leaderStarted = Date()
+                var r = Self.leader(s, items: n, threshold: t)
+                r.work += Double(pairCount)
+                r.seconds = shared + Date().timeIntervalSince(leaderStarted)
+                done[t] = r
+                return r
+            }
+        }
+    }
+
+    /// What a histogram rule reads: the count, extremes and numpy's 256-bin histogram of the pairs.
+    static func context(pairs: UnsafeBufferPointer<Double>, min lo: Double, max hi: Double, dimensions: Int) -> ThresholdContext {
+        var histogram = CoarseHistogram(minimum: lo, maximum: hi, bins: bins)
+        var counts = [Int](repeating: 0, count: bins)
+        histogram.edges.withUnsafeBufferPointer { e in
+            let scale = Double(bins) / (e[bins] - e[0])
+            for v in pairs { counts[CoarseHistogram.bin(of: v, edges: e, scale: scale)] += 1 }
+        }
+        histogram.counts = counts.map(Double.init)
+        var all = PairAccumulator(bins: 1)
+        all.count = pairs.count
+        all.min = Float(lo)
+        all.max = Float(hi)
+        let distribution = PairDistribution(
+            related: PairAccumulator(bins: 1), unrelated: all, isLabeled: false, sortedRelated: nil, sortedUnrelated: nil)
+        return ThresholdContext(distribution: distribution, dimensions: dimensions, exactCoarse: histogram)
+    }
+
+    /// The leader grouping of `items` items in save order from their centred similarities `s`
+    /// (row a from a(a−1)/2): the similarity of item a to group g's centroid is
+    /// Σ_{b∈g} s_ab / ‖Σ_{b∈g} c_b‖, and ‖Σ c‖² grows by 2·Σ_{b∈g} s_ab + 1 when a joins.
+    /// Ties go to the first group, a zero centroid scores 0, as in `LeaderGrouping`.
+    static func leader(_ s: UnsafePointer<Double>, items n: Int, threshold t: Double?) -> Regroup {
+        var labels = [Int32](repeating: 0, count: n)
+        var sizes: [Int] = []
+        guard let t else {
+            return Regroup(labels: (0..<n).map(Int32.init), threshold: nil, sizes: .init(repeating: 1, count: n), work: 0, seconds: 0)
+        }
+        var dot = [Double](repeating: 0, count: n)
+        var squares = [Double](repeating: 0, count: n)
+        var norms = [Double](repeating: 0, count: n)
+        var comparisons = 0
+        for a in 0..<n {
+            let g = sizes.count
+            var best = -1
+            var bestSimilarity = -Double.infinity
+            if g > 0 {
+                for k in 0..<g { dot[k] = 0 }
+                let row = s + a * (a - 1) / 2
+                labels.withUnsafeBufferPointer { l in
+                    dot.withUnsafeMutableBufferPointer { d in for b in 0..<a { d[Int(l[b])] += row[b] } }
+                }
+                for k in 0..<g {
+                    let similarity = norms[k] > 0 ? dot[k] / norms[k] : 0
+                    if similarity > bestSimilarity {
+                        bestSimilarity = similarity
+                        best = k
+                    }
+                }
+                comparisons += g
+            }
+            if best >= 0 && bestSimilarity >= t {
+                labels[a] = Int32(best)
+                sizes[best] += 1
+                squares[best] += 2 * dot[best] + 1
+                norms[best] = max(squares[best], 0).squareRoot()
+            } else {
+                labels[a] = Int32(g)
+                sizes.append(1)
+                squares[g] = 1
+                norms[g] = 1
+            }
+        }
+        return Regroup(labels: labels, threshold: t, sizes: sizes, work: Double(comparisons), seconds: 0)
+    }
+}

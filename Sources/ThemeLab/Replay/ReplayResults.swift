@@ -1,0 +1,175 @@
+/// A replay experiment's results: per journal, per rule, per policy, its timeline over saves
+/// (mean and range over orders) and its summary (estimates over orders), plus claims C8 and C9.
+public struct ReplayResults: Codable, Sendable {
+    public var schemaVersion = 1
+    public var name: String
+    public var description: String?
+    public var provenance: Provenance
+    public var settings: ReplayPlan.Settings
+    public var journals: [JournalResult]
+}
+
+public struct JournalResult: Codable, Sendable {
+    public var corpus: String
+    /// Where the vectors came from.
+    public var source: String
+    public var order: String
+    /// Orders replayed (1 for the corpus's own order).
+    public var orders: Int
+    public var items: Int
+    public var topics: Int
+    public var launch: Int
+    public var initial: Int
+    /// Wall-clock seconds of the whole replay of this journal (every order, rule and policy).
+    public var seconds: Double
+    public var rules: [RuleResult]
+}
+
+public struct RuleResult: Codable, Sendable {
+    public var rule: String
+    public var policies: [PolicyResult]
+    public var c8: DriftFigures?
+    public var c9: PolicyFigures?
+}
+
+/// A quantity over the timeline: the mean over orders and their range (min, max) at each kept save.
+public struct TimelineBand: Codable, Sendable {
+    public var mean: [Double]
+    public var low: [Double]
+    public var high: [Double]
+}
+
+/// One policy's results. The JSON keeps its summary; the timeline goes to NAME-timeline.csv and the plots.
+public struct PolicyResult: Codable, Sendable {
+    public var policy: String
+    public var summary: PolicySummary
+    public var timeline = PolicyTimeline()
+
+    enum CodingKeys: String, CodingKey { case policy, summary }
+}
+
+public struct PolicyTimeline: Sendable {
+    /// Items in the journal at each kept save.
+    public var items: [Int] = []
+    public var ari, staleness, largestShare, groups, regroups, work: TimelineBand?
+}
+
+/// Estimates over orders (95% percentile-bootstrap interval of the mean).
+public struct PolicySummary: Codable, Sendable {
+    public var finalAri: Estimate
+    /// Staleness ARI averaged over every recorded save.
+    public var meanStaleness: Estimate
+    public var minStaleness: Estimate
+    public var finalLargestShare: Estimate
+    public var regroups: Estimate
+    /// Similarities computed over the whole replay.
+    public var work: Estimate
+    /// Work over the always-regroup policy's work on the same order.
+    public var workShare: Estimate?
+    public var seconds: Estimate
+}
+
+/// Claim C8 on one journal: never-regroup against always-regroup, paired by order. "Quarter" is
+/// the save a quarter of the way from the first record to the last.
+public struct DriftFigures: Codable, Sendable {
+    /// ARI(always) − ARI(never) at the last save.
+    public var gapFinal: Estimate
+    /// That gap minus the same gap at the quarter save: > 0 when never falls further behind.
+    public var gapGrowth: Estimate
+    /// Never's largest-group share at the last save minus at the quarter save (the magnet).
+    public var magnetGrowth: Estimate
+    /// Never's largest-group share minus always's, at the last save.
+    public var magnetExcess: Estimate
+    public var verdict: String
+}
+
+/// Claim C9 on one journal: the app's policy against always-regroup, paired by order.
+public struct PolicyFigures: Codable, Sendable {
+    public var policy: String
+    public var meanStaleness: Estimate
+    public var workShare: Estimate
+    /// ARI(always) − ARI(policy) at the last save.
+    public var finalAriLoss: Estimate
+    public var verdict: String
+}
+
+/// How the replay's verdicts are decided (stated in the README).
+public enum ReplayVerdicts {
+    /// "Close to a fresh regroup": mean staleness ARI at least this.
+    public static let closeStaleness = 0.9
+    /// "A fraction of its cost": at most this share of always-regroup's work.
+    public static let costFraction = 0.25
+
+    /// C8 holds when never falls further behind always (gap growth > 0) and its largest group grows
+    /// (magnet growth > 0), each with its interval above 0; does not hold when both intervals are at or
+    /// below 0; in part when one holds.
+    static func drift(gapGrowth g: Estimate, magnetGrowth m: Estimate) -> String {
+        switch (g.low > 0, m.low > 0) {
+        case (true, true): return "holds"
+        case (true, false), (false, true): return "in part"
+        default: return g.high <= 0 && m.high <= 0 ? "does not hold" : "inconclusive"
+        }
+    }
+
+    /// C9 holds when mean staleness ≥ `closeStaleness` and work share ≤ `costFraction`, each for the
+    /// whole interval; does not hold when either interval lies wholly on the wrong side.
+    static func policy(meanStaleness s: Estimate, workShare w: Estimate) -> String {
+        if s.low >= closeStaleness && w.high <= costFraction { return "holds" }
+        if s.high < closeStaleness || w.low > costFraction { return "does not hold" }
+        return "inconclusive"
+    }
+}
+
+extension RuleResult {
+    /// Summaries of the timelines of every order (`timelines[order][policy]`).
+    init(rule: String, policies names: [String], timelines: [[JournalReplay.Timeline]], initial: Int, points: Int, seed: UInt64) {
+        self.rule = rule
+        let bootstrap = PercentileBootstrap(count: timelines.count, seed: seed)
+        let records = timelines[0][0].ari.count
+        let stride = max(1, (records - 1 + points - 2) / (points - 1))
+        let kept = Array(Swift.stride(from: 0, to: records - 1, by: stride)) + [records - 1]
+        func band(_ p: Int, _ series: (JournalReplay.Timeline) -> [Double]) -> TimelineBand {
+            let columns = kept.map { k in timelines.map { series($0[p])[k] } }
+            return TimelineBand(
+                mean: columns.map { $0.reduce(0, +) / Double($0.count) }, low: columns.map { $0.min()! }, high: columns.map { $0.max()! })
+        }
+        let always = names.firstIndex(of: "always")
+        policies = names.enumerated().map { p, name in
+            let last = records - 1
+            func estimate(_ f: (JournalReplay.Timeline) -> Double) -> Estimate { bootstrap.estimate(timelines.map { f($0[p]) }) }
+            let summary = PolicySummary(
+                finalAri: estimate { $0.ari[last] }, meanStaleness: estimate { $0.staleness.reduce(0, +) / Double(records) },
+                minStaleness: estimate { $0.staleness.min()! }, finalLargestShare: estimate { $0.largestShare[last] },
+                regroups: estimate { $0.regroups[last] }, work: estimate { $0.work[last] },
+                workShare: always.map { a in bootstrap.estimate(timelines.map { $0[p].work[last] / $0[a].work[last] }) },
+                seconds: estimate { $0.seconds[last] })
+            let timeline = PolicyTimeline(
+                items: kept.map { initial + $0 }, ari: band(p, \.ari), staleness: band(p, \.staleness),
+                largestShare: band(p, \.largestShare),
+                groups: band(p, \.groups), regroups: band(p, \.regroups), work: band(p, \.work))
+            return PolicyResult(policy: name, summary: summary, timeline: timeline)
+        }
+        let last = records - 1
+        let quarter = last / 4
+        if let a = always, let n = names.firstIndex(of: "never") {
+            func paired(_ f: (JournalReplay.Timeline, JournalReplay.Timeline) -> Double) -> Estimate {
+                bootstrap.estimate(timelines.map { f($0[a], $0[n]) })
+            }
+            let growth = paired { ($0.ari[last] - $1.ari[last]) - ($0.ari[quarter] - $1.ari[quarter]) }
+            let magnet = paired { $1.largestShare[last] - $1.largestShare[quarter] }
+            c8 = DriftFigures(
+                gapFinal: paired { $0.ari[last] - $1.ari[last] }, gapGrowth: growth, magnetGrowth: magnet,
+                magnetExcess: paired { $1.largestShare[last] - $0.largestShare[last] },
+                verdict: ReplayVerdicts.drift(gapGrowth: growth, magnetGrowth: magnet))
+        }
+        let app = AppRegroupPolicy(growth: AppRegroupPolicy.appGrowth, drift: AppRegroupPolicy.appDrift).name
+        if let a = always, let p = names.firstIndex(of: app) {
+            let staleness = policies[p].summary.meanStaleness
+            let share = policies[p].summary.workShare!
+            c9 = PolicyFigures(
+                policy: app, meanStaleness: staleness, workShare: share,
+                finalAriLoss: bootstrap.estimate(timelines.map { $0[a].ari[last] - $0[p].ari[last] }),
+                verdict: ReplayVerdicts.policy(meanStaleness: staleness, workShare: share))
+        }
+    }
+}
