@@ -108,22 +108,19 @@ public enum CorpusReader {
                 lineOfOrder[n] = line
                 order = n
             }
-            if order == nil { unorderedLine = unorderedLine ?? line } else { orderedLine = orderedLine ?? line }
-            if let o = orderedLine, let u = unorderedLine {
-                throw ThemeLabError.input(
-                    "\(file):\(max(o, u)): missing field 'order' (line \(min(o, u)) \(o < u ? "has" : "lacks") one; give every item an "
-                        + "order or none)")
-            }
+            try everyOrNone("order", given: order != nil, line: line, &orderedLine, &unorderedLine, "give every item an order or none")
             let label = fields["label"]
-            if label == nil { unlabeledLine = unlabeledLine ?? line } else { labeledLine = labeledLine ?? line }
-            if let l = labeledLine, let u = unlabeledLine {
-                throw ThemeLabError.input(
-                    "\(file):\(max(l, u)): missing field 'label' (line \(min(l, u)) \(l < u ? "has" : "lacks") one; label every item or "
-                        + "none)"
-                )
-            }
+            try everyOrNone("label", given: label != nil, line: line, &labeledLine, &unlabeledLine, "label every item or none")
             lineOfID[id] = line
             items.append(CorpusItem(id: id, text: fields["text"], label: label, group2: fields["group2"], order: order))
+        }
+
+        /// Refuses a field that some rows give and others lack, naming the later line and the first of the other kind.
+        func everyOrNone(_ field: String, given: Bool, line: Int, _ with: inout Int?, _ without: inout Int?, _ advice: String) throws {
+            if given { with = with ?? line } else { without = without ?? line }
+            guard let w = with, let o = without else { return }
+            throw ThemeLabError.input(
+                "\(file):\(max(w, o)): missing field '\(field)' (line \(min(w, o)) \(w < o ? "has" : "lacks") one; \(advice))")
         }
 
         func corpus(name: String) throws -> Corpus {

@@ -88,7 +88,6 @@ public struct ExperimentPlan: Decodable, Sendable {
         return plan
     }
 
-    /// Fields a file may hold, per object: a misspelt one would otherwise be ignored in silence.
     /// Refuses the first field of `fields` (at `path`; "" for the top level, called `topLevel`) not in `known`.
     static func refuse(
         _ fields: [String: Any], _ known: Set<String>, at path: String, topLevel: String = "an experiment", source: ParameterSource
@@ -100,6 +99,7 @@ public struct ExperimentPlan: Decodable, Sendable {
         }
     }
 
+    /// Fields a file may hold, per object: a misspelt one would otherwise be ignored in silence.
     static func refuseUnknownFields(_ object: [String: Any], source: ParameterSource) throws {
         func refuse(_ fields: [String: Any], _ known: Set<String>, at path: String) throws {
             try ExperimentPlan.refuse(fields, known, at: path, source: source)
@@ -155,15 +155,19 @@ public struct ExperimentPlan: Decodable, Sendable {
         }
     }
 
-    /// Every bound that needs no input.
-    func validate(source: ParameterSource) throws {
-        // The name becomes a folder under results/: a plain file name, nothing that could leave it.
+    /// An experiment's name becomes a folder under results/: a plain file name, nothing that could leave it.
+    static func checkName(_ name: String, source: ParameterSource) throws {
         guard name.range(of: #"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"#, options: .regularExpression) != nil else {
             throw source.error(
                 "name",
                 "must be 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit (it names the results "
                     + "folder); got \(String(reflecting: name))")
         }
+    }
+
+    /// Every bound that needs no input.
+    func validate(source: ParameterSource) throws {
+        try Self.checkName(name, source: source)
         guard !corpora.isEmpty else { throw source.error("corpora", "is empty: nothing would be computed") }
         guard !encoders.isEmpty else { throw source.error("encoders", "is empty: nothing would be computed") }
         for (i, spec) in corpora.enumerated() { try Validation.check(spec, at: "corpora[\(i)]", source: source) }

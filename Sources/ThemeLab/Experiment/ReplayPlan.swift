@@ -118,10 +118,7 @@ public struct ReplayPlan: Decodable, Sendable {
 
     /// Every bound that needs no input.
     func validate(source: ParameterSource) throws {
-        guard name.range(of: #"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"#, options: .regularExpression) != nil else {
-            throw source.error(
-                "name", "must be 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit; got \(String(reflecting: name))")
-        }
+        try ExperimentPlan.checkName(name, source: source)
         guard !journals.isEmpty else { throw source.error("journals", "is empty: nothing would be replayed") }
         try checkLaunch(settings.launch, "launch", source: source)
         if let initial = settings.initial { try checkInitial(initial, "initial", source: source) }

@@ -16,14 +16,13 @@ extension ReplayPlan {
             guard l.corpus.count <= Self.maxItems else {
                 throw source.error(field, "has \(l.corpus.count) items; a replay takes at most \(Self.maxItems)")
             }
-            let initial = journals[i].initial ?? settings.initial ?? journals[i].launch ?? settings.launch
-            guard initial <= l.corpus.count else {
+            guard initial(of: i) <= l.corpus.count else {
                 throw source.error(
                     journals[i].initial == nil ? "initial" : "journals[\(i)].initial",
-                    "is \(initial); '\(l.corpus.name)' has only \(l.corpus.count) items")
+                    "is \(initial(of: i)); '\(l.corpus.name)' has only \(l.corpus.count) items")
             }
-            _ = try order(of: i, l.corpus)
         }
+        let schemes = try loaded.indices.map { try order(of: $0, loaded[$0].corpus) }
         var files: [String] = []
         var modelHash: String?
         var results: [JournalResult] = []
@@ -46,9 +45,8 @@ extension ReplayPlan {
             modelHash = vectors.modelHash ?? modelHash
             let u = try unitRows(vectors.matrix) { "\(l.corpus.name): item '\(l.corpus.items[$0].id)'" }
             let topics = l.corpus.labelIndices()!
-            let order = try order(of: i, l.corpus)
-            let launch = journal.launch ?? settings.launch
-            let initial = journal.initial ?? settings.initial ?? launch
+            let order = schemes[i]
+            let (launch, initial) = (self.launch(of: i), self.initial(of: i))
             let seeds = order.isSeeded ? (0..<settings.shuffles).map { settings.seed &+ UInt64($0) } : [settings.seed]
             environment.log("\(name): \(l.corpus.name), \(l.corpus.count) saves in \(seeds.count) order(s) '\(order.name)'")
             let started = Date()
@@ -76,6 +74,12 @@ extension ReplayPlan {
                 createdAt: environment.startedAt),
             settings: settings, journals: results)
     }
+
+    /// Saves per launch of journal `i`: its own, else the plan's.
+    func launch(of i: Int) -> Int { journals[i].launch ?? settings.launch }
+
+    /// Saves at journal `i`'s first launch: its own, else the plan's, else one launch.
+    func initial(of i: Int) -> Int { journals[i].initial ?? settings.initial ?? launch(of: i) }
 
     /// The journal's order scheme: as given, else the corpus's own order when every item has one, else shuffles.
     func order(of i: Int, _ corpus: Corpus) throws -> JournalOrder {

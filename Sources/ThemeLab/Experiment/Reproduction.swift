@@ -22,10 +22,9 @@ public enum Reproduction {
         }
         let layout = try ReportLayout.read(path: "\(folder)/report/layout.json")
         let chosen = all.filter { only?.contains($0) ?? true }.sorted { "\($0).json" < "\($1).json" }
-        let replays = try chosen.filter { ReplayPlan.isReplay(path: "\(folder)/\($0).json") }.map {
-            try ReplayPlan.read(path: "\(folder)/\($0).json")
-        }
-        let plans = try chosen.filter { !ReplayPlan.isReplay(path: "\(folder)/\($0).json") }.map {
+        let isReplay = Dictionary(uniqueKeysWithValues: chosen.map { ($0, ReplayPlan.isReplay(path: "\(folder)/\($0).json")) })
+        let replays = try chosen.filter { isReplay[$0]! }.map { try ReplayPlan.read(path: "\(folder)/\($0).json") }
+        let plans = try chosen.filter { !isReplay[$0]! }.map {
             var plan = try ExperimentPlan.read(path: "\(folder)/\($0).json")
             if let replicates, plan.settings.replicates != nil { plan.settings.replicates = replicates }
             return plan

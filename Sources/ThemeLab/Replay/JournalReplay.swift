@@ -73,10 +73,12 @@ public struct JournalReplay {
         let journalTopics = order.map { topics[$0] }
         for _ in 0..<initial { gram.addSave() }
         var current = fresh.regroups(gram)
+        let meanSquare = gram.meanSquare
+        // Every policy starts from the first regroup, counted as its first.
         var tracks: [[Track]] = current.map { r in
             policies.map { _ in
-                var t = Track(regroup: r, itemsAtRegroup: initial, meanSquareAtRegroup: gram.meanSquare)
-                t.adopt(r, items: initial, meanSquare: gram.meanSquare)
+                var t = Track(regroup: r, itemsAtRegroup: initial, meanSquareAtRegroup: meanSquare)
+                t.adopt(r, items: initial, meanSquare: meanSquare)
                 return t
             }
         }

@@ -134,8 +134,8 @@ extension RuleResult {
                 mean: columns.map { $0.reduce(0, +) / Double($0.count) }, low: columns.map { $0.min()! }, high: columns.map { $0.max()! })
         }
         let always = names.firstIndex(of: "always")
+        let last = records - 1
         policies = names.enumerated().map { p, name in
-            let last = records - 1
             func estimate(_ f: (JournalReplay.Timeline) -> Double) -> Estimate { bootstrap.estimate(timelines.map { f($0[p]) }) }
             let summary = PolicySummary(
                 finalAri: estimate { $0.ari[last] }, meanStaleness: estimate { $0.staleness.reduce(0, +) / Double(records) },
@@ -149,7 +149,6 @@ extension RuleResult {
                 groups: band(p, \.groups), regroups: band(p, \.regroups), work: band(p, \.work))
             return PolicyResult(policy: name, summary: summary, timeline: timeline)
         }
-        let last = records - 1
         let quarter = last / 4
         if let a = always, let n = names.firstIndex(of: "never") {
             func paired(_ f: (JournalReplay.Timeline, JournalReplay.Timeline) -> Double) -> Estimate {
