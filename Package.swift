@@ -16,7 +16,9 @@ let package = Package(
         ),
         .target(
             name: "ThemeLab",
-            dependencies: ["COpenBLAS"]
+            dependencies: ["COpenBLAS"],
+            // The numeric code is optimised in debug builds too: the test suite runs real passes and replays.
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         .executableTarget(name: "themelab", dependencies: ["ThemeLab"]),
         .executableTarget(name: "themelab-fuzz", dependencies: ["ThemeLab"]),

@@ -5,6 +5,7 @@ let ablateCommand = Command(
     summary: "run an experiment file's grid and write results/NAME/",
     help: """
         usage: themelab ablate Experiments/NAME.json [--results DIR] [--data-dir DIR] [--replicates R]
+               themelab ablate Experiments/NAME.json --shard i/n --out PART.json [--data-dir DIR] [--replicates R]
 
         Runs every corpus × encoder/layer × space × threshold × grouping the experiment file
         names and writes DIR/NAME/NAME.json (full provenance), NAME.csv (tidy, one row per
@@ -13,6 +14,9 @@ let ablateCommand = Command(
           --data-dir DIR   folder holding real corpora such as clinc150/ (default $THEMELAB_DATA)
           --replicates R   R replicates of every corpus (2 to 1000), overriding the file's "replicates":
                            every figure gets a 95% interval and rules are compared pairwise
+          --shard i/n      only the corpora k with k mod n = i (n ≤ the number of corpora), written
+                           to --out for `themelab gather`, which writes DIR/NAME/ as above
+                           (`themelab slurm ablate` runs the shards as a Slurm job array)
 
         Experiment file: {"name": …, "corpora": [{"name": "seed-12"}, {"name": "clinc150",
         "intents": 20, "perIntent": 30, "seed": 1}, {"name": "file", "path": "x.jsonl"}],
@@ -23,16 +27,59 @@ let ablateCommand = Command(
         replicate with seed + r; a fixed one (the seeds, a whole split, a file) needs "resample"
         (here or on the corpus): each replicate keeps that fraction of every topic.
         """,
-    options: ["results", "data-dir", "replicates"],
+    options: ["results", "data-dir", "replicates", "shard", "out"],
     positionals: 1...1
 ) { args in
     var plan = try ExperimentPlan.read(path: args.positional[0])
     if args.values["replicates"] != nil { plan.settings.replicates = try args.int("replicates", default: 0, range: ReplicateCorpus.count) }
-    let root = try ResultsRoot(path: args.values["results"] ?? "results")
     let progress = ProgressLine(label: "embed")
-    let results = try plan.run(
-        in: RunEnvironment(dataDirectory: args.values["data-dir"], log: note, progress: progress.update))
+    let environment = RunEnvironment(dataDirectory: args.values["data-dir"], log: note, progress: progress.update)
+    if let shardText = args.values["shard"] {
+        guard args.values["results"] == nil else { throw ThemeLabError.usage("--shard writes a part to --out; --results is for gather") }
+        let shard = try PairShard(text: shardText)
+        let out = try args.required("out")
+        try AtomicFile.refuseOverwriting(out, inputs: [args.positional[0]])
+        _ = try plan.corpusIndices(in: shard)
+        let part = try GridPart.run(plan, planPath: args.positional[0], shard: shard, in: environment)
+        progress.finish()
+        try AtomicFile.write(try JSONOutput.encode(part), to: out)
+        note(
+            "wrote shard \(shard.index)/\(shard.count) of \(plan.name) (corpora "
+                + "\(part.corpora.map(String.init).joined(separator: ", "))) to \(out)"
+        )
+        return
+    }
+    guard args.values["out"] == nil else { throw ThemeLabError.usage("--out goes with --shard; without it results go to --results") }
+    let root = try ResultsRoot(path: args.values["results"] ?? "results")
+    let results = try plan.run(in: environment)
     progress.finish()
     try root.write(results, as: plan.name)
     note("wrote \(root.path)/\(plan.name)/\(plan.name).{json,csv,md} (\(results.analyses.count) analyses)")
+}
+
+let gatherCommand = Command(
+    summary: "write results/NAME/ from the parts of `ablate --shard`",
+    help: """
+        usage: themelab gather Experiments/NAME.json PART.json … [--results DIR]
+
+        Gathers the parts written by `themelab ablate NAME.json --shard i/n` (one per shard) and
+        writes DIR/NAME/ exactly as a local `themelab ablate` writes it: the same files, byte for
+        byte, but for provenance's createdAt and command. Refused, naming the part: a missing shard,
+        parts of an edited experiment file or of other settings, parts computed on another BLAS
+        kernel or themelab version, an input that changed between tasks, and a shard given twice
+        with different figures (twice with the same figures counts once).
+          --results DIR    output root (default results); DIR/NAME/ is replaced whole
+        """,
+    options: ["results"],
+    positionals: 2...Int.max
+) { args in
+    let planPath = args.positional[0]
+    let plan = try ExperimentPlan.read(path: planPath)
+    let names = Array(args.positional.dropFirst())
+    let parts = try names.map(GridPart.read(path:))
+    let results = try GridPart.gather(
+        parts, names: names, plan: plan, planChecksum: try SHA256.hex(file: planPath), command: CommandLine.arguments, createdAt: Date())
+    let root = try ResultsRoot(path: args.values["results"] ?? "results")
+    try root.write(results, as: plan.name)
+    note("wrote \(root.path)/\(plan.name)/\(plan.name).{json,csv,md} (\(results.analyses.count) analyses from \(parts.count) parts)")
 }

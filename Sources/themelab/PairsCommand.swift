@@ -107,7 +107,9 @@ let mergeCommand = Command(
         Merges the partial states written by `themelab pairs --shard i/n` (one per shard, all
         of the same pass) and prints the same statistics `themelab pairs` prints for the whole
         matrix — bit for bit: histograms and counts add, extremes take max/min, and each
-        tile's sums are added in tile order as the unsharded pass does.
+        tile's sums are added in tile order as the unsharded pass does. Refused: a missing
+        shard (named), parts of other inputs, bins, tile edge or shard count, and a shard given
+        twice with different figures; a shard given twice with the same figures counts once.
           --components T,…  single-linkage groups at each threshold, from the Kruskal merge of
                             the parts' spanning forests (equal to the unsharded forest)
           --json            print the JSON result instead of a table
@@ -118,7 +120,11 @@ let mergeCommand = Command(
     positionals: 1...Int.max
 ) { args in
     if let out = args.values["out"] { try AtomicFile.refuseOverwriting(out, inputs: args.positional) }
-    let parts = try args.positional.map(PairPartial.read(path:))
+    let given = try args.positional.map(PairPartial.read(path:))
+    let parts = try PairPartial.distinctShards(given, names: args.positional)
+    if parts.count < given.count {
+        note("\(given.count - parts.count) part(s) repeat a shard with the same figures (a requeued task); each shard counted once")
+    }
     let distribution = try PairPartial.merge(parts)
     let thresholds = try componentThresholds(args)
     var summary = PairsSummary(

@@ -20,10 +20,7 @@ let plotCommand = Command(
     options: ["results", "bench", "out"]
 ) { args in
     if let bench = args.values["bench"] {
-        guard let text = try? String(contentsOfFile: bench, encoding: .utf8) else { throw ThemeLabError.input("\(bench): cannot read") }
-        let points = try text.split(separator: "\n").enumerated().map { k, line in
-            do { return try CostModel.Point(benchLine: String(line)) } catch { throw ThemeLabError.input("\(bench):\(k + 1): \(error)") }
-        }
+        let points = try CostModel.Point.read(path: bench)
         let model = try CostModel(fitting: points)
         print(model.markdown(points), terminator: "")
         let out = args.values["out"] ?? URL(fileURLWithPath: bench).deletingPathExtension().appendingPathExtension("svg").path

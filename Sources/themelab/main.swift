@@ -25,8 +25,10 @@ let commands: [String: Command] = [
     "plot": plotCommand,
     "embed": embedCommand,
     "env": envCommand,
+    "gather": gatherCommand,
     "pairs": pairsCommand,
     "replay": replayCommand,
+    "slurm": slurmCommand,
     "reproduce": reproduceCommand,
     "synth": synthCommand,
 ]

@@ -14,13 +14,18 @@ struct CLI {
     }
 
     static func run(_ arguments: [String], environment: [String: String] = [:], removing: [String] = []) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for key in removing { env[key] = nil }
         env.merge(environment) { $1 }
-        process.environment = env
+        return try run(executable: binary, arguments, environment: env)
+    }
+
+    /// Any program with these arguments and environment; its exit status and what it printed.
+    static func run(executable: String, _ arguments: [String], environment: [String: String]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -129,7 +134,14 @@ struct CLI {
         #expect(try field("components", merged.stdout) == field("components", whole.stdout))
         #expect(components.map { $0["groups"] as? Int ?? 0 }.allSatisfy { $0 > 1 } && components.count == 3)
         let missing = try CLI.run(["merge"] + parts.dropLast())
-        #expect(missing.status == 1 && missing.stderr.contains("need each of 0..<4 once"))
+        #expect(missing.status == 1 && missing.stderr.contains("incomplete: shard 3 of 0..<4 missing (3 of 4 given)"), "\(missing.stderr)")
+        // Parts of a pass cut into other tiles are not parts of this one.
+        let otherTile = try CLI.run([
+            "pairs", "--embeddings", folder + "/x.npy", "--tile", "300", "--shard", "3/4", "--out", folder + "/tile300.json",
+        ])
+        #expect(otherTile.status == 0)
+        let mixed = try CLI.run(["merge"] + parts.dropLast() + [folder + "/tile300.json"])
+        #expect(mixed.status == 1 && mixed.stderr.contains("tile300.json is not from the same pass as"), "\(mixed.stderr)")
     }
 
     @Test func harnessNeverRunsTheGenericKernelOnAVX2() throws {

@@ -174,7 +174,11 @@ import Testing
         // Through JSON, as the CLI stores them.
         let decoded = try parts.map { try JSONOutput.decode(PairPartial.self, from: JSONOutput.encode($0)) }
         #expect(try PairPartial.merge(decoded).unrelated == whole.unrelated)
-        #expect(errorMessage { _ = try PairPartial.merge(Array(parts.prefix(2))) } == "shards 0, 1 given; need each of 0..<3 once")
+        #expect(
+            errorMessage { _ = try PairPartial.merge(Array(parts.prefix(2))) }
+                == "incomplete: shard 2 of 0..<3 missing (2 of 3 given); re-run that task and merge again")
+        // A shard given twice with the same figures counts once.
+        #expect(try PairPartial.merge(parts + [parts[1]]).related == whole.related)
         #expect(errorMessage { _ = try PairShard(text: "3/3") } == "--shard takes i/n with 0 ≤ i < n, got '3/3'")
     }
 

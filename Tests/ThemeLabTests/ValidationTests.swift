@@ -172,7 +172,7 @@ func generator(_ fields: String) -> String {
         // Same shape, different labels: the old merge accepted this mix.
         let mixed = try CLI.run(["merge", a[0], b[1]])
         #expect(
-            mixed.status == 1 && mixed.stderr.contains("was computed from other inputs than shard 0/2 (input checksums differ)"),
+            mixed.status == 1 && mixed.stderr.contains("\(b[1]) was computed from other inputs than \(a[0]) (input checksums differ)"),
             "\(mixed.stderr)")
         var part = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: a[0]))) as? [String: Any])
         part["forest"] = [["i": 0, "j": 400, "w": 0.5]]

@@ -191,19 +191,69 @@ public struct ExperimentPlan: Decodable, Sendable {
         if let gate { try RegressionCheck.validate(tolerances: gate, file: "\(source.file ?? "experiment"): 'gate'") }
     }
 
-    /// Runs every corpus × encoder × layer (a corpus that brings its own vectors runs once). Every
-    /// corpus and embeddings file is read and every check that needs the input (layers of each model,
-    /// D < d, memory) passes before the first vector is embedded.
-    public func run(in environment: RunEnvironment) throws -> AnalysisResults {
+    /// The corpora one shard of the grid covers (corpus k belongs to shard k mod n), every corpus without a shard.
+    /// A shard holds at least one corpus, so n is at most the number of corpora.
+    public func corpusIndices(in shard: PairShard?) throws -> [Int] {
+        guard let shard else { return Array(corpora.indices) }
+        guard shard.count <= corpora.count else {
+            throw ThemeLabError.usage(
+                "--shard \(shard.index)/\(shard.count): '\(name)' has \(corpora.count) corpora and a shard is at least one, "
+                    + "so n must be at most \(corpora.count)")
+        }
+        return corpora.indices.filter { $0 % shard.count == shard.index }
+    }
+
+    /// A corpus as the grid will see it, for cost predictions: items, the vectors' largest dimension, and whether
+    /// an encoder embeds it.
+    public struct CorpusSize: Sendable {
+        public var name: String
+        public var items: Int
+        public var dimensions: Int
+        public var needsEncoder: Bool
+    }
+
+    /// Every corpus's size, loading each corpus and reading the model's configuration or the embeddings' shape.
+    public func corpusSizes(dataDirectory: String?) throws -> [CorpusSize] {
+        var encoderDimensions: [Int]?
+        return try corpora.map { spec in
+            let loaded = try DatasetRegistry.load(spec, dataDirectory: dataDirectory)
+            if let own = loaded.vectors, !encoders.contains(where: { $0.embeddings != nil }) {
+                return CorpusSize(name: loaded.corpus.name, items: loaded.corpus.count, dimensions: own.cols, needsEncoder: false)
+            }
+            let dimensions =
+                try encoderDimensions
+                ?? encoders.map { encoder in
+                    if let path = encoder.embeddings { return try NPY.read(path: path).cols }
+                    return try ModelFolder.locate(explicit: encoder.model == "default" ? nil : encoder.model).configuration().hidden
+                }
+            encoderDimensions = dimensions
+            return CorpusSize(
+                name: loaded.corpus.name, items: loaded.corpus.count, dimensions: dimensions.max() ?? 1, needsEncoder: encoderRuns > 0)
+        }
+    }
+
+    /// How many times an encoder embeds each corpus: one per model layer (given embeddings need none).
+    public var encoderRuns: Int { encoders.filter { $0.embeddings == nil }.map { $0.layers?.count ?? 1 }.reduce(0, +) }
+
+    /// Runs every corpus × encoder × layer (a corpus that brings its own vectors runs once), or with `shard` the
+    /// corpora of that shard only. Every corpus and embeddings file is read and every check that needs the input
+    /// (layers of each model, D < d, memory) passes before the first vector is embedded.
+    public func run(in environment: RunEnvironment, shard: PairShard? = nil) throws -> AnalysisResults {
+        try runCounting(in: environment, shard: shard).results
+    }
+
+    /// `run`, and how many analyses each corpus gave (one per vector source), in corpus order.
+    func runCounting(in environment: RunEnvironment, shard: PairShard?) throws -> (results: AnalysisResults, perCorpus: [Int]) {
         let log = environment.log
         let source = file.map(ParameterSource.experiment) ?? .commandLine
-        let loaded = try corpora.map { try DatasetRegistry.load($0, dataDirectory: environment.dataDirectory) }
+        let selected = try corpusIndices(in: shard)
+        let loaded = try selected.map { try DatasetRegistry.load(corpora[$0], dataDirectory: environment.dataDirectory) }
         var given: [Int: VectorSource.Vectors] = [:]
         var models: [Int: BERTConfiguration] = [:]
         for (e, encoder) in encoders.enumerated() {
             if let path = encoder.embeddings {
-                guard let corpus = loaded.first, loaded.count == 1 else {
-                    throw source.error("encoders[\(e)].embeddings", "names the vectors of one corpus; this experiment has \(loaded.count)")
+                guard let corpus = loaded.first, corpora.count == 1 else {
+                    throw source.error("encoders[\(e)].embeddings", "names the vectors of one corpus; this experiment has \(corpora.count)")
                 }
                 given[e] = try VectorSource.embeddings(path: path).vectors(for: corpus.corpus)
             } else if loaded.contains(where: { $0.vectors == nil }) {
@@ -229,7 +279,7 @@ public struct ExperimentPlan: Decodable, Sendable {
         }
 
         // Replicate corpora are drawn (and checked) before anything is embedded.
-        let replicateSets = try loaded.enumerated().map { i, full in
+        let replicateSets = try zip(selected, loaded).map { i, full in
             try settings.replicates.map {
                 if !given.isEmpty && full.isSample {
                     throw source.error(
@@ -242,6 +292,7 @@ public struct ExperimentPlan: Decodable, Sendable {
         }
 
         var analyses: [CorpusAnalysis] = []
+        var perCorpus: [Int] = []
         var files: [String] = []
         var modelHash: String?
         var analysis = Analysis(settings: settings)
@@ -297,12 +348,14 @@ public struct ExperimentPlan: Decodable, Sendable {
                 }
                 analyses.append(primary)
             }
+            perCorpus.append(sources.count)
         }
         let unique = Array(Set(files)).sorted()
-        return AnalysisResults(
+        let results = AnalysisResults(
             name: name,
             provenance: .current(
                 command: environment.command, inputs: try Provenance.checksums(unique), model: modelHash, createdAt: environment.startedAt),
             settings: settings, analyses: analyses)
+        return (results, perCorpus)
     }
 }

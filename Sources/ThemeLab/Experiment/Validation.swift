@@ -139,8 +139,8 @@ public enum Validation {
         }
     }
 
-    /// What needs the corpus and the vectors' dimension: directions below d, whitening's d×d
-    /// covariance and the pass's memory (the cost model) within what is available.
+    /// What needs the corpus and the vectors' dimension: directions below d, and every stage's memory
+    /// (`memoryNeeds`) within what is available.
     public static func check(_ settings: AnalysisSettings, items n: Int, dimensions d: Int, corpus: String, source: ParameterSource) throws
     {
         for (i, name) in settings.spaces.enumerated() {
@@ -149,9 +149,23 @@ public enum Validation {
                 throw source.error("spaces[\(i)]", "\(name): D must be below the dimension \(d)")
             case .whiten(let k?) where k > d:
                 throw source.error("spaces[\(i)]", "\(name): k must be at most the dimension \(d)")
-            case .whiten, .allButTheTop:
-                try MemoryBudget.require(
-                    bytes: 3 * 8 * Double(d) * Double(d), for: "\(name)'s \(d)×\(d) covariance", source: source, "spaces[\(i)]")
+            default: break
+            }
+        }
+        for need in try memoryNeeds(settings, items: n, dimensions: d, corpus: corpus) {
+            try MemoryBudget.require(bytes: need.bytes, for: need.what, source: source, need.field)
+        }
+    }
+
+    /// The bytes each stage of one corpus's analysis holds at its peak, what it is and the experiment field that asks
+    /// for it: whitening's d×d covariance, neighbour lists, the pairwise pass (the cost model).
+    public static func memoryNeeds(
+        _ settings: AnalysisSettings, items n: Int, dimensions d: Int, corpus: String
+    ) throws -> [(bytes: Double, what: String, field: String)] {
+        var needs: [(bytes: Double, what: String, field: String)] = []
+        for (i, name) in settings.spaces.enumerated() {
+            switch try EmbeddingSpace(name: name) {
+            case .whiten, .allButTheTop: needs.append((3 * 8 * Double(d) * Double(d), "\(name)'s \(d)×\(d) covariance", "spaces[\(i)]"))
             default: break
             }
         }
@@ -159,21 +173,20 @@ public enum Validation {
             let k = try thresholdRule(named: name).neighbours
             guard k > 0, k < n else { continue }
             // Each worker keeps k similarities per item, and the merge one more copy.
-            try MemoryBudget.require(
-                bytes: 4 * Double(k) * Double(n) * 3, for: "\(name)'s \(k) neighbours of each of \(n) items",
-                source: source, "thresholds[\(i)]")
+            needs.append((4 * Double(k) * Double(n) * 3, "\(name)'s \(k) neighbours of each of \(n) items", "thresholds[\(i)]"))
         }
         for (i, name) in settings.groupings.enumerated() {
             let k = try grouping(named: name).needs.neighbours
             guard k > 0, k < n else { continue }
             // Per worker and the merge: k similarities and item numbers per item; Leiden's graph: up to 2k edges per item.
-            try MemoryBudget.require(
-                bytes: 8 * Double(k) * Double(n) * 3 + 24 * Double(k) * Double(n), for: "\(name)'s \(k) neighbours of each of \(n) items",
-                source: source, "groupings[\(i)]")
+            needs.append(
+                (
+                    8 * Double(k) * Double(n) * 3 + 24 * Double(k) * Double(n), "\(name)'s \(k) neighbours of each of \(n) items",
+                    "groupings[\(i)]"
+                ))
         }
-        try MemoryBudget.require(
-            bytes: MemoryBudget.pass(items: n, dimensions: d), for: "the pairwise pass over \(n) × \(d) vectors of '\(corpus)'",
-            source: source, "corpora")
+        needs.append((MemoryBudget.pass(items: n, dimensions: d), "the pairwise pass over \(n) × \(d) vectors of '\(corpus)'", "corpora"))
+        return needs
     }
 
     /// Runs `body`, naming the field in what it throws.
@@ -184,10 +197,9 @@ public enum Validation {
 
 /// Memory a stage will need, checked against what the machine has before it starts.
 public enum MemoryBudget {
-    /// Peak bytes of the pairwise pass: the cost model fitted to results/bench/scale.jsonl
-    /// (`themelab plot --bench`): 52 MiB + 8.8 B·N·d + 1.1 kB·N.
+    /// Peak bytes of the pairwise pass (`CostModel.reference`).
     public static func pass(items n: Int, dimensions d: Int) -> Double {
-        52 * 1_048_576 + 8.8 * Double(n) * Double(d) + 1100 * Double(n)
+        CostModel.reference.peakMiB(n: n, d: d) * 1_048_576
     }
 
     /// Bytes available to this process: MemAvailable, or the cgroup's limit when lower.

@@ -6,7 +6,7 @@ import Foundation
 /// part has the counts it claims). `themelab-fuzz` runs these under libFuzzer; the test suite
 /// replays every committed seed and crasher (Tests/ThemeLabTests/Fixtures/fuzz/TARGET/).
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case npy, corpus, safetensors, vocab, experiment, results, part
+    case npy, corpus, safetensors, vocab, experiment, results, part, grid
 
     /// Feeds `data` to the parser; errors it throws are the expected outcome for bad input.
     public func run(_ data: Data) {
@@ -69,6 +69,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                     _ = SVGPlot.ablation(s, corpus: a.corpus.name, source: a.source)
                 }
             }
+        case .grid:
+            let part = try GridPart.decode(data, name: "fuzz.json")
+            let plan = ExperimentPlan(name: part.results.name, corpora: part.corpora.map { _ in CorpusSpec(name: "seed-12") })
+            let results = try GridPart.gather(
+                [part], names: ["fuzz.json"], plan: plan, planChecksum: part.planChecksum, command: [],
+                createdAt: Date(timeIntervalSince1970: 0))
+            precondition(results.analyses.count <= part.results.analyses.count)
+            _ = results.markdown()
         case .part:
             let part = try PairPartial.decode(data, name: "fuzz.json")
             let merged = try PairPartial.merge([part])

@@ -280,7 +280,7 @@ public struct PairEngine: Sendable {
             parts.map { $0.finish() }.reduce(into: PairAccumulator(bins: bins)) { $0.merge($1) }
         }
         return PairPartial(
-            items: n, dimensions: d, tiles: tiles.count, shard: shard, isLabeled: labels != nil,
+            items: n, dimensions: d, tiles: tiles.count, tileEdge: t, shard: shard, isLabeled: labels != nil,
             related: merged(related), unrelated: merged(unrelated),
             tileSums: Dictionary(uniqueKeysWithValues: mine.map { k in (k, (0..<4).map { tileSums[4 * k + $0] }) }),
             relatedValues: keep ? related.flatMap { $0.exactValues! } : nil,

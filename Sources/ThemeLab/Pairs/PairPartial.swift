@@ -25,13 +25,15 @@ public struct PairShard: Codable, Sendable, Equatable {
 /// (associative), each tile's sums (added in tile order on merge, so sharding does not change
 /// a bit), and the values when the corpus is small enough for exact quantiles.
 public struct PairPartial: Codable, Sendable {
-    public static let currentSchema = 2
+    public static let currentSchema = 3
     public var schemaVersion = PairPartial.currentSchema
     /// SHA-256 of each input (embeddings, then labels when given): parts of other inputs are refused on merge.
     public var inputChecksums: [String] = []
     public var items: Int
     public var dimensions: Int
     public var tiles: Int
+    /// Rows per tile side: parts cut with another `--tile` are not parts of the same pass.
+    public var tileEdge: Int
     public var shard: PairShard
     public var isLabeled: Bool
     /// Sums are zero here; they live in `tileSums`.
@@ -85,7 +87,9 @@ public struct PairPartial: Codable, Sendable {
         guard !inputChecksums.isEmpty, inputChecksums.allSatisfy({ $0.count == 64 && $0.allSatisfy(\.isHexDigit) }) else {
             throw fail("'inputChecksums' must list the SHA-256 of each input")
         }
-        guard items >= 2, dimensions >= 1, tiles >= 1 else { throw fail("'items' (≥ 2), 'dimensions' and 'tiles' (≥ 1) out of range") }
+        guard items >= 2, dimensions >= 1, tiles >= 1, tileEdge >= 1 else {
+            throw fail("'items' (≥ 2), 'dimensions', 'tiles' and 'tileEdge' (≥ 1) out of range")
+        }
         guard shard.count >= 1, (0..<shard.count).contains(shard.index) else { throw fail("'shard' must have 0 ≤ index < count") }
         let bins = related.histogram.count
         guard bins >= 2, unrelated.histogram.count == bins else {
@@ -124,30 +128,13 @@ public struct PairPartial: Codable, Sendable {
         }
     }
 
-    /// Folds the partial states of every shard of one pass into its distribution. Errors when
-    /// the parts do not belong together or a shard is missing or repeated.
-    public static func merge(_ parts: [PairPartial]) throws -> PairDistribution {
-        guard let first = parts.first else { throw ThemeLabError.usage("nothing to merge") }
-        for p in parts where p.inputChecksums != first.inputChecksums {
-            throw ThemeLabError.input(
-                "shard \(p.shard.index)/\(p.shard.count) was computed from other inputs than shard "
-                    + "\(first.shard.index)/\(first.shard.count) (input checksums differ)"
-            )
-        }
-        for p in parts
-        where p.items != first.items || p.dimensions != first.dimensions || p.tiles != first.tiles || p.shard.count != first.shard.count
-            || p.isLabeled != first.isLabeled || p.related.histogram.count != first.related.histogram.count
-        {
-            throw ThemeLabError.input(
-                "shard \(p.shard.index)/\(p.shard.count) is not from the same pass as shard \(first.shard.index)/\(first.shard.count) "
-                    + "(items, tiles, bins or labels differ)"
-            )
-        }
-        let indices = parts.map(\.shard.index).sorted()
-        guard indices == Array(0..<first.shard.count) else {
-            throw ThemeLabError.input(
-                "shards \(indices.map(String.init).joined(separator: ", ")) given; need each of 0..<\(first.shard.count) once")
-        }
+    /// Folds the partial states of every shard of one pass into its distribution. Errors when the parts do not belong
+    /// together (other inputs or parameters) or a shard is missing; a shard given twice counts once when both copies
+    /// hold the same figures (a requeued task rewrote it) and is refused when they differ. `names` label the parts in
+    /// messages (file paths; default "shard i/n").
+    public static func merge(_ parts: [PairPartial], names: [String]? = nil) throws -> PairDistribution {
+        let parts = try distinctShards(parts, names: names)
+        let first = parts[0]
         var related = PairAccumulator(bins: first.related.histogram.count)
         var unrelated = related
         var sums: [Int: [Double]] = [:]
@@ -168,5 +155,63 @@ public struct PairPartial: Codable, Sendable {
             related: related, unrelated: unrelated, isLabeled: first.isLabeled,
             sortedRelated: kept ? parts.flatMap { $0.relatedValues! }.sorted() : nil,
             sortedUnrelated: kept ? parts.flatMap { $0.unrelatedValues! }.sorted() : nil)
+    }
+
+    /// One part per shard, in shard order, after checking that all come from one pass and none is missing.
+    public static func distinctShards(_ parts: [PairPartial], names: [String]? = nil) throws -> [PairPartial] {
+        guard let first = parts.first else { throw ThemeLabError.usage("nothing to merge") }
+        let names = names ?? parts.map { "shard \($0.shard.index)/\($0.shard.count)" }
+        for (p, name) in zip(parts, names) where p.inputChecksums != first.inputChecksums {
+            throw ThemeLabError.input("\(name) was computed from other inputs than \(names[0]) (input checksums differ)")
+        }
+        for (p, name) in zip(parts, names)
+        where p.items != first.items || p.dimensions != first.dimensions || p.tiles != first.tiles || p.tileEdge != first.tileEdge
+            || p.shard.count != first.shard.count || p.isLabeled != first.isLabeled
+            || p.related.histogram.count != first.related.histogram.count
+        {
+            throw ThemeLabError.input(
+                "\(name) is not from the same pass as \(names[0]) (items, shard count, tile edge, bins or labels differ)")
+        }
+        let unique = try ShardSet.distinct(zip(parts, names).map { ($0.shard, $1, $0) }, count: first.shard.count) {
+            try JSONOutput.encode($0) == JSONOutput.encode($1)
+        }
+        return unique
+    }
+}
+
+/// The parts of a sharded job, one per shard index, whatever order and repetition they were given in.
+public enum ShardSet {
+    /// The parts in shard order, one per index. A shard given twice is taken once when `same` says the copies agree
+    /// (a requeued task that wrote its part again) and refused, naming both, when they differ; a missing shard is
+    /// refused naming every missing index.
+    public static func distinct<Part>(
+        _ parts: [(shard: PairShard, name: String, part: Part)], count: Int, same: (Part, Part) throws -> Bool
+    ) throws -> [Part] {
+        var chosen: [Int: (name: String, part: Part)] = [:]
+        for (shard, name, part) in parts {
+            if let earlier = chosen[shard.index] {
+                guard try same(earlier.part, part) else {
+                    throw ThemeLabError.input(
+                        "\(name) and \(earlier.name) are both shard \(shard.index)/\(count) but hold different results; "
+                            + "remove the wrong one (re-run that task) and merge again")
+                }
+                continue
+            }
+            chosen[shard.index] = (name, part)
+        }
+        guard chosen.count == count else {
+            // The first ten missing indices lie among the first chosen.count + 10, however large `count` is.
+            var missing: [Int] = []
+            for i in 0..<count where chosen[i] == nil {
+                missing.append(i)
+                if missing.count == 10 { break }
+            }
+            let more = count - chosen.count > missing.count ? ", …" : ""
+            let several = count - chosen.count > 1
+            throw ThemeLabError.input(
+                "incomplete: shard\(several ? "s" : "") \(missing.map(String.init).joined(separator: ", "))\(more) of 0..<\(count) missing "
+                    + "(\(chosen.count) of \(count) given); re-run \(several ? "those tasks" : "that task") and merge again")
+        }
+        return (0..<count).map { chosen[$0]!.part }
     }
 }

@@ -32,12 +32,33 @@ public struct CostModel: Sendable {
         }
 
         var pairs: Double { Double(n) * Double(n - 1) / 2 }
+
+        /// The `themelab bench pairs` lines of a JSONL file, a refusal naming the line.
+        public static func read(path: String) throws -> [Point] {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw ThemeLabError.input("\(path): cannot read") }
+            return try text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { k, line in
+                guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+                do { return try Point(benchLine: String(line)) } catch { throw ThemeLabError.input("\(path):\(k + 1): \(error)") }
+            }
+        }
     }
 
     /// Flops per second of the Gram, and seconds per pair of everything else.
     public var flopRate: Double, perPair: Double
     /// Bytes: fixed, per item per dimension, per item.
     public var base: Double, perItemDimension: Double, perItem: Double
+
+    public init(flopRate: Double, perPair: Double, base: Double, perItemDimension: Double, perItem: Double) {
+        self.flopRate = flopRate
+        self.perPair = perPair
+        self.base = base
+        self.perItemDimension = perItemDimension
+        self.perItem = perItem
+    }
+
+    /// The harness's own fit (results/bench/scale.md: kernel Zen, 2 cores, the slower of the kernels measured),
+    /// memory rounded up: what memory checks and `themelab slurm` requests use unless given a fit of their own.
+    public static let reference = CostModel(flopRate: 157.0e9, perPair: 3.37e-9, base: 52 * 1_048_576, perItemDimension: 8.8, perItem: 1100)
 
     public init(fitting points: [Point]) throws {
         guard points.count >= 3, Set(points.map(\.d)).count >= 2 else {

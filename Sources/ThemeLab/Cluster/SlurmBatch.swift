@@ -1,0 +1,155 @@
+import Foundation
+
+/// What one job asks Slurm for, and the prediction behind it (written beside the request in the script).
+public struct SlurmResources: Sendable, Equatable {
+    public var cpus: Int
+    public var memoryMiB: Int
+    public var minutes: Int
+    public var reason: String
+
+    /// A request from a predicted peak and run time with room for a slower node: 1.25 × memory + 256 MiB,
+    /// 3 × time + 10 minutes. `memoryMiB`/`minutes` replace the request when given (the user's `--mem`, `--time`).
+    public init(cpus: Int, predictedMiB: Double, predictedSeconds: Double, reason: String, memoryMiB: Int? = nil, minutes: Int? = nil) {
+        self.cpus = cpus
+        self.memoryMiB = memoryMiB ?? Int((1.25 * predictedMiB + 256).rounded(.up))
+        self.minutes = minutes ?? Int((3 * predictedSeconds / 60 + 10).rounded(.up))
+        self.reason =
+            reason
+            + String(format: "; predicted %.0f MiB, %.0f s", predictedMiB, predictedSeconds)
+            + (memoryMiB == nil && minutes == nil ? "; asked 1.25 × memory + 256 MiB, 3 × time + 10 min" : "; --mem/--time given")
+    }
+
+    /// Slurm's D-HH:MM:SS.
+    public var timeLimit: String {
+        String(format: "%d-%02d:%02d:00", minutes / 1440, minutes / 60 % 24, minutes % 60)
+    }
+}
+
+/// A job array and the job that folds its parts, as files in one folder:
+///   array.sbatch   one task per shard, each writing parts/shard-I-of-N.json (atomically)
+///   finish.sbatch  the merge or gather over parts/shard-*-of-N.json
+///   submit         submits the array (all tasks, or those given: `submit 2` or `submit 1,3`) and finish.sbatch
+///                  with --dependency=afterok on it, cancelling a finish job of an earlier submit still pending
+/// Paths are absolute and every job starts in the folder the batch was made from, as a local run would.
+public struct SlurmBatch: Sendable {
+    public var name: String
+    /// Where the scripts, parts/ and logs/ go.
+    public var folder: String
+    public var workingDirectory: String
+    public var partition: String?
+    public var account: String?
+    public var tasks: Int
+    public var task: SlurmResources
+    public var finish: SlurmResources
+    /// One task's command; `SlurmBatch.taskIndex` and `SlurmBatch.partPath` stand for the array index and its part file.
+    public var taskCommand: [String]
+    /// The finish command before and after the list of parts.
+    public var finishCommand: (before: [String], after: [String])
+
+    public static let taskIndex = "\u{0}TASK"
+    public static let partPath = "\u{0}PART"
+
+    public init(
+        name: String, folder: String, workingDirectory: String, partition: String?, account: String?, tasks: Int,
+        task: SlurmResources, finish: SlurmResources, taskCommand: [String], finishCommand: (before: [String], after: [String])
+    ) {
+        self.name = name
+        self.folder = folder
+        self.workingDirectory = workingDirectory
+        self.partition = partition
+        self.account = account
+        self.tasks = tasks
+        self.task = task
+        self.finish = finish
+        self.taskCommand = taskCommand
+        self.finishCommand = finishCommand
+    }
+
+    var partsFolder: String { folder + "/parts" }
+
+    /// The text of a batch script: the #SBATCH header, then `body`.
+    func script(job: String, resources: SlurmResources, array: Bool, body: [String]) -> String {
+        var lines = [
+            "#!/usr/bin/env bash",
+            "# Written by themelab slurm (\(name)). Request for \(resources.reason).",
+            "#SBATCH --job-name=\(name)-\(job)",
+            "#SBATCH --cpus-per-task=\(resources.cpus)",
+            "#SBATCH --mem=\(resources.memoryMiB)M",
+            "#SBATCH --time=\(resources.timeLimit)",
+            "#SBATCH --chdir=\(workingDirectory)",
+            "#SBATCH --output=\(folder)/logs/\(job)-\(array ? "%A_%a" : "%j").out",
+        ]
+        if let partition { lines.append("#SBATCH --partition=\(partition)") }
+        if let account { lines.append("#SBATCH --account=\(account)") }
+        if array { lines.append("#SBATCH --array=0-\(tasks - 1)") }
+        lines += ["set -euo pipefail"] + body
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Writes the folder's scripts (and creates parts/ and logs/).
+    public func write() throws {
+        for (what, value) in [
+            ("folder", folder), ("working folder", workingDirectory), ("partition", partition ?? ""), ("account", account ?? ""),
+        ]
+        where value.contains(where: { $0.isWhitespace }) {
+            throw ThemeLabError.usage("the \(what) '\(value)' holds a space or newline, which an #SBATCH line cannot carry")
+        }
+        for sub in ["parts", "logs"] {
+            try FileManager.default.createDirectory(atPath: "\(folder)/\(sub)", withIntermediateDirectories: true)
+        }
+        let part = Self.shellQuote(partsFolder) + "/shard-\"$SLURM_ARRAY_TASK_ID\"-of-\(tasks).json"
+        let words = taskCommand.map { word -> String in
+            if word == Self.partPath { return part }
+            if word.contains(Self.taskIndex) {
+                return word.components(separatedBy: Self.taskIndex).map { $0.isEmpty ? "" : Self.shellQuote($0) }
+                    .joined(separator: "\"$SLURM_ARRAY_TASK_ID\"")
+            }
+            return Self.shellQuote(word)
+        }
+        let array = script(job: "array", resources: task, array: true, body: ["exec " + words.joined(separator: " ")])
+        let finishBody = [
+            "shopt -s nullglob",
+            "parts=(\(Self.shellQuote(partsFolder))/shard-*-of-\(tasks).json)",
+            "if ((${#parts[@]} == 0)); then",
+            "    echo \"themelab: no parts in \(partsFolder) (did the array run?)\" >&2",
+            "    exit 1",
+            "fi",
+            "exec "
+                + (finishCommand.before.map(Self.shellQuote) + ["\"${parts[@]}\""] + finishCommand.after.map(Self.shellQuote))
+                .joined(separator: " "),
+        ]
+        let finishScript = script(job: "finish", resources: finish, array: false, body: finishBody)
+        let submit = """
+            #!/usr/bin/env bash
+            # Written by themelab slurm (\(name)): submits array.sbatch (tasks 0-\(tasks - 1), or those given, e.g.
+            # `submit 2` after task 2 failed) and finish.sbatch after it (--dependency=afterok). A finish job of an earlier
+            # submit that is still pending (it waits for a task that failed or was cancelled) is cancelled first.
+            set -euo pipefail
+            cd \(Self.shellQuote(folder))
+            tasks=${1:-0-\(tasks - 1)}
+            if [ -s finish.jobid ] && [ -n "$(squeue -h -j "$(cat finish.jobid)" -t PENDING -o %i 2>/dev/null)" ]; then
+                scancel "$(cat finish.jobid)"
+            fi
+            array=$(sbatch --parsable --array="$tasks" array.sbatch)
+            array=${array%%;*}
+            finish=$(sbatch --parsable --dependency=afterok:"$array" finish.sbatch)
+            finish=${finish%%;*}
+            echo "$array" >array.jobid
+            echo "$finish" >finish.jobid
+            echo "submitted array job $array (tasks $tasks) and finish job $finish after it"
+
+            """
+        try AtomicFile.write([
+            (Data(array.utf8), "\(folder)/array.sbatch"), (Data(finishScript.utf8), "\(folder)/finish.sbatch"),
+            (Data(submit.utf8), "\(folder)/submit"),
+        ])
+        chmod("\(folder)/submit", 0o755)
+    }
+
+    /// `word` quoted for bash: as it is when it is plainly safe, else in single quotes.
+    public static func shellQuote(_ word: String) -> String {
+        let safe = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=,:+%@")
+        if !word.isEmpty && word.unicodeScalars.allSatisfy(safe.contains) { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

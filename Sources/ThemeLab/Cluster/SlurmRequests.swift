@@ -1,0 +1,49 @@
+import Foundation
+
+/// The requests of ThemeLab's jobs, from the cost model (`CostModel.reference`, or one fitted to the user's own
+/// `bench pairs` lines). Its time is measured on 2 cores and scaled by 2 / cpus.
+extension SlurmResources {
+    /// One shard of the pairwise pass: it holds the whole N × d matrix and its shard's spanning forest (the memory of
+    /// the unsharded pass) and computes 1/n of the pairs.
+    public static func pairsShard(
+        items n: Int, dimensions d: Int, shards: Int, cpus: Int, model: CostModel, memoryMiB: Int? = nil, minutes: Int? = nil
+    ) -> SlurmResources {
+        SlurmResources(
+            cpus: cpus, predictedMiB: model.peakMiB(n: n, d: d),
+            predictedSeconds: model.seconds(n: n, d: d) / Double(shards) * 2 / Double(cpus),
+            reason: "one of \(shards) shards of the pass over \(n) × \(d)", memoryMiB: memoryMiB, minutes: minutes)
+    }
+
+    /// The merge of n pass parts: each part's histograms (two classes), forest (≤ N − 1 edges) and, up to 2 000 000
+    /// pairs, the exact values; a minute is plenty.
+    public static func pairsMerge(items n: Int, shards: Int, bins: Int, memoryMiB: Int? = nil) -> SlurmResources {
+        let pairs = Double(n) * Double(n - 1) / 2
+        let perPart = Double(n) * 48 + Double(bins) * 2 * 8 * 2
+        let bytes = 64 * 1_048_576 + Double(shards) * perPart + (pairs <= 2_000_000 ? pairs * 4 * 3 : 0)
+        return SlurmResources(
+            cpus: 1, predictedMiB: bytes / 1_048_576, predictedSeconds: 60, reason: "merge of \(shards) parts of \(n) items",
+            memoryMiB: memoryMiB)
+    }
+
+    /// One shard of an experiment grid: its corpora one after another, each embedded (≈ 100 sentences/s per encoder
+    /// run on 2 cores, a floor for long texts) and passed over once per space and replicate, twice where HDBSCAN's
+    /// tree needs a second pass; memory is the largest stage's need (`Validation.memoryNeeds`) twice over (two
+    /// replicates side by side) plus 600 MiB for the encoder. A rough bound: give --time for an unusual grid.
+    public static func gridShard(
+        _ corpora: [ExperimentPlan.CorpusSize], settings: AnalysisSettings, encoderRuns: Int, cpus: Int, model: CostModel,
+        memoryMiB: Int? = nil, minutes: Int? = nil
+    ) throws -> SlurmResources {
+        var seconds = 0.0
+        var peak = 0.0
+        for c in corpora {
+            let passes = Double(settings.spaces.count * (1 + (settings.replicates ?? 0)) * 2)
+            seconds += passes * model.seconds(n: c.items, d: c.dimensions) * 2 / Double(cpus)
+            seconds += c.needsEncoder ? Double(c.items * encoderRuns * (1 + (settings.replicates ?? 0))) / 100 * 2 / Double(cpus) : 0
+            let needs = try Validation.memoryNeeds(settings, items: c.items, dimensions: c.dimensions, corpus: c.name)
+            peak = max(peak, 2 * (needs.map(\.bytes).max() ?? 0) / 1_048_576 + (c.needsEncoder ? 600 : 0))
+        }
+        let names = corpora.map { "\($0.name) (\($0.items) × \($0.dimensions))" }.joined(separator: ", ")
+        return SlurmResources(
+            cpus: cpus, predictedMiB: peak, predictedSeconds: seconds, reason: "corpora \(names)", memoryMiB: memoryMiB, minutes: minutes)
+    }
+}

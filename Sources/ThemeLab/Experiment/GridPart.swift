@@ -1,0 +1,109 @@
+import Foundation
+
+/// One shard of an experiment grid (`themelab ablate PLAN --shard i/n --out PART`): the analyses of the corpora
+/// k with k mod n = i, with what they came from, so `themelab gather` can write the `results/NAME/` files a local
+/// `ablate` writes. A corpus is the unit because its encoders, layers and replicates share its embedding cache
+/// and its replicate draws.
+public struct GridPart: Codable, Sendable {
+    public static let currentSchema = 1
+    public var schemaVersion = GridPart.currentSchema
+    /// SHA-256 of the experiment file's bytes: parts of an edited file are refused.
+    public var planChecksum: String
+    public var shard: PairShard
+    /// The corpora this shard covers (indices into the experiment's `corpora`), and how many of
+    /// `results.analyses` each one produced, in the same order.
+    public var corpora: [Int]
+    public var analysesPerCorpus: [Int]
+    /// The shard's results: the task's provenance (kernel, inputs, model), settings and analyses.
+    public var results: AnalysisResults
+
+    /// Runs one shard of `plan` (read from `planPath`).
+    public static func run(_ plan: ExperimentPlan, planPath: String, shard: PairShard, in environment: RunEnvironment) throws -> GridPart {
+        let corpora = try plan.corpusIndices(in: shard)
+        let (results, perCorpus) = try plan.runCounting(in: environment, shard: shard)
+        return GridPart(
+            planChecksum: try SHA256.hex(file: planPath), shard: shard, corpora: corpora, analysesPerCorpus: perCorpus, results: results)
+    }
+
+    /// Reads and checks a part file, naming it in every refusal.
+    public static func read(path: String) throws -> GridPart {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ThemeLabError.input("\(path): cannot read") }
+        return try decode(data, name: path)
+    }
+
+    public static func decode(_ data: Data, name path: String) throws -> GridPart {
+        let part = try JSONOutput.decode(GridPart.self, from: data, file: path, expected: "part written by themelab ablate --shard")
+        guard part.schemaVersion == currentSchema else {
+            throw ThemeLabError.input("\(path): schemaVersion \(part.schemaVersion); this themelab reads \(currentSchema)")
+        }
+        guard part.shard.count >= 1, (0..<part.shard.count).contains(part.shard.index) else {
+            throw ThemeLabError.input("\(path): 'shard' must have 0 ≤ index < count")
+        }
+        guard part.corpora.count == part.analysesPerCorpus.count,
+            part.analysesPerCorpus.allSatisfy({ (0...part.results.analyses.count).contains($0) }),
+            part.analysesPerCorpus.reduce(0, +) == part.results.analyses.count
+        else {
+            throw ThemeLabError.input("\(path): 'analysesPerCorpus' does not match 'corpora' and the analyses it holds")
+        }
+        return part
+    }
+
+    /// The results of the whole grid from one part per shard, as `plan.run` gives them locally: analyses in corpus
+    /// order, the union of the parts' input checksums, the tasks' kernel and model. Refused, naming the part: an
+    /// edited experiment file, other settings (e.g. `--replicates`), another kernel or version, an input whose
+    /// checksum differs between tasks, a missing shard, and a shard given twice with different figures.
+    public static func gather(
+        _ parts: [GridPart], names: [String], plan: ExperimentPlan, planChecksum: String, command: [String], createdAt: Date
+    ) throws -> AnalysisResults {
+        guard let first = parts.first else { throw ThemeLabError.usage("nothing to gather") }
+        for (p, name) in zip(parts, names) {
+            guard p.planChecksum == planChecksum, p.results.name == plan.name else {
+                throw ThemeLabError.input("\(name) was computed from another version of \(plan.file ?? plan.name) (its checksum differs)")
+            }
+            guard p.results.settings == first.results.settings, p.shard.count == first.shard.count else {
+                throw ThemeLabError.input("\(name) was run with other settings or shard count than \(names[0]) (e.g. --replicates)")
+            }
+            let (a, b) = (p.results.provenance, first.results.provenance)
+            guard a.version == b.version, a.blas.kernel == b.blas.kernel else {
+                throw ThemeLabError.input(
+                    "\(name) ran themelab \(a.version) on kernel \(a.blas.kernel), \(names[0]) \(b.version) on \(b.blas.kernel): "
+                        + "figures of one grid come from one kernel (pin the nodes or OPENBLAS_CORETYPE)")
+            }
+            guard p.corpora == (try plan.corpusIndices(in: p.shard)) else {
+                throw ThemeLabError.input("\(name): its corpora \(p.corpora) are not those of shard \(p.shard.index)/\(p.shard.count)")
+            }
+        }
+        let distinct = try ShardSet.distinct(zip(parts, names).map { ($0.shard, $1, $0) }, count: first.shard.count) { a, b in
+            try JSONOutput.encode(a.results.analyses) == JSONOutput.encode(b.results.analyses)
+                && a.results.provenance.inputs == b.results.provenance.inputs && a.results.provenance.model == b.results.provenance.model
+        }
+        var byCorpus: [Int: [CorpusAnalysis]] = [:]
+        var inputs: [String: String] = [:]
+        var model: String?
+        for p in distinct {
+            var rest = p.results.analyses[...]
+            for (k, count) in zip(p.corpora, p.analysesPerCorpus) {
+                byCorpus[k] = Array(rest.prefix(count))
+                rest = rest.dropFirst(count)
+            }
+            for (path, sum) in p.results.provenance.inputs {
+                if let other = inputs[path], other != sum {
+                    throw ThemeLabError.input("\(path) changed while the grid ran: shards read it with different checksums")
+                }
+                inputs[path] = sum
+            }
+            if let m = p.results.provenance.model {
+                guard model == nil || model == m else { throw ThemeLabError.input("the shards embedded with different model files") }
+                model = m
+            }
+        }
+        var provenance = first.results.provenance
+        provenance.command = command
+        provenance.inputs = inputs
+        provenance.model = model
+        provenance.createdAt = ISO8601DateFormatter().string(from: createdAt)
+        return AnalysisResults(
+            name: plan.name, provenance: provenance, settings: first.results.settings,
+            analyses: plan.corpora.indices.flatMap { byCorpus[$0] ?? [] })
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import ThemeLab
+
+let slurmCommand = Command(
+    summary: "write (and submit) Slurm batch scripts: the sharded pass, an experiment grid",
+    help: """
+        usage: themelab slurm pairs --embeddings X.npy [--labels C.jsonl] --shards n --work DIR [--components T,…]
+                                    [--bins N] [--tile N] [slurm options]
+               themelab slurm ablate Experiments/NAME.json --work DIR [--shards n] [--results DIR] [--data-dir DIR]
+                                    [--replicates R] [slurm options]
+
+        Writes DIR/array.sbatch (a job array, one task per shard, each writing DIR/parts/shard-I-of-N.json),
+        DIR/finish.sbatch (`themelab merge` into DIR/pairs.json, or `themelab gather` into the results
+        folder) and DIR/submit, which submits the array and the finish job with --dependency=afterok on it.
+        After a failed or cancelled task, `DIR/submit I` re-runs task I and the finish job; the finish job
+        refuses an incomplete set of parts, naming the missing shards. Memory and time requests come from
+        the cost model and are explained in each script. Jobs start in the current folder.
+          pairs:  --shards n (1 to 4096) splits the pass's tiles k mod n; other options as `themelab pairs`
+          ablate: one task per corpus by default (--shards n: corpora k mod n), options as `themelab ablate`;
+                  the finish job writes DIR/NAME/ of --results (default results) as a local ablate does
+        slurm options:
+          --work DIR          folder for the scripts, parts/ and logs/ (required)
+          --partition P       --account A    passed to every job
+          --cpus C            CPUs per task (default 2; 1 to 256)
+          --mem MiB           --time MINUTES  replace the cost model's per-task request
+          --cost-model FILE   fit the cost model to these `themelab bench pairs` lines (JSONL; default: the
+                              harness's own fit, kernel Zen, 2 cores)
+          --submit            run DIR/submit (needs sbatch on PATH and a reachable controller)
+        """,
+    options: [
+        "embeddings", "labels", "shards", "work", "components", "bins", "tile", "results", "data-dir", "replicates", "partition", "account",
+        "cpus", "mem", "time", "cost-model",
+    ],
+    switches: ["submit"],
+    positionals: 1...2
+) { args in
+    let kind = args.positional[0]
+    let folder = absolute(try args.required("work"))
+    let cpus = try args.int("cpus", default: 2, range: 1...256)
+    let mem = try args.values["mem"].map { _ in try args.int("mem", default: 0, range: 64...16_777_216) }
+    let minutes = try args.values["time"].map { _ in try args.int("time", default: 0, range: 1...525_600) }
+    let model = try args.values["cost-model"].map(fittedCostModel) ?? CostModel.reference
+    let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+    let cwd = FileManager.default.currentDirectoryPath
+    var batch: SlurmBatch
+    switch kind {
+    case "pairs":
+        guard args.positional.count == 1 else { throw ThemeLabError.usage("slurm pairs takes no other argument") }
+        for option in ["results", "data-dir", "replicates"] where args.values[option] != nil {
+            throw ThemeLabError.usage("--\(option) is for slurm ablate")
+        }
+        let embeddings = absolute(try args.required("embeddings"))
+        let shards = try args.int("shards", default: 0, range: 1...4096)
+        guard args.values["shards"] != nil else { throw ThemeLabError.usage("missing --shards") }
+        let bins = try args.int("bins", default: 65_536, range: 2...(1 << 24))
+        let tile = try args.int("tile", default: 2048, range: 1...65_536)
+        let thresholds = try componentThresholds(args)
+        let x = try NPY.read(path: embeddings)
+        guard x.rows >= 2 else { throw ThemeLabError.input("\(embeddings): \(x.rows) row(s), need at least 2 for a pair") }
+        var task = [exe, "pairs", "--embeddings", embeddings]
+        if let labels = args.values["labels"] { task += ["--labels", absolute(labels)] }
+        task += ["--bins", "\(bins)", "--tile", "\(tile)", "--shard", "\(SlurmBatch.taskIndex)/\(shards)", "--out", SlurmBatch.partPath]
+        let out = folder + "/pairs.json"
+        batch = SlurmBatch(
+            name: "themelab-pairs", folder: folder, workingDirectory: cwd, partition: args.values["partition"],
+            account: args.values["account"], tasks: shards,
+            task: .pairsShard(
+                items: x.rows, dimensions: x.cols, shards: shards, cpus: cpus, model: model, memoryMiB: mem, minutes: minutes),
+            finish: .pairsMerge(items: x.rows, shards: shards, bins: bins),
+            taskCommand: task,
+            finishCommand: ([exe, "merge"], (thresholds.isEmpty ? [] : ["--components", args.values["components"]!]) + ["--out", out]))
+    case "ablate":
+        guard args.positional.count == 2 else { throw ThemeLabError.usage("slurm ablate takes the experiment file") }
+        for option in ["embeddings", "labels", "components", "bins", "tile"] where args.values[option] != nil {
+            throw ThemeLabError.usage("--\(option) is for slurm pairs")
+        }
+        let planPath = args.positional[1]
+        var plan = try ExperimentPlan.read(path: planPath)
+        if args.values["replicates"] != nil {
+            plan.settings.replicates = try args.int("replicates", default: 0, range: ReplicateCorpus.count)
+        }
+        let shards = try args.int("shards", default: plan.corpora.count, range: 1...plan.corpora.count)
+        let sizes = try plan.corpusSizes(dataDirectory: args.values["data-dir"])
+        var requests: [SlurmResources] = []
+        for i in 0..<shards {
+            let mine = try plan.corpusIndices(in: PairShard(index: i, count: shards)).map { sizes[$0] }
+            requests.append(
+                try .gridShard(
+                    mine, settings: plan.settings, encoderRuns: plan.encoderRuns, cpus: cpus, model: model, memoryMiB: mem, minutes: minutes
+                ))
+        }
+        // One request fits every task of an array: the largest memory and the longest time.
+        var task = requests.max { $0.memoryMiB < $1.memoryMiB }!
+        task.minutes = requests.map(\.minutes).max()!
+        task.reason = "largest of \(shards) tasks: " + task.reason
+        var command = [exe, "ablate", planPath, "--shard", "\(SlurmBatch.taskIndex)/\(shards)", "--out", SlurmBatch.partPath]
+        for option in ["data-dir", "replicates"] {
+            if let v = args.values[option] { command += ["--\(option)", option == "data-dir" ? absolute(v) : v] }
+        }
+        batch = SlurmBatch(
+            name: "themelab-\(plan.name)", folder: folder, workingDirectory: cwd, partition: args.values["partition"],
+            account: args.values["account"], tasks: shards, task: task,
+            finish: SlurmResources(cpus: 1, predictedMiB: 512, predictedSeconds: 120, reason: "gather of \(shards) parts and the plots"),
+            taskCommand: command,
+            finishCommand: ([exe, "gather", planPath], ["--results", absolute(args.values["results"] ?? "results")]))
+    default:
+        throw ThemeLabError.usage("slurm takes 'pairs' or 'ablate', got '\(kind)'")
+    }
+    try batch.write()
+    func describe(_ r: SlurmResources) -> String { "\(r.cpus) CPU\(r.cpus == 1 ? "" : "s"), \(r.memoryMiB) MiB, \(r.timeLimit)" }
+    note(
+        "wrote \(folder)/{array.sbatch,finish.sbatch,submit}: \(batch.tasks) task(s) of \(describe(batch.task)); "
+            + "finish \(describe(batch.finish))"
+    )
+    guard args.flags.contains("submit") else {
+        note("submit with: \(SlurmBatch.shellQuote(folder + "/submit"))")
+        return
+    }
+    let submit = Process()
+    submit.executableURL = URL(fileURLWithPath: folder + "/submit")
+    try submit.run()
+    submit.waitUntilExit()
+    guard submit.terminationStatus == 0 else { throw ThemeLabError.input("\(folder)/submit failed (exit \(submit.terminationStatus))") }
+}
+
+/// `path` made absolute against the current folder (batch jobs may start elsewhere).
+func absolute(_ path: String) -> String {
+    URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath + "/")).standardizedFileURL.path
+}
+
+/// A cost model fitted to the `themelab bench pairs` lines of `path`.
+func fittedCostModel(_ path: String) throws -> CostModel {
+    do { return try CostModel(fitting: try CostModel.Point.read(path: path)) } catch ThemeLabError.input(let m) where !m.hasPrefix(path) {
+        throw ThemeLabError.input("\(path): \(m)")
+    }
+}
