@@ -4,14 +4,28 @@ import ThemeLab
 let envCommand = Command(
     summary: "versions, BLAS library and kernel, CPU features, model folder",
     help: """
-        usage: themelab env [--json]
+        usage: themelab env [--json] [--verify]
 
         Prints what the harness runs on: its version, the OpenBLAS build and the kernel it
         selected (and who chose it), the CPU and its vector extensions, and the model folder.
-          --json   machine-readable output
+          --json     machine-readable output
+          --verify   hash the model's weights again and check the remembered hash (commands reuse
+                     it while the file's inode, size, modification and change times are unchanged);
+                     exit 1 when the remembered hash was wrong
         """,
-    switches: ["json"]
+    switches: ["json", "verify"]
 ) { args in
+    if args.flags.contains("verify") {
+        let folder = try ModelFolder.locate()
+        let weights = folder.path + "/model.safetensors"
+        let (remembered, actual) = try FileHashCache.verify(file: weights)
+        switch remembered {
+        case actual?: print("\(weights): SHA-256 \(actual), remembered value verified")
+        case nil: print("\(weights): SHA-256 \(actual), now remembered (none was for this state of the file)")
+        case let wrong?: throw ThemeLabError.input("\(weights): remembered SHA-256 \(wrong) was wrong; it is \(actual) (record replaced)")
+        }
+        return
+    }
     let p = Provenance.current(command: CommandLine.arguments, inputs: [:])
     let env = EnvironmentReport(
         provenance: p, swiftVersion: swiftVersion,

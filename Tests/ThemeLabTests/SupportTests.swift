@@ -4,6 +4,35 @@ import Testing
 @testable import ThemeLab
 
 @Suite struct SupportTests {
+    /// A remembered hash is used only while the file's state is unchanged: rewriting it with the same size and its old
+    /// modification time set back is still seen (change time), and `verify` catches a record that lies.
+    @Test func rememberedHashesFollowTheFile() throws {
+        let folder = temporaryFolder()
+        let file = folder + "/weights.bin"
+        try AtomicFile.write(Data("abc".utf8), to: file)
+        let abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        #expect(try FileHashCache.hex(file: file, cacheFolder: folder) == abc)
+        let record = FileHashCache.record(file, folder)
+        #expect(try String(contentsOfFile: record, encoding: .utf8).hasSuffix("\n\(abc)\n"))
+        #expect(try FileHashCache.hex(file: file, cacheFolder: folder) == abc)
+
+        var before = stat()
+        stat(file, &before)
+        let handle = try #require(FileHandle(forWritingAtPath: file))
+        try handle.write(contentsOf: Data("abd".utf8))
+        try handle.close()
+        var times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, file, &times, 0) == 0)
+        #expect(
+            try FileHashCache.hex(file: file, cacheFolder: folder) == "a52d159f262b2c6ddb724a61840befc36eb30c88877a4030b65cbe86298449c9")
+
+        let key = try FileHashCache.identity(file)
+        try AtomicFile.write(Data("\(key)\n\(String(repeating: "0", count: 64))\n".utf8), to: record)
+        let checked = try FileHashCache.verify(file: file, cacheFolder: folder)
+        #expect(checked.remembered == String(repeating: "0", count: 64) && checked.actual.hasPrefix("a52d159f"))
+        #expect(try FileHashCache.hex(file: file, cacheFolder: folder).hasPrefix("a52d159f"))
+    }
+
     @Test func sha256KnownAnswers() {
         #expect(SHA256.hex(Data()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(SHA256.hex(Data("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")

@@ -30,7 +30,7 @@ public final class SentenceEncoder: @unchecked Sendable {
         tokenizer = try WordPieceTokenizer(folder: folder, configuration: configuration)
         let weightsPath = "\(folder.path)/model.safetensors"
         model = try BERTModel(weights: try SafeTensors(path: weightsPath), configuration: configuration)
-        modelHash = try SHA256.hex(file: weightsPath)
+        modelHash = try FileHashCache.hex(file: weightsPath)
         configurationHash = SHA256.hex(
             Data(
                 try Self.configurationFiles.map { name in
