@@ -30,8 +30,7 @@ let ablateCommand = Command(
     options: ["results", "data-dir", "replicates", "shard", "out"],
     positionals: 1...1
 ) { args in
-    var plan = try ExperimentPlan.read(path: args.positional[0])
-    if args.values["replicates"] != nil { plan.settings.replicates = try args.int("replicates", default: 0, range: ReplicateCorpus.count) }
+    let plan = try args.experimentPlan(path: args.positional[0])
     let progress = ProgressLine(label: "embed")
     let environment = RunEnvironment(dataDirectory: args.values["data-dir"], log: note, progress: progress.update)
     if let shardText = args.values["shard"] {
@@ -39,7 +38,6 @@ let ablateCommand = Command(
         let shard = try PairShard(text: shardText)
         let out = try args.required("out")
         try AtomicFile.refuseOverwriting(out, inputs: [args.positional[0]])
-        _ = try plan.corpusIndices(in: shard)
         let part = try GridPart.run(plan, planPath: args.positional[0], shard: shard, in: environment)
         progress.finish()
         try AtomicFile.write(try JSONOutput.encode(part), to: out)
@@ -82,4 +80,13 @@ let gatherCommand = Command(
     let root = try ResultsRoot(path: args.values["results"] ?? "results")
     try root.write(results, as: plan.name)
     note("wrote \(root.path)/\(plan.name)/\(plan.name).{json,csv,md} (\(results.analyses.count) analyses from \(parts.count) parts)")
+}
+
+extension Arguments {
+    /// The experiment file at `path`, with --replicates R overriding its "replicates".
+    func experimentPlan(path: String) throws -> ExperimentPlan {
+        var plan = try ExperimentPlan.read(path: path)
+        if values["replicates"] != nil { plan.settings.replicates = try int("replicates", default: 0, range: ReplicateCorpus.count) }
+        return plan
+    }
 }

@@ -75,10 +75,7 @@ let slurmCommand = Command(
             throw ThemeLabError.usage("--\(option) is for slurm pairs")
         }
         let planPath = args.positional[1]
-        var plan = try ExperimentPlan.read(path: planPath)
-        if args.values["replicates"] != nil {
-            plan.settings.replicates = try args.int("replicates", default: 0, range: ReplicateCorpus.count)
-        }
+        let plan = try args.experimentPlan(path: planPath)
         let shards = try args.int("shards", default: plan.corpora.count, range: 1...plan.corpora.count)
         let sizes = try plan.corpusSizes(dataDirectory: args.values["data-dir"])
         var requests: [SlurmResources] = []

@@ -14,6 +14,8 @@ public struct ExperimentPlan: Decodable, Sendable {
         public var layers: [Int]?
         /// A `.npy` of the corpus's vectors (rows in corpus order) in place of an encoder.
         public var embeddings: String?
+        /// The folder `model` names: nil for the bootstrap model.
+        var modelFolder: String? { model == "default" ? nil : model }
 
         public init(model: String? = nil, layers: [Int]? = nil, embeddings: String? = nil) {
             self.model = model
@@ -224,7 +226,7 @@ public struct ExperimentPlan: Decodable, Sendable {
                 try encoderDimensions
                 ?? encoders.map { encoder in
                     if let path = encoder.embeddings { return try NPY.read(path: path).cols }
-                    return try ModelFolder.locate(explicit: encoder.model == "default" ? nil : encoder.model).configuration().hidden
+                    return try ModelFolder.locate(explicit: encoder.modelFolder).configuration().hidden
                 }
             encoderDimensions = dimensions
             return CorpusSize(
@@ -257,7 +259,7 @@ public struct ExperimentPlan: Decodable, Sendable {
                 }
                 given[e] = try VectorSource.embeddings(path: path).vectors(for: corpus.corpus)
             } else if loaded.contains(where: { $0.vectors == nil }) {
-                models[e] = try ModelFolder.locate(explicit: encoder.model == "default" ? nil : encoder.model).configuration()
+                models[e] = try ModelFolder.locate(explicit: encoder.modelFolder).configuration()
             }
         }
         for corpus in loaded {
@@ -315,7 +317,7 @@ public struct ExperimentPlan: Decodable, Sendable {
                     continue
                 }
                 for layer in encoder.layers.map({ $0.map(Optional.some) }) ?? [nil] {
-                    let model = VectorSource.model(folder: encoder.model == "default" ? nil : encoder.model, layer: layer)
+                    let model = VectorSource.model(folder: encoder.modelFolder, layer: layer)
                     let v = try model.vectors(
                         for: loaded.corpus, cacheFolder: environment.cacheFolder, log: log, progress: environment.progress)
                     files += v.files

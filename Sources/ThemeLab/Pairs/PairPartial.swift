@@ -130,10 +130,9 @@ public struct PairPartial: Codable, Sendable {
 
     /// Folds the partial states of every shard of one pass into its distribution. Errors when the parts do not belong
     /// together (other inputs or parameters) or a shard is missing; a shard given twice counts once when both copies
-    /// hold the same figures (a requeued task rewrote it) and is refused when they differ. `names` label the parts in
-    /// messages (file paths; default "shard i/n").
-    public static func merge(_ parts: [PairPartial], names: [String]? = nil) throws -> PairDistribution {
-        let parts = try distinctShards(parts, names: names)
+    /// hold the same figures (a requeued task rewrote it) and is refused when they differ (`distinctShards`).
+    public static func merge(_ parts: [PairPartial]) throws -> PairDistribution {
+        let parts = try distinctShards(parts)
         let first = parts[0]
         var related = PairAccumulator(bins: first.related.histogram.count)
         var unrelated = related
@@ -157,7 +156,8 @@ public struct PairPartial: Codable, Sendable {
             sortedUnrelated: kept ? parts.flatMap { $0.unrelatedValues! }.sorted() : nil)
     }
 
-    /// One part per shard, in shard order, after checking that all come from one pass and none is missing.
+    /// One part per shard, in shard order, after checking that all come from one pass and none is missing. `names`
+    /// label the parts in messages (file paths; default "shard i/n").
     public static func distinctShards(_ parts: [PairPartial], names: [String]? = nil) throws -> [PairPartial] {
         guard let first = parts.first else { throw ThemeLabError.usage("nothing to merge") }
         let names = names ?? parts.map { "shard \($0.shard.index)/\($0.shard.count)" }
@@ -172,18 +172,17 @@ public struct PairPartial: Codable, Sendable {
             throw ThemeLabError.input(
                 "\(name) is not from the same pass as \(names[0]) (items, shard count, tile edge, bins or labels differ)")
         }
-        let unique = try ShardSet.distinct(zip(parts, names).map { ($0.shard, $1, $0) }, count: first.shard.count) {
+        return try ShardSet.distinct(zip(parts, names).map { ($0.shard, $1, $0) }, count: first.shard.count) {
             try JSONOutput.encode($0) == JSONOutput.encode($1)
         }
-        return unique
     }
 }
 
 /// The parts of a sharded job, one per shard index, whatever order and repetition they were given in.
 public enum ShardSet {
     /// The parts in shard order, one per index. A shard given twice is taken once when `same` says the copies agree
-    /// (a requeued task that wrote its part again) and refused, naming both, when they differ; a missing shard is
-    /// refused naming every missing index.
+    /// (a requeued task that wrote its part again) and refused, naming both, when they differ; missing shards are
+    /// refused naming the first ten missing indices.
     public static func distinct<Part>(
         _ parts: [(shard: PairShard, name: String, part: Part)], count: Int, same: (Part, Part) throws -> Bool
     ) throws -> [Part] {

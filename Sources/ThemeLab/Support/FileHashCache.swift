@@ -10,11 +10,7 @@ public enum FileHashCache {
     /// The SHA-256 of `path`, from the record when the file is unchanged since it was written.
     public static func hex(file path: String, cacheFolder: String = EmbeddingCache.defaultFolder) throws -> String {
         let key = try identity(path)
-        if let text = try? String(contentsOfFile: record(path, cacheFolder), encoding: .utf8) {
-            let fields = text.split(separator: "\n")
-            if fields.count == 2, fields[0] == key, fields[1].count == 64, fields[1].allSatisfy(\.isHexDigit) { return String(fields[1]) }
-        }
-        return try hashAndRemember(path, key: key, cacheFolder: cacheFolder)
+        return try remembered(path, key: key, cacheFolder: cacheFolder) ?? hashAndRemember(path, key: key, cacheFolder: cacheFolder)
     }
 
     /// Hashes `path` and replaces its record; returns the remembered value (nil when there was none for this very
@@ -23,10 +19,15 @@ public enum FileHashCache {
         file path: String, cacheFolder: String = EmbeddingCache.defaultFolder
     ) throws -> (remembered: String?, actual: String) {
         let key = try identity(path)
-        let text = try? String(contentsOfFile: record(path, cacheFolder), encoding: .utf8)
-        let fields = text?.split(separator: "\n") ?? []
-        let remembered = fields.count == 2 && fields[0] == key ? String(fields[1]) : nil
-        return (remembered, try hashAndRemember(path, key: key, cacheFolder: cacheFolder))
+        return (remembered(path, key: key, cacheFolder: cacheFolder), try hashAndRemember(path, key: key, cacheFolder: cacheFolder))
+    }
+
+    /// The hash recorded for the file in state `key`, if any.
+    private static func remembered(_ path: String, key: String, cacheFolder: String) -> String? {
+        guard let text = try? String(contentsOfFile: record(path, cacheFolder), encoding: .utf8) else { return nil }
+        let fields = text.split(separator: "\n")
+        guard fields.count == 2, fields[0] == key, fields[1].count == 64, fields[1].allSatisfy(\.isHexDigit) else { return nil }
+        return String(fields[1])
     }
 
     private static func hashAndRemember(_ path: String, key: String, cacheFolder: String) throws -> String {
