@@ -15,6 +15,7 @@ let benchCommand = Command(
           full    the pass plus the spanning forest, then every label-free threshold rule and
                   single-linkage components at each (groups per rule in the JSON line)
           ssyrk   bare cblas_ssyrk into a full N×N matrix (the speed reference)
+          gram    the pass's tiles computed and dropped: its BLAS work alone, without the histograms
           grouping  the pass with what --grouping G needs (hdbscan(m), leiden(k,γ), …), then G's
                   groups: groups, noise share and ARI against the generator's topics in the JSON line;
                   --out DIR also writes the centred vectors (DIR/vectors.npy) and, one per line,
@@ -29,8 +30,8 @@ let benchCommand = Command(
     let n = try args.int("n", default: 2000, range: 2...1_000_000)
     let d = try args.int("d", default: 384, range: 1...65_536)
     let mode = args.values["mode"] ?? "pass"
-    guard ["pass", "full", "ssyrk", "grouping"].contains(mode) else {
-        throw ThemeLabError.usage("--mode is pass, full, ssyrk or grouping, got '\(mode)'")
+    guard ["pass", "full", "ssyrk", "gram", "grouping"].contains(mode) else {
+        throw ThemeLabError.usage("--mode is pass, full, ssyrk, gram or grouping, got '\(mode)'")
     }
     let method = mode == "grouping" ? try grouping(named: try args.required("grouping")) : nil
     let topics = min(100, n)
@@ -58,6 +59,8 @@ let benchCommand = Command(
                 }
             }
             precondition(c[1].isFinite)
+        } else if mode == "gram" {
+            engine.feed(x, consumers: [])
         } else if let method {
             let products = PassPlan(needs: method.needs, exactHistogramPairLimit: 0).run(x, labels: nil, engine: engine)
             extra["first_pass_seconds"] = String(format: "%.2f", Date().timeIntervalSince(start))

@@ -51,8 +51,6 @@ final class WorkerTotals: @unchecked Sendable {
     let bins: Int
     let counts: UnsafeMutablePointer<UInt32>
     var moments = Moments()
-    /// Bins of the extremes so far (see `add`).
-    var lowestBin = Int.max, highestBin = Int.min
     var tileSum = 0.0
     var tileSumSquares = 0.0
     var sinceFlush = 0
@@ -69,50 +67,60 @@ final class WorkerTotals: @unchecked Sendable {
 
     deinit { counts.deallocate() }
 
-    /// Adds `n` similarities starting at `p`.
+    /// Adds `n` similarities starting at `p`, eight at a time: bins, extremes and moments from one
+    /// load. The moments keep four running Float64 sums each, filled in a fixed order (lane j takes
+    /// values 4m + j), so the additions do not wait on one another and results stay bit-for-bit
+    /// repeatable.
     @inline(__always)
     func add(_ p: UnsafePointer<Float>, _ n: Int) {
         guard n > 0 else { return }
         if sinceFlush > Int(UInt32.max) - n { flush() }
         sinceFlush += n
-        let scale = Float(bins) / 2
-        let last = bins - 1
-        // The extremes are tracked by bin (integer comparisons); only a run that reaches the
-        // current extreme bin is scanned for the exact value, which after the first rows is rare.
-        var low = Int.max
-        var high = Int.min
-        for k in 0..<n {
-            let b = Swift.min(Swift.max(Int((p[k] + 1) * scale), 0), last)
-            counts[b] &+= 1
-            low = Swift.min(low, b)
-            high = Swift.max(high, b)
-        }
-        if low <= lowestBin {
-            for k in 0..<n { moments.min = Swift.min(moments.min, p[k]) }
-            lowestBin = low
-        }
-        if high >= highestBin {
-            for k in 0..<n { moments.max = Swift.max(moments.max, p[k]) }
-            highestBin = high
-        }
-        // A separate loop for the moments, with four running sums each so the additions do not
-        // wait on one another (the order is fixed, so results stay bit-for-bit repeatable).
+        let binning = FineBinning(bins: bins)
+        var low = SIMD8<Float>(repeating: moments.min)
+        var high = SIMD8<Float>(repeating: moments.max)
         var sum = SIMD4<Double>()
         var sumSquares = SIMD4<Double>()
-        let wide = n & ~3
         var k = 0
-        while k < wide {
+        while k + 8 <= n {
+            let s = UnsafeRawPointer(p + k).loadUnaligned(as: SIMD8<Float>.self)
+            let b = binning.bins(s)
+            counts[Int(b[0])] &+= 1
+            counts[Int(b[1])] &+= 1
+            counts[Int(b[2])] &+= 1
+            counts[Int(b[3])] &+= 1
+            counts[Int(b[4])] &+= 1
+            counts[Int(b[5])] &+= 1
+            counts[Int(b[6])] &+= 1
+            counts[Int(b[7])] &+= 1
+            low = low.replacing(with: s, where: s .< low)
+            high = high.replacing(with: s, where: s .> high)
+            let first = SIMD4<Double>(Double(s[0]), Double(s[1]), Double(s[2]), Double(s[3]))
+            sum += first
+            sumSquares += first * first
+            let second = SIMD4<Double>(Double(s[4]), Double(s[5]), Double(s[6]), Double(s[7]))
+            sum += second
+            sumSquares += second * second
+            k += 8
+        }
+        if k + 4 <= n {
             let v = SIMD4<Double>(Double(p[k]), Double(p[k + 1]), Double(p[k + 2]), Double(p[k + 3]))
             sum += v
             sumSquares += v * v
-            k += 4
         }
         var tail = 0.0
         var tailSquares = 0.0
-        for k in wide..<n {
-            tail += Double(p[k])
-            tailSquares += Double(p[k]) * Double(p[k])
+        for r in k..<n {
+            counts[binning.bin(p[r])] &+= 1
+            low[0] = Swift.min(low[0], p[r])
+            high[0] = Swift.max(high[0], p[r])
+            if r >= n & ~3 {
+                tail += Double(p[r])
+                tailSquares += Double(p[r]) * Double(p[r])
+            }
         }
+        moments.min = low.min()
+        moments.max = high.max()
         moments.count += n
         tileSum += sum.sum() + tail
         tileSumSquares += sumSquares.sum() + tailSquares
@@ -143,5 +151,37 @@ final class WorkerTotals: @unchecked Sendable {
         totals.min = moments.min
         totals.max = moments.max
         return totals
+    }
+}
+
+/// Fine bin b = ⌊(s + 1)·bins/2⌋ of a similarity, clamped to [0, bins − 1] (so a value a rounding
+/// step outside [−1, 1] lands in an end bin, and NaN in bin 0, never a trap).
+///
+/// Eight at a time in Float lanes: after the clamp, v + 2²³ holds round-to-nearest(v) in its
+/// mantissa bits, and one is taken off where that rounded up, which is ⌊v⌋ exactly for
+/// 0 ≤ v < 2²³. No per-value float-to-integer conversion, so the loop vectorises.
+struct FineBinning {
+    let scale: Float
+    let top: Float
+
+    init(bins: Int) {
+        precondition(bins >= 2 && bins <= 1 << 23, "bins must be 2...2²³")
+        scale = Float(bins) / 2
+        top = Float(bins - 1)
+    }
+
+    @inline(__always) func bin(_ s: Float) -> Int {
+        let v = (s + 1) * scale
+        return Int(v > 0 ? (v < top ? v : top) : 0)
+    }
+
+    @inline(__always) func bins(_ s: SIMD8<Float>) -> SIMD8<Int32> {
+        let magic = SIMD8<Float>(repeating: 8_388_608)
+        var v = (s + 1) * scale
+        v = v.replacing(with: 0, where: .!(v .> 0))
+        v = v.replacing(with: top, where: v .> top)
+        let rounded = v + magic
+        let roundedUp = unsafeBitCast(rounded - magic .> v, to: SIMD8<Int32>.self)  // −1 where it rounded up
+        return (unsafeBitCast(rounded, to: SIMD8<Int32>.self) & 0x7f_ffff) &+ roundedUp
     }
 }
