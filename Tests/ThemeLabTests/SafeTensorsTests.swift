@@ -18,6 +18,17 @@ import Testing
         #expect(errorMessage { _ = try s.floats("missing", shape: [1]) }?.contains("tensor 'missing' is missing") == true)
     }
 
+    /// F32 data at any byte offset: in place when aligned, copied when the header's length leaves it
+    /// unaligned; the same values either way, and a tensor outlives the file object it came from.
+    @Test func readsF32InPlaceOrUnaligned() throws {
+        for padding in 0..<4 {
+            let header = #"{"w":{"dtype":"F32","shape":[3],"data_offsets":[0,12]}}"# + String(repeating: " ", count: padding)
+            let path = try safetensorsFile(header: header, data: floatBytes([0.5, -1.25, 3]))
+            let tensor = try SafeTensors(path: path).tensor("w", shape: [3])
+            #expect(Array(tensor.values) == [0.5, -1.25, 3], "header of \(header.utf8.count) bytes")
+        }
+    }
+
     @Test func truncatedAndInconsistentFilesAreErrors() throws {
         let truncated = try safetensorsFile(header: #"{"w":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}}"#, data: floatBytes([1, 2]))
         #expect(errorMessage { _ = try SafeTensors(path: truncated) }?.contains("bytes 0..<16 lie outside the 8-byte data section") == true)

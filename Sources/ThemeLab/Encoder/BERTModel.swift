@@ -10,7 +10,7 @@ import Foundation
 /// padding mask is needed. Weights are stored [out, in], hence `x·Wᵀ`.
 public final class BERTModel: @unchecked Sendable {
     struct Linear {
-        var weight: [Float]  // [out, in]
+        var weight: FloatTensor  // [out, in]
         var bias: [Float]
         var input: Int, output: Int
     }
@@ -29,7 +29,7 @@ public final class BERTModel: @unchecked Sendable {
     }
 
     public let configuration: BERTConfiguration
-    let wordEmbeddings: [Float], positionEmbeddings: [Float], tokenTypeEmbeddings: [Float]
+    let wordEmbeddings: FloatTensor, positionEmbeddings: FloatTensor, tokenTypeEmbeddings: FloatTensor
     let embeddingNorm: LayerNorm
     let layers: [Layer]
 
@@ -38,21 +38,22 @@ public final class BERTModel: @unchecked Sendable {
         let h = c.hidden
         func linear(_ name: String, _ input: Int, _ output: Int) throws -> Linear {
             Linear(
-                weight: try weights.floats("\(name).weight", shape: [output, input]),
+                weight: try weights.tensor("\(name).weight", shape: [output, input]),
                 bias: try weights.floats("\(name).bias", shape: [output]), input: input, output: output)
         }
         func norm(_ name: String) throws -> LayerNorm {
             LayerNorm(gamma: try weights.floats("\(name).weight", shape: [h]), beta: try weights.floats("\(name).bias", shape: [h]))
         }
-        wordEmbeddings = try weights.floats("embeddings.word_embeddings.weight", shape: [c.vocabSize, h])
-        positionEmbeddings = try weights.floats("embeddings.position_embeddings.weight", shape: [c.maxPositions, h])
-        tokenTypeEmbeddings = try weights.floats("embeddings.token_type_embeddings.weight", shape: [c.typeVocabSize, h])
+        wordEmbeddings = try weights.tensor("embeddings.word_embeddings.weight", shape: [c.vocabSize, h])
+        positionEmbeddings = try weights.tensor("embeddings.position_embeddings.weight", shape: [c.maxPositions, h])
+        tokenTypeEmbeddings = try weights.tensor("embeddings.token_type_embeddings.weight", shape: [c.typeVocabSize, h])
         embeddingNorm = try norm("embeddings.LayerNorm")
         layers = try (0..<c.layers).map { i in
             let p = "encoder.layer.\(i)"
             let qkv = try ["query", "key", "value"].map { try linear("\(p).attention.self.\($0)", h, h) }
             return Layer(
-                queryKeyValue: Linear(weight: qkv.flatMap(\.weight), bias: qkv.flatMap(\.bias), input: h, output: 3 * h),
+                queryKeyValue: Linear(
+                    weight: FloatTensor(copying: qkv.flatMap(\.weight.values)), bias: qkv.flatMap(\.bias), input: h, output: 3 * h),
                 attentionOutput: try linear("\(p).attention.output.dense", h, h),
                 attentionNorm: try norm("\(p).attention.output.LayerNorm"),
                 intermediate: try linear("\(p).intermediate.dense", h, c.intermediate),
@@ -71,18 +72,13 @@ public final class BERTModel: @unchecked Sendable {
         let tokens = offsets.last!
         var x = [Float](repeating: 0, count: tokens * h)
         x.withUnsafeMutableBufferPointer { x in
-            wordEmbeddings.withUnsafeBufferPointer { word in
-                positionEmbeddings.withUnsafeBufferPointer { position in
-                    tokenTypeEmbeddings.withUnsafeBufferPointer { type in
-                        for (s, ids) in batch.enumerated() {
-                            for (p, id) in ids.enumerated() {
-                                let row = x.baseAddress! + (offsets[s] + p) * h
-                                let w = word.baseAddress! + Int(id) * h
-                                let q = position.baseAddress! + p * h
-                                for k in 0..<h { row[k] = w[k] + q[k] + type[k] }
-                            }
-                        }
-                    }
+            let type = tokenTypeEmbeddings.start
+            for (s, ids) in batch.enumerated() {
+                for (p, id) in ids.enumerated() {
+                    let row = x.baseAddress! + (offsets[s] + p) * h
+                    let w = wordEmbeddings.start + Int(id) * h
+                    let q = positionEmbeddings.start + p * h
+                    for k in 0..<h { row[k] = w[k] + q[k] + type[k] }
                 }
             }
         }
@@ -138,7 +134,7 @@ public final class BERTModel: @unchecked Sendable {
                 for (start, end) in zip(offsets, offsets.dropFirst()) {
                     cblas_sgemm(
                         CblasRowMajor, CblasNoTrans, CblasTrans, Int32(end - start), Int32(f.output), Int32(f.input),
-                        1, x.baseAddress! + start * f.input, Int32(f.input), f.weight, Int32(f.input), 1,
+                        1, x.baseAddress! + start * f.input, Int32(f.input), f.weight.start, Int32(f.input), 1,
                         y.baseAddress! + start * f.output, Int32(f.output))
                 }
             }

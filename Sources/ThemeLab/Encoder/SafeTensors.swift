@@ -102,36 +102,68 @@ public final class SafeTensors: @unchecked Sendable {
         return nil
     }
 
-    /// A tensor as Float32 values with the expected shape (F32 copied out of the map; F16 and
-    /// BF16 widened).
+    /// A tensor's Float32 values with the expected shape, copied out.
     public func floats(_ name: String, shape: [Int]) throws -> [Float] {
+        let t = try tensor(name, shape: shape)
+        return withExtendedLifetime(t) { Array(t.values) }
+    }
+
+    /// A tensor's Float32 values with the expected shape: read in place from the memory map when
+    /// stored as aligned F32 (a model loads without copying its 91 MB), else widened from F16 or
+    /// BF16 into memory of its own. Every value is checked finite.
+    public func tensor(_ name: String, shape: [Int]) throws -> FloatTensor {
         guard let (found, e) = entry(name) else { throw ThemeLabError.input("\(path): tensor '\(name)' is missing") }
         guard e.shape == shape else { throw ThemeLabError.input("\(path): tensor '\(found)' has shape \(e.shape), expected \(shape)") }
         let raw = UnsafeRawPointer(base + dataStart + e.begin)
         let count = shape.reduce(1, *)
-        let values: [Float]
+        let tensor: FloatTensor
         switch e.dtype {
-        case "F32":
+        case "F32" where Int(bitPattern: raw) % MemoryLayout<Float>.alignment == 0:
             // Little-endian host: the bytes are already Float32s.
-            values = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
-                UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: raw, byteCount: 4 * count)
-                initialized = count
-            }
+            tensor = FloatTensor(mapped: UnsafeBufferPointer(start: raw.assumingMemoryBound(to: Float.self), count: count), owner: self)
+        case "F32":
+            tensor = FloatTensor(copying: (0..<count).map { raw.loadUnaligned(fromByteOffset: 4 * $0, as: Float.self) })
         case "F16":
-            values = (0..<count).map {
-                Float(Float16(bitPattern: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self))))
-            }
+            tensor = FloatTensor(
+                copying: (0..<count).map {
+                    Float(Float16(bitPattern: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self))))
+                })
         case "BF16":
-            values = (0..<count).map {
-                Float(bitPattern: UInt32(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self))) << 16)
-            }
+            tensor = FloatTensor(
+                copying: (0..<count).map {
+                    Float(bitPattern: UInt32(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self))) << 16)
+                })
         default:
             throw ThemeLabError.input("\(path): tensor '\(found)' is \(e.dtype), expected a float type")
         }
         // A NaN or infinite weight would only show up as non-finite vectors much later.
-        if let bad = values.firstIndex(where: { !$0.isFinite }) {
-            throw ThemeLabError.input("\(path): tensor '\(found)' has a non-finite value (\(values[bad])) at flat index \(bad)")
+        if let bad = tensor.values.firstIndex(where: { !$0.isFinite }) {
+            throw ThemeLabError.input("\(path): tensor '\(found)' has a non-finite value (\(tensor.values[bad])) at flat index \(bad)")
         }
-        return values
+        return tensor
     }
+}
+
+/// Float32 values of one tensor, read-only: in a `SafeTensors` memory map (kept alive by this
+/// object) or in memory of its own.
+public final class FloatTensor: @unchecked Sendable {
+    public let values: UnsafeBufferPointer<Float>
+    private let owner: SafeTensors?
+
+    init(mapped values: UnsafeBufferPointer<Float>, owner: SafeTensors) {
+        self.values = values
+        self.owner = owner
+    }
+
+    public init(copying array: [Float]) {
+        let copy = UnsafeMutableBufferPointer<Float>.allocate(capacity: array.count)
+        _ = copy.initialize(from: array)
+        values = UnsafeBufferPointer(copy)
+        owner = nil
+    }
+
+    deinit { if owner == nil { values.deallocate() } }
+
+    /// The first value (the start of a row-major matrix for BLAS).
+    var start: UnsafePointer<Float> { values.baseAddress! }
 }
