@@ -1,12 +1,14 @@
 import COpenBLAS
+import Dispatch
 import Foundation
 import ThemeLab
 
 let benchCommand = Command(
     summary: "time one pairwise pass or bare cblas_ssyrk (for Experiments/bench)",
     help: """
-        usage: themelab bench pairs --n N [--d D] [--mode pass|full|ssyrk|grouping] [--grouping G] [--tile T] [--repeat R]
-                                    [--seed S]
+        usage: themelab bench pairs --n N [--d D] [--mode pass|full|ssyrk|gram|grouping] [--grouping G] [--tile T]
+                                    [--repeat R] [--seed S]
+               themelab bench encoder --corpus C [--model DIR] [--layer K] [--repeat R]
 
         Times one stage on N seeded synthetic unit vectors of dimension D (default 384; 100
         topics, centred) and prints one JSON line: the best of R runs (default 3) in seconds,
@@ -22,11 +24,18 @@ let benchCommand = Command(
                   the topics (DIR/topics.txt) and G's labels (DIR/labels.txt, −1 noise), for peers
         Run each mode in its own process so peak RSS belongs to that mode alone;
         Experiments/bench/pairs does this and prints the ratios.
+
+        bench encoder times embedding C's texts (tokenising, forward pass, pooling; no cache),
+        then every matrix product that forward pass makes, with the same shapes, batches and two
+        workers, as bare single-threaded cblas_sgemm calls on scratch buffers. Prints one JSON
+        line: both times (best of R), their GFLOP/s and sgemm_share = sgemm time / encoder time
+        (1 would mean the encoder runs at sgemm's speed on its own shapes).
         """,
-    options: ["n", "d", "mode", "grouping", "tile", "repeat", "seed", "out"],
+    options: ["n", "d", "mode", "grouping", "tile", "repeat", "seed", "out", "corpus", "model", "layer"],
     positionals: 1...1
 ) { args in
-    guard args.positional == ["pairs"] else { throw ThemeLabError.usage("expected 'bench pairs'") }
+    if args.positional == ["encoder"] { return try benchEncoder(args) }
+    guard args.positional == ["pairs"] else { throw ThemeLabError.usage("expected 'bench pairs' or 'bench encoder'") }
     let n = try args.int("n", default: 2000, range: 2...1_000_000)
     let d = try args.int("d", default: 384, range: 1...65_536)
     let mode = args.values["mode"] ?? "pass"
@@ -104,5 +113,49 @@ let benchCommand = Command(
         "kernel": BLASRuntime.corename,
     ]
     line.merge(extra) { a, _ in a }
+    print(String(decoding: try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]), as: UTF8.self))
+}
+
+/// `bench encoder`: the encoder against bare sgemm on the products its forward pass makes.
+func benchEncoder(_ args: Arguments) throws {
+    let request = try EmbeddingRequest(args)
+    let (texts, encoder, layer) = (request.texts, request.encoder, request.layer)
+    let repeats = try args.int("repeat", default: 3, range: 1...100)
+    let ids = texts.map(encoder.tokenizer.encode)
+    let products = encoder.batches(ids).map { batch in encoder.model.matrixProducts(lengths: batch.map { ids[$0].count }, layer: layer) }
+    let flops = products.joined().reduce(0.0) { $0 + 2 * Double($1.m) * Double($1.n) * Double($1.k) }
+    let largest = products.joined().reduce(0) { Swift.max($0, $1.m * $1.k, $1.n * $1.k, $1.m * $1.n) }
+    var encoderSeconds = Double.infinity
+    var sgemmSeconds = Double.infinity
+    let blasThreads = openblas_get_num_threads()
+    openblas_set_num_threads(1)
+    defer { openblas_set_num_threads(blasThreads) }
+    for _ in 0..<repeats {
+        var start = Date()
+        _ = try encoder.embed(texts, layer: layer)
+        encoderSeconds = min(encoderSeconds, Date().timeIntervalSince(start))
+        start = Date()
+        let queue = WorkQueue(count: products.count, state: ())
+        DispatchQueue.concurrentPerform(iterations: min(encoder.workers, products.count)) { _ in
+            let a = [Float](repeating: 0.01, count: largest)
+            let b = [Float](repeating: 0.01, count: largest)
+            var c = [Float](repeating: 0, count: largest)
+            while let job = queue.take() {
+                for p in products[job] {
+                    cblas_sgemm(
+                        CblasRowMajor, CblasNoTrans, CblasTrans, Int32(p.m), Int32(p.n), Int32(p.k), 1, a, Int32(p.k), b, Int32(p.k), 0,
+                        &c, Int32(p.n))
+                }
+            }
+        }
+        sgemmSeconds = min(sgemmSeconds, Date().timeIntervalSince(start))
+    }
+    let line: [String: String] = [
+        "sentences": "\(texts.count)", "tokens": "\(ids.joined().count)", "layer": "\(layer)",
+        "encoder_seconds": String(format: "%.4f", encoderSeconds), "sgemm_seconds": String(format: "%.4f", sgemmSeconds),
+        "encoder_gflops": String(format: "%.1f", flops / encoderSeconds / 1e9),
+        "sgemm_gflops": String(format: "%.1f", flops / sgemmSeconds / 1e9),
+        "sgemm_share": String(format: "%.3f", sgemmSeconds / encoderSeconds), "kernel": BLASRuntime.corename,
+    ]
     print(String(decoding: try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]), as: UTF8.self))
 }

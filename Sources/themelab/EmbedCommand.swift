@@ -26,14 +26,9 @@ let embedCommand = Command(
     let out = try args.required("out")
     try AtomicFile.refuseOverwriting(out, inputs: [corpusPath])
     try AtomicFile.refuseOverwriting(out + ".json", inputs: [corpusPath])
-    let corpus = try CorpusReader.read(path: corpusPath)
-    let texts = try corpus.items.map { item in
-        guard let t = item.text else { throw ThemeLabError.input("\(corpusPath): item '\(item.id)' has no text to embed") }
-        return t
-    }
-    let encoder = try SentenceEncoder(folder: ModelFolder.locate(explicit: args.values["model"]))
+    let request = try EmbeddingRequest(args)
+    let (corpus, texts, encoder, layer) = (request.corpus, request.texts, request.encoder, request.layer)
     let layers = encoder.configuration.layers
-    let layer = try args.int("layer", default: layers, range: 0...layers)
     let progress = ProgressLine(label: "embed")
     let start = Date()
     var vectors: Matrix
@@ -68,4 +63,24 @@ struct EmbeddingRecord: Codable {
     var normalized: Bool
     var items: Int
     var dimensions: Int
+}
+
+/// What `embed` and `bench encoder` read from their arguments: the --corpus file with every item's text, the
+/// encoder of --model and the layer of --layer (default: the last).
+struct EmbeddingRequest {
+    let corpus: Corpus
+    let texts: [String]
+    let encoder: SentenceEncoder
+    let layer: Int
+
+    init(_ args: Arguments) throws {
+        let corpusPath = try args.required("corpus")
+        corpus = try CorpusReader.read(path: corpusPath)
+        texts = try corpus.items.map { item in
+            guard let t = item.text else { throw ThemeLabError.input("\(corpusPath): item '\(item.id)' has no text to embed") }
+            return t
+        }
+        encoder = try SentenceEncoder(folder: ModelFolder.locate(explicit: args.values["model"]))
+        layer = try args.int("layer", default: encoder.configuration.layers, range: 0...encoder.configuration.layers)
+    }
 }

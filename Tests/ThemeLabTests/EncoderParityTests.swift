@@ -35,6 +35,34 @@ import Testing
         #expect(c.layers == 6 && c.hidden == 384 && c.heads == 12 && c.maxSequenceLength == 256 && c.normalize)
     }
 
+    /// The products of one layer for sentences of 3 and 5 tokens, counted by hand: Q|K|V per sentence
+    /// (2), QKᵀ and P·V per sentence and head (2 · 12 · 2), then the output, intermediate and output projections (3 · 2).
+    @Test func forwardPassProductsByHand() throws {
+        let products = try encoder().model.matrixProducts(lengths: [3, 5], layer: 1)
+        #expect(products.count == 2 + 48 + 6)
+        #expect(products.first == .init(m: 3, n: 1152, k: 384) && products.last == .init(m: 5, n: 384, k: 1536))
+        #expect(products[2] == .init(m: 3, n: 3, k: 32) && products[3] == .init(m: 3, n: 32, k: 3))
+        // 2·m·n·k summed: projections 2·8·384·(1152 + 384 + 1536 + 1536), attention 12·2·(2·3·3·32 + 2·5·5·32).
+        let flops = products.reduce(0) { $0 + 2 * $1.m * $1.n * $1.k }
+        #expect(flops == 2 * 8 * 384 * 4608 + 12 * 2 * (576 + 1600))
+        #expect(try encoder().model.matrixProducts(lengths: [3, 5], layer: 6).count == 6 * 56)
+    }
+
+    /// `bench encoder` through the CLI: one JSON line naming the corpus's sentences and tokens.
+    @Test func benchEncoderReportsBothTimes() throws {
+        let folder = temporaryFolder()
+        let texts = ["the garden again", "I keep thinking about work", "sleep"]
+        try AtomicFile.write(
+            Data(texts.enumerated().map { #"{"id":"t\#($0.offset)","text":"\#($0.element)"}"# + "\n" }.joined().utf8),
+            to: folder + "/c.jsonl")
+        let r = try CLI.run(["bench", "encoder", "--corpus", folder + "/c.jsonl", "--repeat", "1"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let line = try #require(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: String])
+        let tokens = try texts.map { try encoder().tokenizer.encode($0).count }.reduce(0, +)
+        #expect(line["sentences"] == "3" && line["tokens"] == "\(tokens)" && line["layer"] == "6")
+        #expect(Double(line["sgemm_share"] ?? "") != nil && Double(line["encoder_seconds"] ?? "") != nil)
+    }
+
     @Test func tokenIdsMatchPyTorchForAll30Sentences() throws {
         let tokenizer = try encoder().tokenizer
         for item in Self.reference.items {

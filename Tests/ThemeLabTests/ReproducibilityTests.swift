@@ -50,13 +50,15 @@ import Testing
     }
 
     /// A file's text without the fields that legitimately change between runs: the time stamp, the command line,
-    /// and who chose the kernel (`themelab` re-executing itself, or `make test` starting the runner on the same kernel).
+    /// who chose the kernel (`themelab` re-executing itself, or `make test` starting the runner on the same kernel), and
+    /// the CPU's name (the bytes hold per kernel: an AMD Zen 4 forced to SkylakeX rewrites an Intel machine's results).
     static func comparable(_ path: String) throws -> String {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         guard path.hasSuffix(".json") else { return text }
         return text.replacingOccurrences(of: #""createdAt" : "[^"]*""#, with: "", options: .regularExpression)
             .replacingOccurrences(of: #""command" : \[[^\]]*\]"#, with: "", options: .regularExpression)
             .replacingOccurrences(of: #""kernelChosenBy" : "[^"]*""#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: #""cpu" : "[^"]*""#, with: "", options: .regularExpression)
     }
 
     /// The gate passes the CI-gate experiment run under another OpenBLAS kernel (AVX without FMA, or

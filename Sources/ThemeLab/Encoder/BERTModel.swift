@@ -96,6 +96,26 @@ public final class BERTModel: @unchecked Sendable {
         return pooled
     }
 
+    /// One matrix product C[m×n] = A[m×k]·Bᵀ of the forward pass.
+    public struct MatrixProduct: Sendable, Equatable {
+        public var m: Int, n: Int, k: Int
+    }
+
+    /// The products `meanPooled(_:layer:)` makes for sentences of these token counts, in its order:
+    /// per layer and sentence, Q|K|V, then per head QKᵀ and P·V, then the attention output, the
+    /// intermediate and the output projection (for timing sgemm alone on the encoder's own shapes).
+    public func matrixProducts(lengths: [Int], layer: Int) -> [MatrixProduct] {
+        let c = configuration
+        let dh = c.hidden / c.heads
+        let perLayer =
+            lengths.map { MatrixProduct(m: $0, n: 3 * c.hidden, k: c.hidden) }
+            + lengths.flatMap { n in (0..<c.heads).flatMap { _ in [MatrixProduct(m: n, n: n, k: dh), MatrixProduct(m: n, n: dh, k: n)] } }
+            + lengths.map { MatrixProduct(m: $0, n: c.hidden, k: c.hidden) }
+            + lengths.map { MatrixProduct(m: $0, n: c.intermediate, k: c.hidden) }
+            + lengths.map { MatrixProduct(m: $0, n: c.hidden, k: c.intermediate) }
+        return Array(repeating: perLayer, count: layer).flatMap { $0 }
+    }
+
     func forward(_ l: Layer, _ x: [Float], offsets: [Int]) -> [Float] {
         let tokens = offsets.last!
         let context = attention(project(x, l.queryKeyValue, offsets: offsets), offsets: offsets)

@@ -49,13 +49,8 @@ public final class SentenceEncoder: @unchecked Sendable {
 
     public var dimensions: Int { configuration.hidden }
 
-    /// Mean-pooled vectors of `layer` (0 = embeddings, `layers` = last), one row per text, not
-    /// normalised. `progress` receives sentences done and the total.
-    public func embed(_ texts: [String], layer: Int, progress: ((Int, Int) -> Void)? = nil) throws -> Matrix {
-        guard (0...configuration.layers).contains(layer) else {
-            throw ThemeLabError.usage("--layer must be 0...\(configuration.layers) for this model, got \(layer)")
-        }
-        let ids = texts.map(tokenizer.encode)
+    /// Texts (as token ids) in batches of up to `tokensPerBatch` tokens, shortest first: indices into `ids`.
+    public func batches(_ ids: [[Int32]]) -> [[Int]] {
         let order = ids.indices.sorted { (ids[$0].count, $0) < (ids[$1].count, $1) }
         var batches: [[Int]] = [[]]
         var budget = 0
@@ -67,7 +62,17 @@ public final class SentenceEncoder: @unchecked Sendable {
             batches[batches.count - 1].append(i)
             budget += ids[i].count
         }
-        let packed = batches
+        return batches
+    }
+
+    /// Mean-pooled vectors of `layer` (0 = embeddings, `layers` = last), one row per text, not
+    /// normalised. `progress` receives sentences done and the total.
+    public func embed(_ texts: [String], layer: Int, progress: ((Int, Int) -> Void)? = nil) throws -> Matrix {
+        guard (0...configuration.layers).contains(layer) else {
+            throw ThemeLabError.usage("--layer must be 0...\(configuration.layers) for this model, got \(layer)")
+        }
+        let ids = texts.map(tokenizer.encode)
+        let packed = batches(ids)
         let h = configuration.hidden
         var out = Matrix(rows: texts.count, cols: h)
         struct Results {
@@ -79,7 +84,7 @@ public final class SentenceEncoder: @unchecked Sendable {
         let blasThreads = openblas_get_num_threads()
         openblas_set_num_threads(1)
         defer { openblas_set_num_threads(blasThreads) }
-        DispatchQueue.concurrentPerform(iterations: min(workers, batches.count)) { _ in
+        DispatchQueue.concurrentPerform(iterations: min(workers, packed.count)) { _ in
             while let b = queue.take() {
                 let pooled = model.meanPooled(packed[b].map { ids[$0] }, layer: layer)
                 queue.withState { r in

@@ -56,7 +56,7 @@ public struct CostModel: Sendable {
         self.perItem = perItem
     }
 
-    /// The harness's own fit (results/bench/scale.md: kernel Zen, 2 cores, the slower of the kernels measured),
+    /// An earlier fit of the harness (kernel Zen, 2 cores; slower than both of README's per-kernel fits, so conservative),
     /// memory rounded up: what memory checks and `themelab slurm` requests use unless given a fit of their own.
     public static let reference = CostModel(flopRate: 157.0e9, perPair: 3.37e-9, base: 52 * 1_048_576, perItemDimension: 8.8, perItem: 1100)
 
@@ -86,6 +86,10 @@ public struct CostModel: Sendable {
         var out = String(
             format: "time ≈ N(N−1)/2 · (2d / %.1f GFLOP/s + %.2f ns); memory ≈ %.0f MiB + N·d · %.1f B + N · %.0f B\n\n",
             flopRate / 1e9, perPair * 1e9, base / 1_048_576, perItemDimension, perItem)
+        let million = seconds(n: 1_000_000, d: 384)
+        out += String(
+            format: "predicted at N = 1 000 000, d = 384: %.0f s (%.1f h), peak %.0f MiB\n\n", million, million / 3600,
+            peakMiB(n: 1_000_000, d: 384))
         out += "| N | d | measured s | model s | measured peak MiB | model MiB |\n|---|---|---|---|---|---|\n"
         for p in points.sorted(by: { ($0.d, $0.n) < ($1.d, $1.n) }) {
             out += String(

@@ -1,20 +1,20 @@
 import Foundation
 
 /// Hands job numbers 0..<count to concurrent workers, and gives them one-at-a-time access to
-/// shared state (results, consumers, progress). Used by the pairwise pass, the encoder and replicate analyses.
-final class WorkQueue<State>: @unchecked Sendable {
+/// shared state (results, consumers, progress). Used by the pairwise pass, the encoder, replicate analyses and `bench encoder`.
+public final class WorkQueue<State>: @unchecked Sendable {
     private let lock = NSLock()
     private let count: Int
     private var next = 0
     private var state: State
 
-    init(count: Int, state: State) {
+    public init(count: Int, state: State) {
         self.count = count
         self.state = state
     }
 
     /// The next job number, or nil when all are taken.
-    func take() -> Int? {
+    public func take() -> Int? {
         lock.withLock {
             guard next < count else { return nil }
             next += 1
@@ -23,7 +23,7 @@ final class WorkQueue<State>: @unchecked Sendable {
     }
 
     /// Runs `body` on the shared state while no other worker does.
-    func withState<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    public func withState<R>(_ body: (inout State) throws -> R) rethrows -> R {
         try lock.withLock { try body(&state) }
     }
 }
