@@ -148,6 +148,7 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
             snap = fold(buffer)
         }
         var columnReach = (0..<tile.colCount).map { snap.reach[Int(tile.item[tile.colStart + $0])] }
+        let hasCores = cores != nil  // else no cap: the loop below is unswitched on it
         // The most a pair's weight can be: its similarity, capped by both cores (mutual reachability).
         let columnCap = (0..<tile.colCount).map { cores?[Int(tile.item[tile.colStart + $0])] ?? .infinity }
         for a in 0..<tile.rowCount {
@@ -167,10 +168,12 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
                     let floor = SIMD8<Float>(repeating: rowReach)
                     var b = 0
                     while b < wide {
-                        let s = UnsafeRawPointer(row + b).loadUnaligned(as: SIMD8<Float>.self)
-                        let cap = UnsafeRawPointer(caps.baseAddress! + b).loadUnaligned(as: SIMD8<Float>.self)
-                        let capped = s.replacing(with: cap, where: cap .< s)
-                        let v = capped.replacing(with: rowCap, where: rowCap .< capped)
+                        var v = UnsafeRawPointer(row + b).loadUnaligned(as: SIMD8<Float>.self)
+                        if hasCores {
+                            let cap = UnsafeRawPointer(caps.baseAddress! + b).loadUnaligned(as: SIMD8<Float>.self)
+                            v = v.replacing(with: cap, where: cap .< v)
+                            v = v.replacing(with: rowCap, where: rowCap .< v)
+                        }
                         let r = UnsafeRawPointer(reach.baseAddress! + b).loadUnaligned(as: SIMD8<Float>.self)
                         let passing = (v .>= r) .| (v .>= floor)
                         if any(passing) { for k in 0..<8 where passing[k] { test(b + k) } }
