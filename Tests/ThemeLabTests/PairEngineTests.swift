@@ -257,6 +257,9 @@ import Testing
         #expect(model.markdown(points).contains("predicted at N = 1 000 000, d = 384: 4340 s (1.2 h), peak 3170 MiB"))
         #expect(throws: ThemeLabError.self) { try CostModel(fitting: [point(5000, 384), point(8000, 384), point(9000, 384)]) }
         #expect(throws: ThemeLabError.self) { try CostModel.Point(benchLine: "{\"n\": 3}") }
+        // The plot names the kernel its bench lines ran on.
+        let line = try CostModel.Point(benchLine: #"{"n":"5000","d":"384","seconds":"0.12","peak_rss_mib":"64","kernel":"Zen"}"#)
+        #expect(line.kernel == "Zen" && model.plot([line]).contains("(2 cores, OpenBLAS kernel Zen)"))
     }
 
     @Test func tilesFitTheCache() {

@@ -10,11 +10,14 @@ public struct CostModel: Sendable {
     /// One measurement.
     public struct Point: Sendable {
         public var n: Int, d: Int, seconds: Double, peakMiB: Double
-        public init(n: Int, d: Int, seconds: Double, peakMiB: Double) {
+        /// The OpenBLAS kernel it ran on, when the line names it.
+        public var kernel: String?
+        public init(n: Int, d: Int, seconds: Double, peakMiB: Double, kernel: String? = nil) {
             self.n = n
             self.d = d
             self.seconds = seconds
             self.peakMiB = peakMiB
+            self.kernel = kernel
         }
 
         /// A JSON line of `themelab bench pairs` (all values are strings).
@@ -28,7 +31,7 @@ public struct CostModel: Sendable {
             guard (2...1_000_000_000).contains(n), (1...1_000_000_000).contains(d), s.isFinite, s > 0, m.isFinite, m >= 0 else {
                 throw ThemeLabError.input("n must be 2 to 10⁹, d 1 to 10⁹, seconds above 0 and peak_rss_mib at least 0: \(line.prefix(80))")
             }
-            self.init(n: n, d: d, seconds: s, peakMiB: m)
+            self.init(n: n, d: d, seconds: s, peakMiB: m, kernel: object["kernel"])
         }
 
         var pairs: Double { Double(n) * Double(n - 1) / 2 }
@@ -109,8 +112,10 @@ public struct CostModel: Sendable {
                 SVGPlot.Series(
                     label: "model, d = \(d)", points: mine.map { (x: Double($0.n), y: seconds(n: $0.n, d: d)) }, dashed: true, colour: k))
         }
+        let kernels = Set(points.compactMap(\.kernel)).sorted().joined(separator: ", ")
         return SVGPlot.lines(
-            title: "Full pairwise pass: time vs N (2 cores)", xLabel: "items N", yLabel: "seconds", series: series, logX: true, logY: true)
+            title: "Full pairwise pass: time vs N (2 cores\(kernels.isEmpty ? "" : ", OpenBLAS kernel " + kernels))", xLabel: "items N",
+            yLabel: "seconds", series: series, logX: true, logY: true)
     }
 }
 
