@@ -113,7 +113,7 @@ let benchCommand = Command(
         "kernel": BLASRuntime.corename,
     ]
     line.merge(extra) { a, _ in a }
-    print(String(decoding: try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]), as: UTF8.self))
+    try printBenchLine(line)
 }
 
 /// `bench encoder`: the encoder against bare sgemm on the products its forward pass makes.
@@ -157,5 +157,10 @@ func benchEncoder(_ args: Arguments) throws {
         "sgemm_gflops": String(format: "%.1f", flops / sgemmSeconds / 1e9),
         "sgemm_share": String(format: "%.3f", sgemmSeconds / encoderSeconds), "kernel": BLASRuntime.corename,
     ]
+    try printBenchLine(line)
+}
+
+/// One benchmark measurement as a JSON line on stdout, keys sorted (what `CostModel.Point` and the bench scripts read).
+func printBenchLine(_ line: [String: String]) throws {
     print(String(decoding: try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]), as: UTF8.self))
 }

@@ -96,6 +96,9 @@ import Testing
                 #expect(got[k] == expected, "bin of \(value): \(got[k]), expected \(expected)")
             }
         }
+        // 2²⁴ bins (the most `themelab pairs --bins` takes): lanes binned one by one, by hand.
+        let finest = FineBinning(bins: 1 << 24).bins(SIMD8<Float>(-1, 0, 1, 0.5, -0.5, 2, -2, Float(1) / 8_388_608 - 1))
+        #expect(finest == SIMD8<Int32>(0, 1 << 23, (1 << 24) - 1, 3 << 22, 1 << 22, (1 << 24) - 1, 0, 1))
         let small = FineBinning(bins: 64)
         var values: [Float] = []
         for b in 0...64 {

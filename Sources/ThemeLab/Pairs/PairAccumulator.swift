@@ -49,6 +49,7 @@ final class WorkerTotals: @unchecked Sendable {
     }
 
     let bins: Int
+    let binning: FineBinning
     let counts: UnsafeMutablePointer<UInt32>
     var moments = Moments()
     var tileSum = 0.0
@@ -59,6 +60,7 @@ final class WorkerTotals: @unchecked Sendable {
 
     init(bins: Int, keepValues: Bool) {
         self.bins = bins
+        binning = FineBinning(bins: bins)
         counts = .allocate(capacity: bins)
         counts.initialize(repeating: 0, count: bins)
         exactValues = keepValues ? [] : nil
@@ -76,7 +78,6 @@ final class WorkerTotals: @unchecked Sendable {
         guard n > 0 else { return }
         if sinceFlush > Int(UInt32.max) - n { flush() }
         sinceFlush += n
-        let binning = FineBinning(bins: bins)
         var low = SIMD8<Float>(repeating: moments.min)
         var high = SIMD8<Float>(repeating: moments.max)
         var sum = SIMD4<Double>()
@@ -159,15 +160,19 @@ final class WorkerTotals: @unchecked Sendable {
 ///
 /// Eight at a time in Float lanes: after the clamp, v + 2²³ holds round-to-nearest(v) in its
 /// mantissa bits, and one is taken off where that rounded up, which is ⌊v⌋ exactly for
-/// 0 ≤ v < 2²³. No per-value float-to-integer conversion, so the loop vectorises.
+/// 0 ≤ v < 2²³. No per-value float-to-integer conversion, so the loop vectorises. Above 2²³ bins
+/// (`themelab pairs --bins` allows 2²⁴) the lanes are binned one by one.
 struct FineBinning {
     let scale: Float
     let top: Float
+    /// Whether every clamped v is below 2²³, where the lane-wise floor is exact.
+    let lanesAreExact: Bool
 
     init(bins: Int) {
-        precondition(bins >= 2 && bins <= 1 << 23, "bins must be 2...2²³")
+        precondition(bins >= 2, "at least two bins")
         scale = Float(bins) / 2
         top = Float(bins - 1)
+        lanesAreExact = bins <= 1 << 23
     }
 
     @inline(__always) func bin(_ s: Float) -> Int {
@@ -176,6 +181,11 @@ struct FineBinning {
     }
 
     @inline(__always) func bins(_ s: SIMD8<Float>) -> SIMD8<Int32> {
+        guard lanesAreExact else {
+            return SIMD8(
+                Int32(bin(s[0])), Int32(bin(s[1])), Int32(bin(s[2])), Int32(bin(s[3])), Int32(bin(s[4])), Int32(bin(s[5])),
+                Int32(bin(s[6])), Int32(bin(s[7])))
+        }
         let magic = SIMD8<Float>(repeating: 8_388_608)
         var v = (s + 1) * scale
         v = v.replacing(with: 0, where: .!(v .> 0))
