@@ -181,11 +181,7 @@ struct FineBinning {
     }
 
     @inline(__always) func bins(_ s: SIMD8<Float>) -> SIMD8<Int32> {
-        guard lanesAreExact else {
-            return SIMD8(
-                Int32(bin(s[0])), Int32(bin(s[1])), Int32(bin(s[2])), Int32(bin(s[3])), Int32(bin(s[4])), Int32(bin(s[5])),
-                Int32(bin(s[6])), Int32(bin(s[7])))
-        }
+        guard lanesAreExact else { return binsOneByOne(s) }
         let magic = SIMD8<Float>(repeating: 8_388_608)
         var v = (s + 1) * scale
         v = v.replacing(with: 0, where: .!(v .> 0))
@@ -193,5 +189,12 @@ struct FineBinning {
         let rounded = v + magic
         let roundedUp = unsafeBitCast(rounded - magic .> v, to: SIMD8<Int32>.self)  // −1 where it rounded up
         return (unsafeBitCast(rounded, to: SIMD8<Int32>.self) & 0x7f_ffff) &+ roundedUp
+    }
+
+    /// Above 2²³ bins (kept out of line, so the lane-wise path stays compact where it is inlined).
+    @inline(never) func binsOneByOne(_ s: SIMD8<Float>) -> SIMD8<Int32> {
+        var b = SIMD8<Int32>()
+        for k in 0..<8 { b[k] = Int32(bin(s[k])) }
+        return b
     }
 }
