@@ -4,7 +4,7 @@ import ThemeLab
 let checkCommand = Command(
     summary: "fail when recovery falls below a baseline (for CI)",
     help: """
-        usage: themelab check --results R.json --baseline B.json
+        usage: themelab check --results R.json --baseline B.json [--allow-native]
                themelab check --results R.json --write-baseline B.json [--tolerance METRIC=VALUE,…]
 
         Compares every row (corpus × source × space × rule × grouping) of the baseline with
@@ -12,8 +12,11 @@ let checkCommand = Command(
         threshold that moved by more than its tolerance, and each missing row; exits 0 when
         all hold. The baseline is a results file with a "tolerances" object (metric → allowed
         drop; "threshold" → allowed move). --write-baseline makes one from results.
+        A baseline made under the canonical arithmetic refuses results made under another
+        kernel (THEMELAB_KERNEL=native) unless --allow-native is given.
         """,
-    options: ["results", "baseline", "write-baseline", "tolerance"]
+    options: ["results", "baseline", "write-baseline", "tolerance"],
+    switches: ["allow-native"]
 ) { args in
     let resultsPath = try args.required("results")
     let results = try RegressionCheck.readBaseline(path: resultsPath)
@@ -29,12 +32,14 @@ let checkCommand = Command(
         do { try RegressionCheck.validate(tolerances: tolerances, file: "--tolerance") } catch let ThemeLabError.input(message) {
             throw ThemeLabError.usage(message)
         }
-        try AtomicFile.write(try JSONOutput.encode(RegressionCheck.Baseline(tolerances: tolerances, analyses: results.analyses)), to: out)
+        try AtomicFile.write(try JSONOutput.encode(RegressionCheck.Baseline(tolerances: tolerances, analyses: results.analyses, provenance: results.provenance)), to: out)
         note("wrote baseline \(out)")
         return
     }
     let baselinePath = try args.required("baseline")
     let baseline = try RegressionCheck.readBaseline(path: baselinePath)
+    try RegressionCheck.checkArithmetic(
+        results: results, baseline: baseline, resultsFile: resultsPath, allowNative: args.flags.contains("allow-native"))
     let failures = try RegressionCheck.compare(
         results: results.analyses, baseline: baseline, resultsFile: resultsPath, baselineFile: baselinePath)
     if failures.isEmpty {

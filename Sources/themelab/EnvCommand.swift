@@ -7,7 +7,9 @@ let envCommand = Command(
         usage: themelab env [--json] [--verify]
 
         Prints what the harness runs on: its version, the OpenBLAS build and the kernel it
-        selected (and who chose it), the CPU and its vector extensions, and the model folder.
+        selected (and who chose it), the arithmetic (canonical: the Haswell kernel, the same bytes
+        on every x86-64 CPU with AVX2; native: THEMELAB_KERNEL=native, OpenBLAS's own choice), the
+        CPU and its vector extensions, and the model folder.
           --json     machine-readable output
           --verify   hash the model's weights again and check the remembered hash (commands reuse
                      it while the file's inode, size, modification and change times are unchanged);
@@ -40,6 +42,7 @@ let envCommand = Command(
         swift         \(env.swiftVersion)
         blas          \(p.blas.config)
         kernel        \(p.blas.kernel) (\(p.blas.kernelChosenBy)), \(p.blas.threads) threads
+        arithmetic    \(BLASRuntime.arithmetic) (\(BLASRuntime.arithmeticVariable)=canonical|native)
         cpu           \(p.cpu)
         features      \(p.cpuFeatures)
         model folder  \(env.modelFolder ?? "none found")

@@ -9,9 +9,10 @@ let replayCommand = Command(
         Replays each journal of a replay experiment save by save. At every save each policy shows
         a grouping (a regroup from scratch, or the last one extended by incremental assignment),
         recorded against the labels (ARI), against a fresh regroup at that save (staleness ARI),
-        with its largest-group share, regroups so far and cumulative work (similarities computed,
-        seconds). Writes DIR/NAME/NAME.json (provenance, timelines, estimates, C8/C9 figures),
-        NAME.csv (one row per journal × rule × policy), NAME-timeline.csv, NAME.md and plots/*.svg.
+        with its largest-group share, regroups so far and cumulative work (similarities computed).
+        Writes DIR/NAME/NAME.json (provenance, timelines, estimates, C8/C9 figures), NAME.csv
+        (one row per journal × rule × policy), NAME-timeline.csv, NAME.md, plots/*.svg, and the
+        wall-clock seconds in NAME-timings.csv (outside the byte contract).
           --results DIR    output root (default results)
           --data-dir DIR   folder holding real corpora such as clinc150/ (default $THEMELAB_DATA)
           --shuffles R     orders per seeded journal (1 to 1000), overriding the file's "shuffles"

@@ -10,9 +10,12 @@ let reproduceCommand = Command(
         and DIR/REPORT.md: the claims table (C1–C7 against the app's reported figures), the
         threshold ablation, how rules move with the number of topics, and provenance. Every
         corpus is in the repository or in a Debian package bootstrap installs; a missing one is
-        an error. A text's vector does not depend on the cache or on which texts it is embedded
-        with, so the same inputs give the same bytes; the only fields that change between runs
-        are the timestamp (and run time) in DIR/provenance.json and each results file's createdAt.
+        an error. Every product runs under the canonical arithmetic (the Haswell kernel; see
+        themelab env), so the same inputs give the same bytes on any x86-64 machine with AVX2:
+        only each results file's createdAt and the wall-clock files (DIR/timings.csv,
+        DIR/NAME/NAME-timings.csv) change between runs. The experiments that layout.json names
+        are re-run with every vector moved by one unit in the last place, and the verdicts that
+        flip are listed in DIR/fragility.{md,csv} and marked in REPORT.md.
           --results DIR    output folder (default results)
           --data-dir DIR   folder holding real corpora (default $THEMELAB_DATA)
           --only N,…       run only these experiments

@@ -1,7 +1,12 @@
 import Foundation
 import ThemeLab
 
-BLASRuntime.ensureFastKernel()
+do {
+    for note in try BLASRuntime.ensureKernel() { FileHandle.standardError.write(Data("themelab: \(note)\n".utf8)) }
+} catch {
+    FileHandle.standardError.write(Data("themelab: \(error)\n".utf8))
+    exit(2)
+}
 BLASRuntime.useOneThread()
 
 /// A subcommand: its one-line summary, its help text and what it runs.
@@ -57,7 +62,9 @@ switch words.first {
 case nil, "--help", "-h", "help":
     print(usage)
 case "--version":
-    print("themelab \(Tool.version) (OpenBLAS kernel \(BLASRuntime.corename); \(BLASRuntime.kernelSource))")
+    print(
+        "themelab \(Tool.version) (OpenBLAS kernel \(BLASRuntime.corename), \(BLASRuntime.arithmetic) arithmetic; "
+            + "\(BLASRuntime.kernelSource))")
 case let name?:
     guard let command = commands[name] else { fail("unknown command '\(name)' (see themelab --help)", code: 2) }
     let rest = Array(words.dropFirst())

@@ -144,17 +144,35 @@ struct CLI {
         #expect(mixed.status == 1 && mixed.stderr.contains("tile300.json is not from the same pass as"), "\(mixed.stderr)")
     }
 
-    @Test func harnessNeverRunsTheGenericKernelOnAVX2() throws {
-        let r = try CLI.run(["env", "--json"], removing: ["OPENBLAS_CORETYPE", "THEMELAB_CORETYPE_FORCED"])
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+    /// The kernel and arithmetic `themelab env --json` reports under the given environment.
+    static func envBLAS(_ environment: [String: String], removing: [String]) throws -> (kernel: String, arithmetic: String?, stderr: String) {
+        let r = try CLI.run(["env", "--json"], environment: environment, removing: removing + ["THEMELAB_CORETYPE_FORCED"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stderr)")
         let blas = try #require((json["provenance"] as? [String: Any])?["blas"] as? [String: Any])
-        let kernel = try #require(blas["kernel"] as? String)
-        #expect(BLASRuntime.coreTypeToForce(kernel: kernel, cpu: .current(), userCoreType: nil) == nil, "ran \(kernel)")
+        return (try #require(blas["kernel"] as? String), blas["arithmetic"] as? String, r.stderr)
     }
 
-    @Test func aUserChosenKernelIsRespectedAndWarnedAbout() throws {
-        let r = try CLI.run(["env"], environment: ["OPENBLAS_CORETYPE": "PRESCOTT"], removing: ["THEMELAB_CORETYPE_FORCED"])
-        #expect(r.stdout.contains("Prescott (user (OPENBLAS_CORETYPE=PRESCOTT))"))
+    @Test func harnessRunsTheCanonicalKernelByDefaultWhateverTheUserSet() throws {
+        try #require(BLASRuntime.runsCanonical(.current()), "this CPU has no AVX2: the canonical kernel cannot run")
+        let plain = try Self.envBLAS([:], removing: ["OPENBLAS_CORETYPE", "THEMELAB_KERNEL"])
+        #expect(plain.kernel == "Haswell" && plain.arithmetic == "canonical", "\(plain)")
+        let user = try Self.envBLAS(["OPENBLAS_CORETYPE": "PRESCOTT"], removing: ["THEMELAB_KERNEL"])
+        #expect(user.kernel == "Haswell" && user.arithmetic == "canonical", "\(user)")
+        #expect(user.stderr.contains("themelab: note: OPENBLAS_CORETYPE=PRESCOTT set aside for the canonical kernel"), "\(user.stderr)")
+        let wrong = try CLI.run(["env"], environment: ["THEMELAB_KERNEL": "fast"])
+        #expect(wrong.status == 2 && wrong.stderr == "themelab: THEMELAB_KERNEL=\"fast\" is neither 'canonical' nor 'native'\n")
+    }
+
+    @Test func nativeArithmeticNeverRunsTheGenericKernelOnAVX2() throws {
+        let native = try Self.envBLAS(["THEMELAB_KERNEL": "native"], removing: ["OPENBLAS_CORETYPE"])
+        #expect(BLASRuntime.coreTypeToForce(kernel: native.kernel, cpu: .current(), userCoreType: nil) == nil, "ran \(native.kernel)")
+        #expect(native.arithmetic == BLASRuntime.arithmetic(kernel: native.kernel).rawValue)
+    }
+
+    @Test func aUserChosenKernelIsRespectedUnderNativeAndWarnedAbout() throws {
+        let r = try CLI.run(
+            ["env"], environment: ["OPENBLAS_CORETYPE": "PRESCOTT", "THEMELAB_KERNEL": "native"], removing: ["THEMELAB_CORETYPE_FORCED"])
+        #expect(r.stdout.contains("Prescott (user (OPENBLAS_CORETYPE=PRESCOTT))") && r.stdout.contains("arithmetic    native"))
         #expect(r.stdout.contains("warning: OpenBLAS runs the Prescott kernel") == CPUFeatures.current().hasAVX2)
     }
 }
@@ -163,6 +181,6 @@ enum BLASRuntimeKernelProbe {
     /// The kernel a fresh `themelab` process reports.
     static var autoKernel: String {
         let r = try? CLI.run(["--version"])
-        return r?.stdout.components(separatedBy: "OpenBLAS kernel ").last?.components(separatedBy: ";").first ?? "?"
+        return r?.stdout.components(separatedBy: "OpenBLAS kernel ").last?.components(separatedBy: ",").first ?? "?"
     }
 }

@@ -11,7 +11,7 @@ import Testing
 
     func gate() throws -> (results: AnalysisResults, baseline: RegressionCheck.Baseline) {
         let results = try JSONOutput.decode(AnalysisResults.self, from: Data(contentsOf: URL(fileURLWithPath: Self.committed)))
-        return (results, RegressionCheck.Baseline(tolerances: ["ari": 0.01, "threshold": 0.001], analyses: results.analyses))
+        return (results, RegressionCheck.Baseline(tolerances: ["ari": 0.01, "threshold": 0.001], analyses: results.analyses, provenance: results.provenance))
     }
 
     /// The first seed-12 average-linkage row with a threshold.
@@ -19,6 +19,32 @@ import Testing
         let a = r.analyses.firstIndex { $0.corpus.name == "seed-12" }!
         let g = r.analyses[a].spaces[0].groupings.firstIndex { $0.grouping == "average" && $0.threshold != nil }!
         return (a, 0, g)
+    }
+
+    /// A canonical baseline refuses native results (or results with no recorded arithmetic) unless asked.
+    @Test func aCanonicalBaselineRefusesNativeResultsUnlessAllowed() throws {
+        let (r, b) = try gate()
+        var canonical = b
+        canonical.provenance?.blas.arithmetic = .canonical
+        var native = RegressionCheck.Baseline(tolerances: nil, analyses: r.analyses, provenance: r.provenance)
+        native.provenance?.blas.kernel = "SkylakeX"
+        native.provenance?.blas.arithmetic = .native
+        let error = #expect(throws: ThemeLabError.self) {
+            try RegressionCheck.checkArithmetic(results: native, baseline: canonical, resultsFile: "r.json", allowNative: false)
+        }
+        #expect(
+            error?.description
+                == "r.json was made under native arithmetic (OpenBLAS kernel SkylakeX) and the baseline under the canonical one "
+                + "(Haswell): re-run without THEMELAB_KERNEL=native, or pass --allow-native to compare across kernels")
+        native.provenance = nil
+        #expect(throws: ThemeLabError.self) {
+            try RegressionCheck.checkArithmetic(results: native, baseline: canonical, resultsFile: "r.json", allowNative: false)
+        }
+        try RegressionCheck.checkArithmetic(results: native, baseline: canonical, resultsFile: "r.json", allowNative: true)
+        try RegressionCheck.checkArithmetic(results: canonical, baseline: canonical, resultsFile: "r.json", allowNative: false)
+        var nativeBaseline = canonical
+        nativeBaseline.provenance?.blas.arithmetic = .native
+        try RegressionCheck.checkArithmetic(results: native, baseline: nativeBaseline, resultsFile: "r.json", allowNative: false)
     }
 
     @Test func itPassesItself() throws {

@@ -8,45 +8,95 @@ import Testing
 @Suite(.serialized) struct ReproducibilityTests {
     static let root = URL(fileURLWithPath: ProjectFiles.locate("Package.swift")!).deletingLastPathComponent().path
 
-    /// Runs Experiments/ci-gate.json into a fresh folder with a fresh cache; returns the results folder.
-    static func rerunGate(environment: [String: String] = [:]) throws -> String {
+    /// Runs Experiments/NAME.json into a fresh folder with a fresh cache; returns the results folder.
+    static func rerun(_ experiment: String, environment: [String: String] = [:]) throws -> String {
         let folder = temporaryFolder()
         var env = environment
         env["THEMELAB_CACHE"] = folder + "/cache"
-        let r = try CLI.run(["ablate", root + "/Experiments/ci-gate.json", "--results", folder + "/results"], environment: env)
+        let r = try CLI.run(["ablate", root + "/Experiments/\(experiment).json", "--results", folder + "/results"], environment: env)
         #expect(r.status == 0, "\(r.stderr)")
-        return folder + "/results/ci-gate"
+        return folder + "/results/\(experiment)"
     }
 
-    /// The hook: re-running the CI-gate experiment rewrites every committed file under results/ci-gate/
-    /// byte for byte, but for the time stamp and command line in the JSON; no file is missing or extra.
-    /// A change that moves a number must ship with regenerated results (`make reproduce`).
-    @Test func committedResultsAreWhatTheCodeComputes() throws {
-        let committed = Self.root + "/results/ci-gate"
-        let fresh = try Self.rerunGate()
-        let kernel = try JSONDecoder().decode(
-            AnalysisResults.self, from: Data(contentsOf: URL(fileURLWithPath: committed + "/ci-gate.json"))
+    static func rerunGate(environment: [String: String] = [:]) throws -> String { try rerun("ci-gate", environment: environment) }
+
+    /// Files a results folder holds, less the wall-clock ones the byte contract leaves out.
+    static func contractFiles(_ folder: String) throws -> [String] {
+        try FileManager.default.subpathsOfDirectory(atPath: folder).filter { $0.contains(".") && !Self.isWallClock($0) }.sorted()
+    }
+
+    /// The byte contract (README, "Same bytes on every machine") leaves out wall-clock files: timings.csv,
+    /// NAME-timings.csv and bench/.
+    static func isWallClock(_ path: String) -> Bool {
+        path.hasPrefix("bench/") || path.hasSuffix("timings.csv")
+    }
+
+    /// The hook: re-running the CI-gate experiment, and the seeds experiment with its paired comparisons, rewrites
+    /// every committed file under results/NAME/ byte for byte, but for the time stamp and command line in the JSON; no
+    /// file is missing or extra. A change that moves a number must ship with regenerated results (`make reproduce`).
+    @Test(arguments: ["ci-gate", "seeds"]) func committedResultsAreWhatTheCodeComputes(_ experiment: String) throws {
+        let committed = Self.root + "/results/\(experiment)"
+        let fresh = try Self.rerun(experiment)
+        let kernel = try JSONOutput.decode(
+            AnalysisResults.self, from: Data(contentsOf: URL(fileURLWithPath: committed + "/\(experiment).json"))
         )
         .provenance.blas.kernel
         try #require(
             kernel == BLASRuntime.corename,
-            "results/ were made with OpenBLAS kernel \(kernel), this run has \(BLASRuntime.corename): see README (cross-kernel figures)"
+            "results/ were made with OpenBLAS kernel \(kernel), this run has \(BLASRuntime.corename): see README (determinism)"
         )
-        let files = try FileManager.default.subpathsOfDirectory(atPath: committed).filter { $0.contains(".") }.sorted()
+        let files = try Self.contractFiles(committed)
         #expect(
-            files == (try FileManager.default.subpathsOfDirectory(atPath: fresh).filter { $0.contains(".") }.sorted()),
-            "the committed results/ci-gate/ holds other files than a run writes (stale or missing)")
+            files == (try Self.contractFiles(fresh)),
+            "the committed results/\(experiment)/ holds other files than a run writes (stale or missing)")
         for file in files {
             let old = try Self.comparable(committed + "/" + file)
             let new = try Self.comparable(fresh + "/" + file)
-            #expect(old == new, "results/ci-gate/\(file) differs from a re-run: regenerate results with make reproduce")
+            #expect(old == new, "results/\(experiment)/\(file) differs from a re-run: regenerate results with make reproduce")
         }
+        guard experiment == "ci-gate" else { return }
         // The baseline is the committed ci-gate result with its tolerances.
         let baseline = try RegressionCheck.readBaseline(path: Self.root + "/results/baseline.json")
         let results = try RegressionCheck.readBaseline(path: committed + "/ci-gate.json")
         #expect(
             try JSONOutput.encode(baseline.analyses) == (try JSONOutput.encode(results.analyses)),
             "results/baseline.json is not the committed ci-gate result")
+        #expect(baseline.provenance?.blas.arithmetic == .canonical, "results/baseline.json is not canonical")
+    }
+
+    /// One replay journal (CLINC150, 8 intents in bursts, 5 orders: the journal whose staleness moved across kernels)
+    /// re-run alone gives the committed replay's rows for it byte for byte: its JSON entry, CSV and timeline rows.
+    @Test func committedReplayJournalIsWhatTheCodeComputes() throws {
+        let folder = temporaryFolder()
+        let plan = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.root + "/Experiments/replay.json")))
+                as? [String: Any])
+        let journal = try #require((plan["journals"] as? [[String: Any]])?.first { ($0["order"] as? String) == "bursts(4)" })
+        var one = plan
+        one["journals"] = [journal]
+        try JSONSerialization.data(withJSONObject: one).write(to: URL(fileURLWithPath: folder + "/replay.json"))
+        let r = try CLI.run(
+            ["replay", folder + "/replay.json", "--results", folder + "/results"], environment: ["THEMELAB_CACHE": folder + "/cache"])
+        try #require(r.status == 0, "\(r.stderr)")
+        let (committed, fresh) = (Self.root + "/results/replay/replay", folder + "/results/replay/replay")
+        func journals(_ path: String) throws -> [(corpus: String, json: String)] {
+            let json = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path + ".json"))) as? [String: Any])
+            return try (json["journals"] as? [[String: Any]] ?? []).map {
+                ($0["corpus"] as? String ?? "", String(decoding: try JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]), as: UTF8.self))
+            }
+        }
+        let ours = try journals(fresh)
+        try #require(ours.count == 1)
+        let corpus = ours[0].corpus
+        #expect(try journals(committed).first { $0.corpus == corpus }?.json == ours[0].json, "journal \(corpus) differs")
+        for suffix in [".csv", "-timeline.csv"] {
+            func rows(_ path: String) throws -> [Substring] {
+                try String(contentsOfFile: path + suffix, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix(corpus + ",") }
+            }
+            let (rerun, kept) = (try rows(fresh), try rows(committed))
+            #expect(!rerun.isEmpty && rerun == kept, "replay\(suffix): rows of \(corpus) differ from the committed ones")
+        }
     }
 
     /// A file's text without the fields that legitimately change between runs: the time stamp, the command line,
@@ -61,16 +111,19 @@ import Testing
             .replacingOccurrences(of: #""cpu" : "[^"]*""#, with: "", options: .regularExpression)
     }
 
-    /// The gate passes the CI-gate experiment run under another OpenBLAS kernel (AVX without FMA, or
-    /// AVX2 on an AVX-512 machine), and fails when one seed-26 ARI drops by 0.05 or one threshold moves by 0.01.
+    /// The gate refuses the CI-gate experiment run under a native kernel (AVX-512, or AVX without FMA) unless asked,
+    /// passes it with --allow-native, and fails when one seed-26 ARI drops by 0.05 or one threshold moves by 0.01.
     @Test func gatePassesAnotherKernelAndFailsRealRegressions() throws {
-        let other = BLASRuntime.corename.uppercased() == "SKYLAKEX" ? "HASWELL" : "SANDYBRIDGE"
-        let fresh = try Self.rerunGate(environment: ["OPENBLAS_CORETYPE": other])
+        let other = CPUFeatures.current().hasAVX512 ? "SKYLAKEX" : "SANDYBRIDGE"
+        let fresh = try Self.rerunGate(environment: ["OPENBLAS_CORETYPE": other, "THEMELAB_KERNEL": "native"])
         let resultsPath = fresh + "/ci-gate.json"
         var results = try JSONDecoder().decode(AnalysisResults.self, from: Data(contentsOf: URL(fileURLWithPath: resultsPath)))
         #expect(results.provenance.blas.kernel.uppercased() == other, "ran under \(results.provenance.blas.kernel)")
+        #expect(results.provenance.blas.arithmetic == .native)
         let baseline = Self.root + "/results/baseline.json"
-        let pass = try CLI.run(["check", "--results", resultsPath, "--baseline", baseline])
+        let refused = try CLI.run(["check", "--results", resultsPath, "--baseline", baseline])
+        #expect(refused.status == 1 && refused.stderr.contains("--allow-native to compare across kernels"), "\(refused.stderr)")
+        let pass = try CLI.run(["check", "--results", resultsPath, "--baseline", baseline, "--allow-native"])
         #expect(pass.status == 0, "the gate fails a run under \(other): \(pass.stdout)")
 
         let a = try #require(results.analyses.firstIndex { $0.corpus.name == "seed-26" })
@@ -79,14 +132,14 @@ import Testing
         var lower = results
         lower.analyses[a].spaces[s].groupings[g].recovery!.ari -= 0.05
         try AtomicFile.write(try JSONOutput.encode(lower), to: fresh + "/lower.json")
-        let fell = try CLI.run(["check", "--results", fresh + "/lower.json", "--baseline", baseline])
+        let fell = try CLI.run(["check", "--results", fresh + "/lower.json", "--baseline", baseline, "--allow-native"])
         #expect(
             fell.status == 1 && fell.stdout.contains("ari fell: seed-26 |") && fell.stdout.contains("| centred | otsu | average"),
             "\(fell.stdout)")
 
         results.analyses[a].spaces[s].groupings[g].threshold! += 0.01
         try AtomicFile.write(try JSONOutput.encode(results), to: fresh + "/moved.json")
-        let moved = try CLI.run(["check", "--results", fresh + "/moved.json", "--baseline", baseline])
+        let moved = try CLI.run(["check", "--results", fresh + "/moved.json", "--baseline", baseline, "--allow-native"])
         #expect(moved.status == 1 && moved.stdout.contains("threshold moved: seed-26 |"), "\(moved.stdout)")
     }
 }

@@ -40,7 +40,7 @@ import Testing
         #expect(SHA256.hex(million) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
-    @Test func kernelRuleForcesAFastKernelOnlyWhenNeeded() {
+    @Test func kernelRuleForcesAFastKernelOnlyWhenNeeded() throws {
         let avx2 = CPUFeatures(model: "x", flags: ["avx2", "fma", "avx"])
         let avx512 = CPUFeatures(model: "x", flags: ["avx2", "fma", "avx512f", "avx512bw", "avx512vl", "avx512dq"])
         let old = CPUFeatures(model: "x", flags: ["sse3"])
@@ -53,6 +53,17 @@ import Testing
         #expect(BLASRuntime.coreTypeToForce(kernel: "Prescott", cpu: avx2, userCoreType: "PRESCOTT") == nil)
         #expect(BLASRuntime.slowKernelWarning(kernel: "Prescott", cpu: avx2) != nil)
         #expect(BLASRuntime.slowKernelWarning(kernel: "Haswell", cpu: avx2) == nil)
+        // Canonical: Haswell wherever AVX2 and FMA are, whatever the user set; the native rule elsewhere.
+        for (kernel, user) in [("SkylakeX", nil), ("Cooperlake", "COOPERLAKE"), ("Zen", nil), ("Prescott", "PRESCOTT")] {
+            #expect(BLASRuntime.coreTypeToForce(kernel: kernel, cpu: avx512, userCoreType: user, requested: .canonical) == "HASWELL")
+            #expect(BLASRuntime.coreTypeToForce(kernel: kernel, cpu: avx2, userCoreType: user, requested: .canonical) == "HASWELL")
+        }
+        #expect(BLASRuntime.coreTypeToForce(kernel: "Haswell", cpu: avx512, userCoreType: nil, requested: .canonical) == nil)
+        #expect(BLASRuntime.coreTypeToForce(kernel: "Prescott", cpu: old, userCoreType: nil, requested: .canonical) == nil)
+        #expect(BLASRuntime.arithmetic(kernel: "Haswell") == .canonical && BLASRuntime.arithmetic(kernel: "SkylakeX") == .native)
+        #expect(try BLASRuntime.requestedArithmetic(nil) == .canonical)
+        #expect(try BLASRuntime.requestedArithmetic("native") == .native)
+        #expect(throws: ThemeLabError.self) { try BLASRuntime.requestedArithmetic("Haswell") }
     }
 
     @Test func seededRandomIsStable() {

@@ -182,10 +182,13 @@ public struct Analysis {
     public var settings: AnalysisSettings
     public var engine = PairEngine()
     public var log: (String) -> Void = { _ in }
+    /// Moves every vector by one unit in the last place before anything else (the fragility check); nil: as given.
+    public var perturbation: LastBitPerturbation?
 
     public init(settings: AnalysisSettings) { self.settings = settings }
 
-    public func run(corpus: Corpus, vectors: Matrix, source: String) throws -> CorpusAnalysis {
+    public func run(corpus: Corpus, vectors given: Matrix, source: String) throws -> CorpusAnalysis {
+        let vectors = perturbation?.apply(to: given) ?? given
         guard corpus.count == vectors.rows else {
             throw ThemeLabError.input("corpus '\(corpus.name)' has \(corpus.count) items but the vectors have \(vectors.rows) rows")
         }

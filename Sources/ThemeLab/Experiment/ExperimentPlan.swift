@@ -299,6 +299,7 @@ public struct ExperimentPlan: Decodable, Sendable {
         var modelHash: String?
         var analysis = Analysis(settings: settings)
         analysis.log = log
+        analysis.perturbation = environment.perturbation
         var replicateAnalysis = analysis
         replicateAnalysis.settings.shuffles = 0
         replicateAnalysis.log = { _ in }

@@ -38,11 +38,26 @@ public struct RegressionCheck {
     public struct Baseline: Codable {
         public var tolerances: [String: Double]?
         public var analyses: [CorpusAnalysis]
+        /// Where the figures came from; its arithmetic decides which results the gate accepts.
+        public var provenance: Provenance?
 
-        public init(tolerances: [String: Double]?, analyses: [CorpusAnalysis]) {
+        public init(tolerances: [String: Double]?, analyses: [CorpusAnalysis], provenance: Provenance?) {
             self.tolerances = tolerances
             self.analyses = analyses
+            self.provenance = provenance
         }
+    }
+
+    /// A baseline made under the canonical arithmetic accepts only canonical results, unless `allowNative`: figures
+    /// from another kernel differ in their last bits and may differ in groups, which is a kernel's doing, not a regression.
+    public static func checkArithmetic(results: Baseline, baseline: Baseline, resultsFile: String, allowNative: Bool) throws {
+        guard !allowNative, baseline.provenance?.blas.arithmetic == .canonical,
+            results.provenance?.blas.arithmetic != .canonical
+        else { return }
+        let kernel = results.provenance.map { "native arithmetic (OpenBLAS kernel \($0.blas.kernel))" } ?? "no recorded arithmetic"
+        throw ThemeLabError.input(
+            "\(resultsFile) was made under \(kernel) and the baseline under the canonical one (\(BLASRuntime.canonicalKernel)): "
+                + "re-run without \(BLASRuntime.arithmeticVariable)=native, or pass --allow-native to compare across kernels")
     }
 
     /// Tolerances a gate may use: at least one, each naming a metric or "threshold", finite and ≥ 0.

@@ -43,7 +43,7 @@ extension ReplayPlan {
             }
             files += l.files + vectors.files
             modelHash = vectors.modelHash ?? modelHash
-            let u = try unitRows(vectors.matrix) { "\(l.corpus.name): item '\(l.corpus.items[$0].id)'" }
+            let u = try unitRows(environment.perturbation?.apply(to: vectors.matrix) ?? vectors.matrix) { "\(l.corpus.name): item '\(l.corpus.items[$0].id)'" }
             let topics = l.corpus.labelIndices()!
             let order = schemes[i]
             let (launch, initial) = (self.launch(of: i), self.initial(of: i))
@@ -60,12 +60,12 @@ extension ReplayPlan {
             results.append(
                 JournalResult(
                     corpus: l.corpus.name, source: vectors.description, order: order.name, orders: seeds.count, items: l.corpus.count,
-                    topics: l.corpus.topicSizes.count, launch: launch, initial: initial, seconds: seconds,
+                    topics: l.corpus.topicSizes.count, launch: launch, initial: initial,
                     rules: rules.indices.map { r in
                         RuleResult(
                             rule: rules[r].name, policies: policies.map(\.name), timelines: timelines.map { $0[r] }, initial: initial,
                             points: settings.points, seed: settings.seed)
-                    }))
+                    }, seconds: seconds))
         }
         return ReplayResults(
             name: name, description: description,

@@ -33,40 +33,84 @@ public enum Reproduction {
             throw ThemeLabError.input("\(folder): more than one experiment has a \"gate\"")
         }
         var done: [(plan: ExperimentPlan, results: AnalysisResults)] = []
+        var timings = WallClock()
         for plan in plans {
-            let results = try plan.run(in: environment)
+            let results = try timings.time(plan.name) { try plan.run(in: environment) }
             try root.write(results, as: plan.name)
             done.append((plan, results))
             if let tolerances = plan.gate {
-                let baseline = RegressionCheck.Baseline(tolerances: tolerances, analyses: results.analyses)
+                let baseline = RegressionCheck.Baseline(tolerances: tolerances, analyses: results.analyses, provenance: results.provenance)
                 try AtomicFile.write(try JSONOutput.encode(baseline), to: "\(root.path)/baseline.json")
             }
         }
         var replayed: [ReplayResults] = []
         for plan in replays {
-            let results = try plan.run(in: environment)
+            let results = try timings.time(plan.name) { try plan.run(in: environment) }
             try root.replaceFolder(plan.name) { try ReplayReport.write(results, folder: $0) }
             replayed.append(results)
         }
         var report = ReproductionReport(
             experiments: done.map { ($0.plan.name, $0.plan.description ?? "", $0.results) },
-            c7: try themeSums(on: layout.themeSums, environment), layout: layout)
+            c7: try timings.time("c7") { try themeSums(on: layout.themeSums, environment) }, layout: layout)
         report.replays = replayed
+        if let check = layout.fragility {
+            let fragility = try timings.time("fragility") {
+                try Self.fragility(check, analyses: done.map(\.results), replays: replayed, plans: plans, replayPlans: replays, environment)
+            }
+            try AtomicFile.write(fragility.csv(), to: "\(root.path)/fragility.csv")
+            try AtomicFile.write("# Verdicts that rest on rounding\n\n" + fragility.markdown(), to: "\(root.path)/fragility.md")
+            report.fragility = fragility
+        }
         for (path, svg) in report.plots() { try AtomicFile.write(svg, to: "\(root.path)/\(path)") }
         try AtomicFile.write(report.markdown(), to: "\(root.path)/REPORT.md")
         let seconds = (Date().timeIntervalSince(environment.startedAt) * 10).rounded() / 10
         let provenance = RunProvenance(
-            provenance: .current(command: environment.command, inputs: [:], createdAt: environment.startedAt), runSeconds: seconds,
+            provenance: .current(command: environment.command, inputs: [:], createdAt: environment.startedAt),
             experiments: done.map(\.plan.name) + replayed.map(\.name))
         try AtomicFile.write(try JSONOutput.encode(provenance), to: "\(root.path)/provenance.json")
+        try AtomicFile.write(timings.csv(total: seconds), to: "\(root.path)/timings.csv")
         return Summary(experiments: provenance.experiments, seconds: seconds)
+    }
+
+    /// The experiments `check` names that this run ran, re-run with perturbed vectors, their verdicts set against the run's.
+    static func fragility(
+        _ check: ReportLayout.FragilityCheck, analyses: [AnalysisResults], replays: [ReplayResults], plans: [ExperimentPlan],
+        replayPlans: [ReplayPlan], _ environment: RunEnvironment
+    ) throws -> Fragility {
+        var perturbed = environment
+        perturbed.perturbation = LastBitPerturbation(seed: check.seed)
+        perturbed.log = { environment.log("fragility: " + $0) }
+        var fragility = Fragility(seed: check.seed)
+        for name in check.experiments {
+            if let plan = plans.first(where: { $0.name == name }), let canonical = analyses.first(where: { $0.name == name }) {
+                fragility.compare(canonical, try plan.run(in: perturbed))
+            } else if let plan = replayPlans.first(where: { $0.name == name }), let canonical = replays.first(where: { $0.name == name }) {
+                fragility.compare(canonical, try plan.run(in: perturbed))
+            }
+        }
+        return fragility
     }
 
     /// results/provenance.json.
     struct RunProvenance: Codable {
         var provenance: Provenance
-        var runSeconds: Double
         var experiments: [String]
+    }
+
+    /// Wall-clock seconds per stage of a run, for results/timings.csv: the one file at the top of results/ that the
+    /// byte contract leaves out.
+    struct WallClock {
+        private(set) var stages: [(name: String, seconds: Double)] = []
+
+        mutating func time<T>(_ name: String, _ work: () throws -> T) rethrows -> T {
+            let started = Date()
+            defer { stages.append((name, (Date().timeIntervalSince(started) * 10).rounded() / 10)) }
+            return try work()
+        }
+
+        func csv(total: Double) -> String {
+            (["stage,seconds"] + stages.map { "\($0.name),\($0.seconds)" } + ["total,\(total)"]).joined(separator: "\n") + "\n"
+        }
     }
 
     /// Claim C7 on real vectors: a corpus's MiniLM vectors (unit), summed per theme in Float64 and

@@ -13,6 +13,8 @@ public struct RunEnvironment {
     public var log: (String) -> Void
     /// Texts embedded so far and the total.
     public var progress: ((Int, Int) -> Void)?
+    /// Vectors moved by one unit in the last place before they are analysed or replayed (the fragility check).
+    public var perturbation: LastBitPerturbation?
 
     public init(
         dataDirectory: String? = nil, cacheFolder: String = EmbeddingCache.defaultFolder, command: [String] = CommandLine.arguments,

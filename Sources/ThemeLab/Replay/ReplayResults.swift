@@ -20,9 +20,12 @@ public struct JournalResult: Codable, Sendable {
     public var topics: Int
     public var launch: Int
     public var initial: Int
-    /// Wall-clock seconds of the whole replay of this journal (every order, rule and policy).
-    public var seconds: Double
     public var rules: [RuleResult]
+    /// Wall-clock seconds of the whole replay of this journal (every order, rule and policy): in NAME-timings.csv only,
+    /// outside the byte contract of results/.
+    public var seconds = 0.0
+
+    enum CodingKeys: String, CodingKey { case corpus, source, order, orders, items, topics, launch, initial, rules }
 }
 
 public struct RuleResult: Codable, Sendable {
@@ -44,6 +47,8 @@ public struct PolicyResult: Codable, Sendable {
     public var policy: String
     public var summary: PolicySummary
     public var timeline = PolicyTimeline()
+    /// Wall-clock seconds of the policy's own work over orders: in NAME-timings.csv only.
+    public var seconds: Estimate?
 
     enum CodingKeys: String, CodingKey { case policy, summary }
 }
@@ -66,7 +71,6 @@ public struct PolicySummary: Codable, Sendable {
     public var work: Estimate
     /// Work over the always-regroup policy's work on the same order.
     public var workShare: Estimate?
-    public var seconds: Estimate
 }
 
 /// Claim C8 on one journal: never-regroup against always-regroup, paired by order. "Quarter" is
@@ -141,13 +145,12 @@ extension RuleResult {
                 finalAri: estimate { $0.ari[last] }, meanStaleness: estimate { $0.staleness.reduce(0, +) / Double(records) },
                 minStaleness: estimate { $0.staleness.min()! }, finalLargestShare: estimate { $0.largestShare[last] },
                 regroups: estimate { $0.regroups[last] }, work: estimate { $0.work[last] },
-                workShare: always.map { a in bootstrap.estimate(timelines.map { $0[p].work[last] / $0[a].work[last] }) },
-                seconds: estimate { $0.seconds[last] })
+                workShare: always.map { a in bootstrap.estimate(timelines.map { $0[p].work[last] / $0[a].work[last] }) })
             let timeline = PolicyTimeline(
                 items: kept.map { initial + $0 }, ari: band(p, \.ari), staleness: band(p, \.staleness),
                 largestShare: band(p, \.largestShare),
                 groups: band(p, \.groups), regroups: band(p, \.regroups), work: band(p, \.work))
-            return PolicyResult(policy: name, summary: summary, timeline: timeline)
+            return PolicyResult(policy: name, summary: summary, timeline: timeline, seconds: estimate { $0.seconds[last] })
         }
         let quarter = last / 4
         if let a = always, let n = names.firstIndex(of: "never") {

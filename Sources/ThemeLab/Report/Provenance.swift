@@ -9,6 +9,8 @@ public struct Provenance: Codable, Sendable, Equatable {
         public var kernel: String
         public var kernelChosenBy: String
         public var threads: Int
+        /// Canonical or native (see `Arithmetic`); absent in files written before it was recorded.
+        public var arithmetic: Arithmetic?
     }
 
     public var tool: String
@@ -29,7 +31,7 @@ public struct Provenance: Codable, Sendable, Equatable {
             tool: "themelab", version: Tool.version, command: command,
             blas: BLAS(
                 config: BLASRuntime.config, kernel: BLASRuntime.corename,
-                kernelChosenBy: BLASRuntime.kernelSource, threads: BLASRuntime.threads),
+                kernelChosenBy: BLASRuntime.kernelSource, threads: BLASRuntime.threads, arithmetic: BLASRuntime.arithmetic),
             cpu: cpu.model, cpuFeatures: cpu.summary, inputs: inputs, model: model,
             createdAt: ISO8601DateFormatter().string(from: createdAt))
     }

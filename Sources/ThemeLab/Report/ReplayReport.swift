@@ -1,7 +1,8 @@
 import Foundation
 
 /// The replay's outputs: NAME.json, NAME.csv (one row per journal × rule × policy), NAME-timeline.csv
-/// (one row per kept save), NAME.md, plots/*.svg, and the C8/C9 section of REPORT.md.
+/// (one row per kept save), NAME.md, plots/*.svg, and the C8/C9 section of REPORT.md; the wall-clock seconds go
+/// to NAME-timings.csv, which the byte contract of results/ leaves out.
 public enum ReplayReport {
     /// The policies drawn in the timeline plots (those present).
     static let drawn = ["always", "never", "launch-only", AppRegroupPolicy(growth: 1.5, drift: AppRegroupPolicy.appDrift).name]
@@ -10,6 +11,7 @@ public enum ReplayReport {
         try AtomicFile.write(try JSONOutput.encode(r), to: "\(folder)/\(r.name).json")
         try AtomicFile.write(summaryCSV(r), to: "\(folder)/\(r.name).csv")
         try AtomicFile.write(timelineCSV(r), to: "\(folder)/\(r.name)-timeline.csv")
+        try AtomicFile.write(timingsCSV(r), to: "\(folder)/\(r.name)-timings.csv")
         try AtomicFile.write(markdown(r), to: "\(folder)/\(r.name).md")
         for (path, svg) in plots(r) { try AtomicFile.write(svg, to: "\(folder)/\(path)") }
     }
@@ -24,7 +26,7 @@ public enum ReplayReport {
         [
             "corpus", "source", "order", "orders", "items", "launch", "initial", "rule", "policy",
         ]
-        + ["final_ari", "mean_staleness", "min_staleness", "final_largest_share", "regroups", "work", "work_share", "seconds"].flatMap {
+        + ["final_ari", "mean_staleness", "min_staleness", "final_largest_share", "regroups", "work", "work_share"].flatMap {
             [$0, "\($0)_low", "\($0)_high"]
         }
 
@@ -35,12 +37,28 @@ public enum ReplayReport {
                 for p in rule.policies {
                     let s = p.summary
                     let figures = [
-                        s.finalAri, s.meanStaleness, s.minStaleness, s.finalLargestShare, s.regroups, s.work, s.workShare, s.seconds,
+                        s.finalAri, s.meanStaleness, s.minStaleness, s.finalLargestShare, s.regroups, s.work, s.workShare,
                     ]
                     let fields =
                         [j.corpus, j.source, j.order, "\(j.orders)", "\(j.items)", "\(j.launch)", "\(j.initial)", rule.rule, p.policy]
                         + figures.flatMap { e in e.map { [$0.mean, $0.low, $0.high].map { String($0) } } ?? ["", "", ""] }
                     lines.append(fields.map(AnalysisReport.csvField).joined(separator: ","))
+                }
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Wall-clock seconds, outside the byte contract: per journal (its whole replay) and per journal × rule × policy
+    /// (the policy's own work, mean and range over orders).
+    static func timingsCSV(_ r: ReplayResults) -> String {
+        var lines = ["corpus,order,rule,policy,seconds,seconds_low,seconds_high"]
+        for j in r.journals {
+            lines.append([j.corpus, j.order, "", "", "\(j.seconds)", "", ""].map(AnalysisReport.csvField).joined(separator: ","))
+            for rule in j.rules {
+                for p in rule.policies {
+                    let figures = p.seconds.map { [$0.mean, $0.low, $0.high].map { String($0) } } ?? ["", "", ""]
+                    lines.append(([j.corpus, j.order, rule.rule, p.policy] + figures).map(AnalysisReport.csvField).joined(separator: ","))
                 }
             }
         }
@@ -105,7 +123,7 @@ public enum ReplayReport {
         for j in r.journals {
             md +=
                 "## \(label(j))\n\n\(j.items) saves, \(j.topics) topics, \(j.orders) order(s), launches of \(j.launch) after \(j.initial) "
-            md += "initial saves; vectors: \(j.source); replayed in \(j.seconds) s.\n\n"
+            md += "initial saves; vectors: \(j.source).\n\n"
             for rule in j.rules {
                 md += "### \(rule.rule)\n\n" + frontier(j, rule) + "\n"
                 if let c8 = rule.c8 {
@@ -128,21 +146,26 @@ public enum ReplayReport {
     }
 
     /// REPORT.md's section: C8 and C9 per journal for the app's rule (the first listed), then each journal's frontier.
-    public static func section(_ r: ReplayResults, plotFolder: String) -> String {
+    /// A verdict that flips under the last-bit check (`fragility`) is marked "(flips)".
+    public static func section(_ r: ReplayResults, plotFolder: String, fragility: Fragility? = nil) -> String {
         var md = "## Regrouping over time (C8, C9): experiment `\(r.name)`\n\n"
         md += "Each corpus is replayed as a journal; the shown grouping is compared at every save with the labels and with a fresh "
         md += "regroup (staleness). C8 holds when incremental-only assignment falls further behind always-regrouping between the "
         md += "quarter save and the last (ARI gap growth > 0) and its largest group grows (magnet), each interval above 0. C9 holds "
         md += "for \(drawn[3]) when its mean staleness ARI is ≥ \(ReplayVerdicts.closeStaleness) at ≤ "
-        md += "\(Int(ReplayVerdicts.costFraction * 100))% of always's work, over the whole interval.\n\n"
+        md += "\(Int(ReplayVerdicts.costFraction * 100))% of always's work, over the whole interval. "
+        md += fragility == nil ? "\n\n" : "(flips): the verdict changes when every vector moves by one unit in the last place.\n\n"
         md += "| journal | rule | C8 gap growth | C8 magnet growth | C8 | C9 mean staleness | C9 work share | C9 |\n"
         md += "|---|---|---|---|---|---|---|---|\n"
         for j in r.journals {
             for rule in j.rules {
                 let (c8, c9, n) = (rule.c8, rule.c9, j.orders)
                 md += "| \(label(j)) | \(rule.rule) | \(figure(c8?.gapGrowth, orders: n)) | \(figure(c8?.magnetGrowth, orders: n)) | "
-                md += "\(c8?.verdict ?? "n/a") | \(figure(c9?.meanStaleness, orders: n)) | \(percent(c9?.workShare, orders: n)) | "
-                md += "\(c9?.verdict ?? "n/a") |\n"
+                func mark(_ kind: Fragility.Kind) -> String {
+                    fragility?.flips(r.name, kind, Fragility.key(j, rule)) == true ? " (flips)" : ""
+                }
+                md += "\(c8?.verdict ?? "n/a")\(mark(.c8)) | \(figure(c9?.meanStaleness, orders: n)) | \(percent(c9?.workShare, orders: n)) | "
+                md += "\(c9?.verdict ?? "n/a")\(mark(.c9)) |\n"
             }
         }
         md += "\nThe frontier (staleness against work) per journal for \(r.journals.first?.rules.first?.rule ?? "the first rule"), "

@@ -28,6 +28,12 @@ public struct ReportLayout: Codable, Sendable {
         public var subset: Subset
     }
 
+    /// The experiments re-run with every vector moved by one unit in the last place, and the seed of the coins.
+    public struct FragilityCheck: Codable, Sendable {
+        public var experiments: [String]
+        public var seed: UInt64
+    }
+
     /// Histograms shown under "Key figures".
     public var keyFigures: [Figure]
     /// The layer sweep: its own table and plot.
@@ -37,6 +43,8 @@ public struct ReportLayout: Codable, Sendable {
     /// The corpus claim C7 (theme sums give the sentence mean) is measured on.
     public var themeSums: String
     public var regret: Regret
+    /// Which verdicts are checked for fragility (nil: none).
+    public var fragility: FragilityCheck?
 
     public static func read(path: String) throws -> ReportLayout {
         try JSONOutput.read(ReportLayout.self, path: path, expected: "report layout")

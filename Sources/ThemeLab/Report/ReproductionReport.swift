@@ -23,6 +23,8 @@ public struct ReproductionReport {
     public var layout: ReportLayout
     /// Replay experiments (claims C8, C9).
     public var replays: [ReplayResults] = []
+    /// Which verdicts flip when every vector moves by one unit in the last place (nil: not checked).
+    public var fragility: Fragility?
 
     public init(experiments: [(String, String, AnalysisResults)], c7: ThemeSumsResult, layout: ReportLayout) {
         self.experiments = experiments.map { (name: $0.0, description: $0.1, results: $0.2) }
@@ -181,10 +183,11 @@ public struct ReproductionReport {
             """
         typealias Found = (family: RuleComparisonFamily, comparison: PairedComparison)
         let all: [Found] = families.flatMap { f in f.comparisons.map { (f, $0) } }
+        func flips(_ x: Found) -> Bool { fragility?.flips(study, .comparison, Fragility.key(x.family, x.comparison)) ?? false }
         func describe(_ x: Found) -> String {
             let c = x.comparison
             return "\(c.a) − \(c.b) = \(formatShort(c.difference.mean)) \(formatInterval(c.difference)) (\(x.family.grouping), "
-                + "\(x.family.corpus), Holm p \(formatP(c.pHolm)))"
+                + "\(x.family.corpus), Holm p \(formatP(c.pHolm)))" + (flips(x) ? " — flips under the last-bit check" : "")
         }
         let bySize = all.sorted { abs($0.comparison.difference.mean) > abs($1.comparison.difference.mean) }
         out += "\nLargest differences confirmed:\n\n"
@@ -204,8 +207,8 @@ public struct ReproductionReport {
             let corpora = Set(found.map(\.family.corpus)).count
             out +=
                 "\n<details><summary>\(grouping): \(pairs.count) pairs of rules on \(corpora) corpora</summary>\n\n"
-                + "| a | b | a better on | a worse on | indistinguishable on | largest confirmed | largest indistinguishable |\n"
-                + "|---|---|---|---|---|---|---|\n"
+                + "| a | b | a better on | a worse on | indistinguishable on | largest confirmed | largest indistinguishable | "
+                + "flip under the last-bit check |\n|---|---|---|---|---|---|---|---|\n"
             for key in pairs {
                 let xs = byPair[key]!
                 func count(_ v: PairedComparison.Verdict) -> Int { xs.filter { $0.comparison.verdict == v }.count }
@@ -218,7 +221,8 @@ public struct ReproductionReport {
                 }
                 out +=
                     "\(key) \(count(.better)) | \(count(.worse)) | \(count(.indistinguishable)) | "
-                    + "\(largest { $0 != .indistinguishable }) | \(largest { $0 == .indistinguishable }) |\n"
+                    + "\(largest { $0 != .indistinguishable }) | \(largest { $0 == .indistinguishable }) | "
+                    + "\(fragility?.checked(study) == true ? String(xs.filter(flips).count) : "not checked") |\n"
             }
             out += "\n</details>\n"
         }
@@ -231,9 +235,10 @@ public struct ReproductionReport {
             # ThemeLab: does centring + Otsu find the topics people return to?
 
             Produced by `make reproduce` (`themelab reproduce`); never edited by hand. themelab \(Tool.version),
-            OpenBLAS kernel \(first?.blas.kernel ?? "?") (\(first?.blas.kernelChosenBy ?? "?")), \(first?.blas.config ?? "").
+            OpenBLAS kernel \(first?.blas.kernel ?? "?"), \(first?.blas.arithmetic?.rawValue ?? "unrecorded") arithmetic,
+            \(first?.blas.config ?? "").
             Each experiment's full tables (JSON with provenance and input checksums, tidy CSV, Markdown) are in
-            `results/NAME/`; the run's timestamp and run time are in `results/provenance.json`.
+            `results/NAME/`; the run's timestamp is in `results/provenance.json`, its wall-clock times in `results/timings.csv`.
             † marks label-informed figures, never a method: the oracle threshold maximises the pair F1 of
             "similarity ≥ t" against the labels (so a grouping's ARI can beat it), and k-means gets k = topics.
 
@@ -323,7 +328,8 @@ public struct ReproductionReport {
 
         out += regretSection()
         out += comparisonSection()
-        for r in replays { out += "\n" + ReplayReport.section(r, plotFolder: "\(r.name)/plots") }
+        for r in replays { out += "\n" + ReplayReport.section(r, plotFolder: "\(r.name)/plots", fragility: fragility) }
+        if let fragility { out += "\n## Verdicts that rest on rounding\n\n" + fragility.markdown(limit: 20) }
 
         out += "\n## Experiments\n\n"
         for e in experiments {

@@ -53,11 +53,22 @@ public struct CPUFeatures: Sendable, Equatable {
     }
 }
 
-/// Which OpenBLAS kernel this process runs, and the rule that keeps it off the generic one.
+/// The arithmetic of a run's BLAS products.
 ///
-/// Debian's OpenBLAS 0.3.21 does not recognise some newer CPUs and falls back to the SSE3
-/// "Prescott" kernel, about 5× slower. It reads `OPENBLAS_CORETYPE` only when the library
-/// loads, so the fix is to re-execute the process with the variable set.
+/// `canonical` is OpenBLAS's Haswell kernel (AVX2 + FMA) on one thread: every x86-64 CPU with AVX2 and FMA runs it,
+/// Intel and AMD alike, and it rounds the same way on each (fixed blocking, exactly rounded FMA), so the same
+/// inputs give the same bytes on any such machine. `native` is the kernel OpenBLAS picks for this CPU (or the one
+/// `OPENBLAS_CORETYPE` names): faster on AVX-512 machines, with other last bits.
+public enum Arithmetic: String, Codable, Sendable {
+    case canonical, native
+}
+
+/// Which OpenBLAS kernel this process runs, and the one place that chooses it.
+///
+/// OpenBLAS reads `OPENBLAS_CORETYPE` only when the library loads, so a kernel is chosen by re-executing the process
+/// with the variable set. By default that is the canonical kernel; `THEMELAB_KERNEL=native` keeps OpenBLAS's choice
+/// (or the user's `OPENBLAS_CORETYPE`), except that Debian's OpenBLAS 0.3.21 falls back to the SSE3 "Prescott"
+/// kernel on some newer CPUs, about 5× slower, which is replaced by the widest kernel the CPU runs.
 public enum BLASRuntime {
     public static var corename: String { String(cString: openblas_get_corename()) }
     public static var config: String {
@@ -65,14 +76,50 @@ public enum BLASRuntime {
     }
     public static var threads: Int { Int(openblas_get_num_threads()) }
 
+    /// The canonical kernel: its `OPENBLAS_CORETYPE` and the name OpenBLAS reports for it.
+    public static let canonicalCoreType = "HASWELL"
+    public static let canonicalKernel = "Haswell"
+    /// The variable that chooses the arithmetic: unset or `canonical`, or `native`.
+    public static let arithmeticVariable = "THEMELAB_KERNEL"
+
     static let avx512Kernels: Set<String> = ["skylakex", "cooperlake", "sapphirerapids"]
     static let avx2Kernels: Set<String> = avx512Kernels.union(["haswell", "zen"])
 
-    /// The `OPENBLAS_CORETYPE` to re-execute with, or nil when the running kernel already uses
-    /// the CPU's widest extension (or the user chose a core type, which is respected).
-    public static func coreTypeToForce(kernel: String, cpu: CPUFeatures, userCoreType: String?) -> String? {
-        guard userCoreType == nil else { return nil }
+    /// The arithmetic a kernel gives: canonical exactly when it is the canonical kernel.
+    public static func arithmetic(kernel: String) -> Arithmetic {
+        kernel.lowercased() == canonicalKernel.lowercased() ? .canonical : .native
+    }
+
+    /// The arithmetic of this process's products.
+    public static var arithmetic: Arithmetic { arithmetic(kernel: corename) }
+
+    /// The arithmetic `THEMELAB_KERNEL` asks for.
+    public static func requestedArithmetic(_ value: String?) throws -> Arithmetic {
+        guard let value, !value.isEmpty else { return .canonical }
+        guard let a = Arithmetic(rawValue: value) else {
+            throw ThemeLabError.usage("\(arithmeticVariable)=\(value.debugDescription) is neither 'canonical' nor 'native'")
+        }
+        return a
+    }
+
+    /// Whether this CPU runs the canonical kernel (x86-64 with AVX2 and FMA).
+    public static func runsCanonical(_ cpu: CPUFeatures) -> Bool {
+        #if arch(x86_64)
+            cpu.hasAVX2
+        #else
+            false
+        #endif
+    }
+
+    /// The `OPENBLAS_CORETYPE` to re-execute with, or nil when the running kernel is already the one to run: the
+    /// canonical kernel when it is asked for and the CPU runs it; otherwise the running kernel, unless the user chose
+    /// none and it leaves the CPU's widest extension idle.
+    public static func coreTypeToForce(
+        kernel: String, cpu: CPUFeatures, userCoreType: String?, requested: Arithmetic = .native
+    ) -> String? {
         let k = kernel.lowercased()
+        if requested == .canonical && runsCanonical(cpu) { return k == canonicalKernel.lowercased() ? nil : canonicalCoreType }
+        guard userCoreType == nil else { return nil }
         if cpu.hasAVX512, !avx512Kernels.contains(k) { return "SKYLAKEX" }
         if cpu.hasAVX2, !avx2Kernels.contains(k) { return "HASWELL" }
         return nil
@@ -89,21 +136,30 @@ public enum BLASRuntime {
 
     static let reexecMarker = "THEMELAB_CORETYPE_FORCED"
 
-    /// Called first thing in `main`: re-executes this binary with `OPENBLAS_CORETYPE` set when
-    /// the library picked a kernel weaker than the CPU. Returns only when no re-exec happens.
-    public static func ensureFastKernel() {
+    /// Called first thing in `main`: re-executes this binary with `OPENBLAS_CORETYPE` set when the running kernel is
+    /// not the one `THEMELAB_KERNEL` asks for. Returns the notes to print when no re-exec happens (or it failed).
+    public static func ensureKernel() throws -> [String] {
         let env = ProcessInfo.processInfo.environment
+        let requested = try requestedArithmetic(env[arithmeticVariable])
+        let cpu = CPUFeatures.current()
+        var notes: [String] = []
+        if requested == .canonical && !runsCanonical(cpu) {
+            notes.append("warning: this CPU lacks AVX2 and FMA, which the canonical kernel needs: results are marked native")
+        }
         guard env[reexecMarker] == nil,
-            let coreType = coreTypeToForce(kernel: corename, cpu: .current(), userCoreType: env["OPENBLAS_CORETYPE"])
-        else { return }
+            let coreType = coreTypeToForce(kernel: corename, cpu: cpu, userCoreType: env["OPENBLAS_CORETYPE"], requested: requested)
+        else { return notes }
+        if requested == .canonical, let user = env["OPENBLAS_CORETYPE"], user.uppercased() != canonicalCoreType {
+            FileHandle.standardError.write(
+                Data("themelab: note: OPENBLAS_CORETYPE=\(user) set aside for the canonical kernel; \(arithmeticVariable)=native uses it\n".utf8))
+        }
         setenv("OPENBLAS_CORETYPE", coreType, 1)
         setenv(reexecMarker, coreType, 1)
-        let argv = CommandLine.unsafeArgv
-        execv("/proc/self/exe", argv)
-        FileHandle.standardError.write(Data("warning: could not re-execute with OPENBLAS_CORETYPE=\(coreType)\n".utf8))
+        execv("/proc/self/exe", CommandLine.unsafeArgv)
+        return notes + ["warning: could not re-execute with OPENBLAS_CORETYPE=\(coreType)"]
     }
 
-    /// Called after `ensureFastKernel`: every BLAS call runs on one thread. OpenBLAS's threads split a
+    /// Called after `ensureKernel`: every BLAS call runs on one thread. OpenBLAS's threads split a
     /// product by rows and a row's rounding depends on its place, so results would move with the core
     /// count; the pairwise pass and the encoder bring their own workers instead.
     public static func useOneThread() { openblas_set_num_threads(1) }
