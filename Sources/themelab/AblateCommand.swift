@@ -37,7 +37,7 @@ let ablateCommand = Command(
         guard args.values["results"] == nil else { throw ThemeLabError.usage("--shard writes a part to --out; --results is for gather") }
         let shard = try PairShard(text: shardText)
         let out = try args.required("out")
-        try AtomicFile.refuseOverwriting(out, inputs: [args.positional[0]])
+        try CommandPaths(reads: try plan.inputFiles(dataDirectory: args.values["data-dir"]), writes: [(out, .file)]).check()
         let part = try GridPart.run(plan, planPath: args.positional[0], shard: shard, in: environment)
         progress.finish()
         try AtomicFile.write(try JSONOutput.encode(part), to: out)
@@ -48,7 +48,12 @@ let ablateCommand = Command(
         return
     }
     guard args.values["out"] == nil else { throw ThemeLabError.usage("--out goes with --shard; without it results go to --results") }
-    let root = try ResultsRoot(path: args.values["results"] ?? "results")
+    let resultsRoot = args.values["results"] ?? "results"
+    try CommandPaths(
+        reads: try plan.inputFiles(dataDirectory: args.values["data-dir"]), writes: [(resultsRoot + "/" + plan.name, .replacedFolder)]
+    ).check()
+    let root = try ResultsRoot(path: resultsRoot)
+    try root.refuseNonFolder(plan.name)
     let results = try plan.run(in: environment)
     progress.finish()
     try root.write(results, as: plan.name)
@@ -74,10 +79,12 @@ let gatherCommand = Command(
     let planPath = args.positional[0]
     let plan = try ExperimentPlan.read(path: planPath)
     let names = Array(args.positional.dropFirst())
+    let resultsRoot = args.values["results"] ?? "results"
+    try CommandPaths(reads: names + [planPath], writes: [(resultsRoot + "/" + plan.name, .replacedFolder)]).check()
     let parts = try names.map(GridPart.read(path:))
     let results = try GridPart.gather(
         parts, names: names, plan: plan, planChecksum: try SHA256.hex(file: planPath), command: CommandLine.arguments, createdAt: Date())
-    let root = try ResultsRoot(path: args.values["results"] ?? "results")
+    let root = try ResultsRoot(path: resultsRoot)
     try root.write(results, as: plan.name)
     note("wrote \(root.path)/\(plan.name)/\(plan.name).{json,csv,md} (\(results.analyses.count) analyses from \(parts.count) parts)")
 }

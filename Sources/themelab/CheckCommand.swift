@@ -19,6 +19,7 @@ let checkCommand = Command(
     switches: ["allow-native"]
 ) { args in
     let resultsPath = try args.required("results")
+    if let out = args.values["write-baseline"] { try CommandPaths(reads: [resultsPath], writes: [(out, .file)]).check() }
     let results = try RegressionCheck.readBaseline(path: resultsPath)
     if let out = args.values["write-baseline"] {
         var tolerances = RegressionCheck.defaultTolerances
@@ -32,7 +33,9 @@ let checkCommand = Command(
         do { try RegressionCheck.validate(tolerances: tolerances, file: "--tolerance") } catch let ThemeLabError.input(message) {
             throw ThemeLabError.usage(message)
         }
-        try AtomicFile.write(try JSONOutput.encode(RegressionCheck.Baseline(tolerances: tolerances, analyses: results.analyses, provenance: results.provenance)), to: out)
+        try AtomicFile.write(
+            try JSONOutput.encode(
+                RegressionCheck.Baseline(tolerances: tolerances, analyses: results.analyses, provenance: results.provenance)), to: out)
         note("wrote baseline \(out)")
         return
     }

@@ -24,8 +24,8 @@ let embedCommand = Command(
 ) { args in
     let corpusPath = try args.required("corpus")
     let out = try args.required("out")
-    try AtomicFile.refuseOverwriting(out, inputs: [corpusPath])
-    try AtomicFile.refuseOverwriting(out + ".json", inputs: [corpusPath])
+    let model = try ModelFolder.locate(explicit: args.values["model"])
+    try CommandPaths(reads: [corpusPath] + model.files, writes: [(out, .file), (out + ".json", .file)]).check()
     let request = try EmbeddingRequest(args)
     let (corpus, texts, encoder, layer) = (request.corpus, request.texts, request.encoder, request.layer)
     let layers = encoder.configuration.layers

@@ -28,7 +28,7 @@ let pairsCommand = Command(
 ) { args in
     let embeddingsPath = try args.required("embeddings")
     if let out = args.values["out"] {
-        try AtomicFile.refuseOverwriting(out, inputs: [embeddingsPath] + [args.values["labels"]].compactMap { $0 })
+        try CommandPaths(reads: [embeddingsPath] + [args.values["labels"]].compactMap { $0 }, writes: [(out, .file)]).check()
     }
     let engine = PairEngine(
         bins: try args.int("bins", default: 65_536, range: 2...(1 << 24)),
@@ -119,7 +119,7 @@ let mergeCommand = Command(
     switches: ["json"],
     positionals: 1...Int.max
 ) { args in
-    if let out = args.values["out"] { try AtomicFile.refuseOverwriting(out, inputs: args.positional) }
+    if let out = args.values["out"] { try CommandPaths(reads: args.positional, writes: [(out, .file)]).check() }
     let given = try args.positional.map(PairPartial.read(path:))
     let parts = try PairPartial.distinctShards(given, names: args.positional)
     if parts.count < given.count {

@@ -5,6 +5,7 @@ let replayCommand = Command(
     summary: "replay labeled corpora as journals under regrouping policies (C8, C9)",
     help: """
         usage: themelab replay Experiments/replay.json [--results DIR] [--data-dir DIR] [--shuffles R]
+                                                      [--budget-minutes M]
 
         Replays each journal of a replay experiment save by save. At every save each policy shows
         a grouping (a regroup from scratch, or the last one extended by incremental assignment),
@@ -16,6 +17,8 @@ let replayCommand = Command(
           --results DIR    output root (default results)
           --data-dir DIR   folder holding real corpora such as clinc150/ (default $THEMELAB_DATA)
           --shuffles R     orders per seeded journal (1 to 1000), overriding the file's "shuffles"
+          --budget-minutes M  refuse a replay estimated to take longer (default 30; 1 to 100000): a
+                           fresh regroup at every save makes a journal's cost grow with N³
 
         Replay file: {"kind": "replay", "name": …, "journals": [{"corpus": {"name": "clinc150",
         "intents": 8, "perIntent": 40, "seed": 3}, "order": "bursts(4)", "launch": 25, "initial": 25}],
@@ -26,14 +29,17 @@ let replayCommand = Command(
         cos(μ_now, μ_last) < 1 − τ (g > 1, τ in [0, 2]). Rules: fixed, noise-floor, otsu,
         otsu-floored, kittler-illingworth.
         """,
-    options: ["results", "data-dir", "shuffles"],
+    options: ["results", "data-dir", "shuffles", "budget-minutes"],
     positionals: 1...1
 ) { args in
     var plan = try ReplayPlan.read(path: args.positional[0])
     if args.values["shuffles"] != nil { plan.settings.shuffles = try args.int("shuffles", default: 0, range: 1...1000) }
     let root = try ResultsRoot(path: args.values["results"] ?? "results")
+    try root.refuseNonFolder(plan.name)
     let progress = ProgressLine(label: "embed")
-    let results = try plan.run(in: RunEnvironment(dataDirectory: args.values["data-dir"], log: note, progress: progress.update))
+    var environment = RunEnvironment(dataDirectory: args.values["data-dir"], log: note, progress: progress.update)
+    environment.replayBudgetSeconds = Double(try args.int("budget-minutes", default: 30, range: 1...100_000)) * 60
+    let results = try plan.run(in: environment)
     progress.finish()
     try root.replaceFolder(plan.name) { try ReplayReport.write(results, folder: $0) }
     note("wrote \(root.path)/\(plan.name)/\(plan.name).{json,csv,md} (\(results.journals.count) journals)")

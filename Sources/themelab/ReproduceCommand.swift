@@ -32,13 +32,17 @@ let reproduceCommand = Command(
     let cache = try AtomicFile.makeTemporaryFolder(in: NSTemporaryDirectory(), prefix: "themelab-reproduce-")
     defer { try? FileManager.default.removeItem(atPath: cache) }
     let progress = ProgressLine(label: "embed")
-    let summary = try Reproduction.run(
-        experiments: folder, only: args.values["only"].map { Set($0.split(separator: ",").map(String.init)) },
-        replicates: try args.values["replicates"].map { _ in try args.int("replicates", default: 0, range: ReplicateCorpus.count) },
-        root: output,
-        environment: RunEnvironment(
-            dataDirectory: args.values["data-dir"], cacheFolder: cache, startedAt: start, log: note,
-            progress: progress.update))
+    let replicates = try args.values["replicates"].map { _ in try args.int("replicates", default: 0, range: ReplicateCorpus.count) }
+    var summary: Reproduction.Summary?
+    // The whole tree at once: a killed run leaves the previous results/ exactly as it was.
+    try output.replaceWhole { staging in
+        summary = try Reproduction.run(
+            experiments: folder, only: args.values["only"].map { Set($0.split(separator: ",").map(String.init)) },
+            replicates: replicates, root: staging,
+            environment: RunEnvironment(
+                dataDirectory: args.values["data-dir"], cacheFolder: cache, startedAt: start, log: note, progress: progress.update))
+    }
     progress.finish()
+    guard let summary else { return }
     note("wrote \(root)/REPORT.md (\(summary.experiments.count) experiments) in \(Int(summary.seconds)) s")
 }

@@ -61,12 +61,15 @@ let slurmCommand = Command(
         if let labels = args.values["labels"] { task += ["--labels", absolute(labels)] }
         task += ["--bins", "\(bins)", "--tile", "\(tile)", "--shard", "\(SlurmBatch.taskIndex)/\(shards)", "--out", SlurmBatch.partPath]
         let out = folder + "/pairs.json"
+        try CommandPaths(
+            reads: [embeddings] + [args.values["labels"]].compactMap { $0 }, writes: [(folder, .folder), (out, .file)]
+        ).check()
         batch = SlurmBatch(
             name: "themelab-pairs", folder: folder, workingDirectory: cwd, partition: args.values["partition"],
             account: args.values["account"], tasks: shards,
-            task: .pairsShard(
+            task: try .pairsShard(
                 items: x.rows, dimensions: x.cols, shards: shards, cpus: cpus, model: model, memoryMiB: mem, minutes: minutes),
-            finish: .pairsMerge(items: x.rows, shards: shards, bins: bins),
+            finish: try .pairsMerge(items: x.rows, shards: shards, bins: bins),
             taskCommand: task,
             finishCommand: ([exe, "merge"], (thresholds.isEmpty ? [] : ["--components", args.values["components"]!]) + ["--out", out]))
     case "ablate":
@@ -76,6 +79,11 @@ let slurmCommand = Command(
         }
         let planPath = args.positional[1]
         let plan = try args.experimentPlan(path: planPath)
+        let results = absolute(args.values["results"] ?? "results")
+        try CommandPaths(
+            reads: try plan.inputFiles(dataDirectory: args.values["data-dir"]),
+            writes: [(folder, .folder), (results + "/" + plan.name, .replacedFolder)]
+        ).check()
         let shards = try args.int("shards", default: plan.corpora.count, range: 1...plan.corpora.count)
         let sizes = try plan.corpusSizes(dataDirectory: args.values["data-dir"])
         var requests: [SlurmResources] = []
@@ -97,9 +105,10 @@ let slurmCommand = Command(
         batch = SlurmBatch(
             name: "themelab-\(plan.name)", folder: folder, workingDirectory: cwd, partition: args.values["partition"],
             account: args.values["account"], tasks: shards, task: task,
-            finish: SlurmResources(cpus: 1, predictedMiB: 512, predictedSeconds: 120, reason: "gather of \(shards) parts and the plots"),
+            finish: try SlurmResources(
+                cpus: 1, predictedMiB: 512, predictedSeconds: 120, reason: "gather of \(shards) parts and the plots"),
             taskCommand: command,
-            finishCommand: ([exe, "gather", planPath], ["--results", absolute(args.values["results"] ?? "results")]))
+            finishCommand: ([exe, "gather", planPath], ["--results", results]))
     default:
         throw ThemeLabError.usage("slurm takes 'pairs' or 'ablate', got '\(kind)'")
     }

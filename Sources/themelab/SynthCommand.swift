@@ -39,7 +39,7 @@ let synthCommand = Command(
     let (corpus, vectors) = g.corpus(name: "synthetic")
     let corpusPath = try args.required("out-corpus")
     let npyPath = try args.required("out-embeddings")
-    try AtomicFile.refuseOverwriting(npyPath, inputs: [corpusPath])
+    try CommandPaths(reads: [], writes: [(corpusPath, .file), (npyPath, .file)]).check()
     let lines = try corpus.items.map { item -> String in
         String(
             decoding: try JSONSerialization.data(withJSONObject: ["id": item.id, "label": item.label!], options: [.sortedKeys]),

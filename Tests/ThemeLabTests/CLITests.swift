@@ -13,17 +13,24 @@ struct CLI {
         var stderr: String
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:], removing: [String] = []) throws -> Result {
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], removing: [String] = [], workingDirectory: String? = nil
+    ) throws -> Result {
         var env = ProcessInfo.processInfo.environment
         for key in removing { env[key] = nil }
         env.merge(environment) { $1 }
-        return try run(executable: binary, arguments, environment: env)
+        return try run(executable: binary, arguments, environment: env, workingDirectory: workingDirectory)
     }
 
-    /// Any program with these arguments and environment; its exit status and what it printed.
-    static func run(executable: String, _ arguments: [String], environment: [String: String]) throws -> Result {
+    /// Any program with these arguments and environment (in `workingDirectory`, else this one); its exit status and output.
+    static func run(
+        executable: String, _ arguments: [String], environment: [String: String], workingDirectory: String? = nil
+    ) throws
+        -> Result
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
+        process.currentDirectoryURL = workingDirectory.map { URL(fileURLWithPath: $0) }
         process.arguments = arguments
         process.environment = environment
         let out = Pipe()
@@ -145,7 +152,8 @@ struct CLI {
     }
 
     /// The kernel and arithmetic `themelab env --json` reports under the given environment.
-    static func envBLAS(_ environment: [String: String], removing: [String]) throws -> (kernel: String, arithmetic: String?, stderr: String) {
+    static func envBLAS(_ environment: [String: String], removing: [String]) throws -> (kernel: String, arithmetic: String?, stderr: String)
+    {
         let r = try CLI.run(["env", "--json"], environment: environment, removing: removing + ["THEMELAB_CORETYPE_FORCED"])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stderr)")
         let blas = try #require((json["provenance"] as? [String: Any])?["blas"] as? [String: Any])

@@ -170,6 +170,25 @@ import Testing
             #expect(cut.note == "\(g.name): k = 3 neighbours needs more than 3 items; this corpus has 3")
         }
     }
+
+    /// Issue 29: k far above N gathers no neighbour lists at all (it once filled 11.6 GB on 1 000 items), and a grouping
+    /// with k below N beside it still gets its lists.
+    @Test func aHugeKGathersNothingAndLeavesSmallerKAlone() throws {
+        let huge: [Grouping] = [LeidenGrouping(neighbours: 1_000_000), HDBSCANGrouping(minClusterSize: 1_000_000)]
+        let needs = huge.map { $0.needs.on(items: 1000) }
+        #expect(needs.allSatisfy { $0.neighbours == 0 })
+        #expect(LeidenGrouping(neighbours: 5).needs.on(items: 1000).union(needs[0]).neighbours == 5)
+        var settings = AnalysisSettings()
+        (settings.spaces, settings.thresholds, settings.groupings, settings.shuffles) = (
+            ["raw"], ["fixed(0.5)"], ["leiden(1000000)", "leiden(3)"], 0
+        )
+        let x = randomMatrix(rows: 40, cols: 6, seed: 2)
+        let corpus = Corpus(name: "c", items: (0..<40).map { CorpusItem(id: "\($0)", text: nil, label: "t\($0 % 4)") })
+        let a = try Analysis(settings: settings).run(corpus: corpus, vectors: x, source: "x")
+        let rows = a.spaces[0].groupings
+        #expect(rows.first { $0.grouping == "leiden(1000000)" }?.note?.contains("needs more than 1000000 items") == true)
+        #expect(rows.first { $0.grouping == "leiden(3)" }?.recovery != nil)
+    }
 }
 
 extension CommunityTests.HDBSCANCase: CustomTestStringConvertible {

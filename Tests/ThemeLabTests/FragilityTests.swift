@@ -27,14 +27,18 @@ import Testing
 
     @Test func verdictsThatChangeAreCountedAndNamed() {
         var f = Fragility(seed: 7)
-        f.add("seeds", .comparison, [("a vs b", "better"), ("a vs c", "worse"), ("b vs c", "indistinguishable")],
-              [("a vs b", "better"), ("a vs c", "indistinguishable")])
+        f.add(
+            "seeds", .comparison, [("a vs b", "better"), ("a vs c", "worse"), ("b vs c", "indistinguishable")],
+            [("a vs b", "better"), ("a vs c", "indistinguishable")])
         f.add("replay", .c9, [("seed-12 · corpus · otsu", "holds")], [("seed-12 · corpus · otsu", "holds")])
         #expect(f.verdicts.filter(\.flips).map(\.key) == ["a vs c", "b vs c"])
         #expect(f.verdicts[2].perturbed == "absent")
         #expect(f.flips("seeds", .comparison, "a vs c") && !f.flips("seeds", .comparison, "a vs b"))
         #expect(!f.flips("replay", .c9, "seed-12 · corpus · otsu") && f.checked("replay") && !f.checked("rules"))
-        #expect(f.counts.map { "\($0.experiment) \($0.kind.rawValue) \($0.checked) \($0.flipped)" } == ["seeds comparison 3 2", "replay C9 1 0"])
+        #expect(
+            f.counts.map { "\($0.experiment) \($0.kind.rawValue) \($0.checked) \($0.flipped)" } == [
+                "seeds comparison 3 2", "replay C9 1 0",
+            ])
         #expect(f.csv().split(separator: "\n")[2] == "seeds,comparison,a vs c,worse,indistinguishable,true")
         let md = f.markdown(limit: 1)
         #expect(md.contains("| seeds | a vs c | worse | indistinguishable |") && !md.contains("| seeds | b vs c |"))

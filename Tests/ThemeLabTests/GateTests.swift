@@ -11,7 +11,11 @@ import Testing
 
     func gate() throws -> (results: AnalysisResults, baseline: RegressionCheck.Baseline) {
         let results = try JSONOutput.decode(AnalysisResults.self, from: Data(contentsOf: URL(fileURLWithPath: Self.committed)))
-        return (results, RegressionCheck.Baseline(tolerances: ["ari": 0.01, "threshold": 0.001], analyses: results.analyses, provenance: results.provenance))
+        return (
+            results,
+            RegressionCheck.Baseline(
+                tolerances: ["ari": 0.01, "threshold": 0.001], analyses: results.analyses, provenance: results.provenance)
+        )
     }
 
     /// The first seed-12 average-linkage row with a threshold.
@@ -101,14 +105,14 @@ import Testing
         #expect(
             errorMessage { _ = try RegressionCheck.compare(results: r.analyses, baseline: b, baselineFile: "b.json") }
                 == "b.json: no tolerances, so the gate would check nothing")
-        b.tolerances = ["ARI": 0.5]
+        b.tolerances = ["ari": 0.01, "ARI": 0.5]
         #expect(
             errorMessage { _ = try RegressionCheck.compare(results: r.analyses, baseline: b) }?.contains("tolerance 'ARI' names no metric")
                 == true)
         b.tolerances = ["ari": .infinity]
         #expect(
             errorMessage { _ = try RegressionCheck.compare(results: r.analyses, baseline: b) }?.contains(
-                "tolerance ari=inf must be a finite number") == true)
+                "tolerance ari=inf must be from 0 to 0.5") == true)
         r.analyses = []
         b.tolerances = ["ari": 0.01]
         #expect(try RegressionCheck.compare(results: r.analyses, baseline: b).first?.hasPrefix("missing: ") == true)
@@ -132,7 +136,48 @@ import Testing
         ])
         #expect(wrongCase.status == 2 && wrongCase.stderr.contains("tolerance 'ARI' names no metric"), "\(wrongCase.stderr)")
         let infinite = try CLI.run(["check", "--results", Self.committed, "--write-baseline", folder + "/b.json", "--tolerance", "ari=inf"])
-        #expect(infinite.status == 2 && infinite.stderr.contains("must be a finite number"), "\(infinite.stderr)")
+        #expect(infinite.status == 2 && infinite.stderr.contains("must be from 0 to 0.5"), "\(infinite.stderr)")
+    }
+
+    /// Issue 29's gate cases: results whose every ARI is −0.5 never pass, whatever the baseline holds or tolerates.
+    @Test func aBaselineThatChecksNothingNeverPassesBadResults() throws {
+        var (r, b) = try gate()
+        for a in r.analyses.indices {
+            for s in r.analyses[a].spaces.indices {
+                for g in r.analyses[a].spaces[s].groupings.indices { r.analyses[a].spaces[s].groupings[g].recovery?.ari = -0.5 }
+            }
+        }
+        func outcome(_ baseline: RegressionCheck.Baseline) -> String {
+            do {
+                let failures = try RegressionCheck.compare(results: r.analyses, baseline: baseline, baselineFile: "b.json")
+                return failures.isEmpty ? "passed" : "failed"
+            } catch { return "\(error)" }
+        }
+        for tolerances in [["ari": 1e300], ["ari": 2], ["threshold": 1e300], ["groups": 0], ["ari": -0.1]] {
+            var t = b
+            t.tolerances = tolerances
+            #expect(outcome(t).hasPrefix("b.json: "), "\(tolerances): \(outcome(t))")
+        }
+        var empty = b
+        empty.analyses = []
+        #expect(outcome(empty) == "b.json: holds no rows, so the gate would check nothing")
+        empty.analyses = b.analyses.map {
+            var x = $0
+            x.spaces = []
+            return x
+        }
+        #expect(outcome(empty) == "b.json: holds no rows, so the gate would check nothing")
+        var blank = b
+        for a in blank.analyses.indices {
+            for s in blank.analyses[a].spaces.indices {
+                for g in blank.analyses[a].spaces[s].groupings.indices {
+                    blank.analyses[a].spaces[s].groupings[g].recovery = nil
+                    blank.analyses[a].spaces[s].groupings[g].threshold = nil
+                }
+            }
+        }
+        #expect(outcome(blank) == "b.json: no row has an ARI, so the gate would check nothing (it needs labeled corpora)")
+        #expect(outcome(b) == "failed")
     }
 }
 
@@ -173,7 +218,7 @@ import Testing
     /// Experiment names name folders: anything that could leave results/ is refused before work starts.
     @Test func experimentNamesCannotEscapeTheResultsFolder() throws {
         let folder = temporaryFolder()
-        for name in ["../../x", "", ".", "a\nb", "a/b"] {
+        for name in ["../../x", "", ".", "a\nb", "a/b", "abc\n", "abc\r", "abc\r\n", "abc\u{2028}", "abc\u{0}", "é", "$(id)"] {
             let json = String(
                 data: try JSONSerialization.data(withJSONObject: ["name": name, "corpora": [["name": "seed-12"]]]), encoding: .utf8)!
             try AtomicFile.write(json, to: folder + "/e.json")
@@ -205,5 +250,115 @@ import Testing
         _ = try ResultsRoot(path: folder)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [".lock", "e"])
         #expect(try String(contentsOfFile: folder + "/e/e.json", encoding: .utf8) == "kept")
+    }
+
+    /// A regular file where a results folder would go is refused before any work, never deleted; results folders get
+    /// the mode a folder made by the user gets.
+    @Test func aFileInTheWayIsKeptAndFoldersAreReadable() throws {
+        let folder = temporaryFolder()
+        try AtomicFile.write("mine", to: folder + "/r/ci-gate")
+        let r = try CLI.run(["ablate", ReproducibilityTests.root + "/Experiments/ci-gate.json", "--results", folder + "/r"])
+        #expect(
+            r.status == 1
+                && r.stderr == "themelab: \(folder)/r/ci-gate is a file, not a results folder: move it away or choose "
+                    + "another --results\n",
+            "\(r.stderr)")
+        #expect(try String(contentsOfFile: folder + "/r/ci-gate", encoding: .utf8) == "mine")
+        let root = try ResultsRoot(path: folder + "/s")
+        try root.replaceFolder("e") { try AtomicFile.write("x", to: $0 + "/e.json") }
+        let mask = umask(0o022)
+        umask(mask)
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: folder + "/s/e")[.posixPermissions] as? Int)
+        #expect(mode == 0o777 & ~Int(mask), "mode \(String(mode, radix: 8))")
+    }
+
+    /// `reproduce` replaces results/ whole: killed at any moment, it leaves the previous tree exactly as it was, and the
+    /// next run removes what the killed one staged.
+    @Test func aKilledReproduceLeavesTheWholeTreeAsItWas() throws {
+        let folder = temporaryFolder()
+        try AtomicFile.write("old report", to: folder + "/results/REPORT.md")
+        try AtomicFile.write("old", to: folder + "/results/seeds/seeds.json")
+        try AtomicFile.write("bench", to: folder + "/results/bench/pairs.txt")
+        _ = try ResultsRoot(path: folder + "/results")
+        let before = try FileManager.default.subpathsOfDirectory(atPath: folder + "/results").sorted()
+        for delay in [0.3, 1.0, 2.5] {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: CLI.binary)
+            p.arguments = ["reproduce", "--only", "seeds,ci-gate", "--results", folder + "/results", "--replicates", "2"]
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+            try #require(p.terminationReason == .uncaughtSignal, "the run ended before it was killed: make it longer")
+            #expect(try FileManager.default.subpathsOfDirectory(atPath: folder + "/results").sorted() == before, "killed after \(delay) s")
+            #expect(try String(contentsOfFile: folder + "/results/REPORT.md", encoding: .utf8) == "old report")
+        }
+        try ResultsRoot(path: folder + "/results").replaceWhole { _ in }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["results"], "staging left behind")
+        #expect(try String(contentsOfFile: folder + "/results/bench/pairs.txt", encoding: .utf8) == "bench")
+    }
+}
+
+/// Issue 29's data-loss cases: every command checks all it reads against all it writes before any work.
+@Suite struct NoOutputOverAnInputTests {
+    @Test func everyCommandRefusesToWriteOverWhatItReads() throws {
+        let folder = temporaryFolder()
+        // A model folder of hard links: a write through it would replace the link, never the bootstrap's weights.
+        let model = try ModelFolder.locate()
+        try FileManager.default.createDirectory(atPath: folder + "/m", withIntermediateDirectories: true)
+        for file in model.files {
+            let copy = folder + "/m/" + file.dropFirst(model.path.count + 1)
+            try FileManager.default.createDirectory(atPath: (copy as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.linkItem(atPath: file, toPath: copy)
+        }
+        try AtomicFile.write(
+            "{\"id\":\"a\",\"text\":\"x\",\"label\":\"p\"}\n{\"id\":\"b\",\"text\":\"y\",\"label\":\"q\"}\n", to: folder + "/c.jsonl")
+        try NPY.write(randomMatrix(rows: 2, cols: 3, seed: 1), to: folder + "/x.npy")
+        try JSONSerialization.data(withJSONObject: [
+            "name": "g", "corpora": [["name": "file", "path": folder + "/c.jsonl"]], "encoders": [["embeddings": folder + "/x.npy"]],
+        ]).write(to: URL(fileURLWithPath: folder + "/g.json"))
+        let weights = try SHA256.hex(file: folder + "/m/model.safetensors")
+        let cases: [([String], String)] = [
+            (
+                ["embed", "--corpus", folder + "/c.jsonl", "--model", folder + "/m", "--out", folder + "/m/model.safetensors"],
+                "is the input"
+            ),
+            (["ablate", folder + "/g.json", "--shard", "0/1", "--out", folder + "/c.jsonl"], "is the input"),
+            (["ablate", folder + "/g.json", "--shard", "0/1", "--out", folder + "/x.npy"], "is the input"),
+            (["check", "--results", folder + "/x.npy", "--write-baseline", folder + "/./x.npy"], "is the input"),
+            (
+                ["slurm", "pairs", "--embeddings", folder + "/w/x.npy", "--work", folder + "/w", "--shards", "2"],
+                "inside the output folder"
+            ),
+            (["slurm", "ablate", folder + "/g.json", "--work", folder + "/r/g", "--results", folder + "/r"], "are one output"),
+            (["slurm", "ablate", folder + "/g.json", "--work", folder + "/r/g/w", "--results", folder + "/r"], "is inside it"),
+            (["gather", folder + "/g.json", folder + "/r/g/parts/p.json", "--results", folder + "/r"], "inside the output folder"),
+        ]
+        try FileManager.default.createDirectory(atPath: folder + "/w", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: folder + "/x.npy", toPath: folder + "/w/x.npy")
+        for (args, expected) in cases {
+            let r = try CLI.run(args)
+            #expect(r.status == 2 && r.stderr.contains(expected) && r.stderr.split(separator: "\n").count == 1, "\(args): \(r.stderr)")
+        }
+        #expect(try SHA256.hex(file: folder + "/m/model.safetensors") == weights)
+        #expect(try String(contentsOfFile: folder + "/c.jsonl", encoding: .utf8).hasPrefix("{\"id\":\"a\""))
+        #expect(FileManager.default.fileExists(atPath: folder + "/w/x.npy"))
+    }
+
+    @Test func twoSpellingsOfOneFileAreOneFile() throws {
+        let folder = temporaryFolder()
+        try AtomicFile.write("x", to: folder + "/a.txt")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder)
+        #expect(throws: ThemeLabError.self) {
+            try CommandPaths(reads: [folder + "/a.txt"], writes: [(folder + "/link/a.txt", .file)]).check()
+        }
+        #expect(throws: ThemeLabError.self) {
+            try CommandPaths(reads: [folder + "/link/a.txt"], writes: [(folder + "/./", .replacedFolder)]).check()
+        }
+        #expect(throws: ThemeLabError.self) {
+            try CommandPaths(reads: [], writes: [(folder + "/new/b", .file), (folder + "/link/new/b", .file)]).check()
+        }
+        try CommandPaths(reads: [folder + "/a.txt"], writes: [(folder + "/b.txt", .file), (folder + "/out", .replacedFolder)]).check()
     }
 }

@@ -186,3 +186,40 @@ func modelFolder(changing file: String? = nil, to contents: (String) -> String =
         #expect(Array(vectors.row(1)) == Array(try encoder.embed([texts[1]], layer: 6).row(0)))
     }
 }
+
+/// Issue 29: weights that change under the harness, and a cache that cannot be written.
+@Suite struct WeightsAndCacheTests {
+    /// The weights are read into memory: a file truncated or rewritten after loading changes no vector and ends no
+    /// process with SIGBUS; loading the truncated file is refused naming it.
+    @Test func weightsChangedAfterLoadingChangeNoVector() throws {
+        let model = try ModelFolder.locate()
+        let folder = temporaryFolder() + "/m"
+        for file in model.files {
+            let copy = folder + "/" + file.dropFirst(model.path.count + 1)
+            try FileManager.default.createDirectory(atPath: (copy as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: file, toPath: copy)
+        }
+        let encoder = try SentenceEncoder(folder: ModelFolder(path: folder))
+        let before = try encoder.embed(["a journal entry about the sea"], layer: encoder.configuration.layers)
+        let weights = try FileHandle(forUpdating: URL(fileURLWithPath: folder + "/model.safetensors"))
+        try weights.truncate(atOffset: 1000)
+        try weights.close()
+        let after = try encoder.embed(["a journal entry about the sea"], layer: encoder.configuration.layers)
+        #expect(after.storage.map(\.bitPattern) == before.storage.map(\.bitPattern))
+        #expect(
+            errorMessage { _ = try SentenceEncoder(folder: ModelFolder(path: folder)) }?.hasPrefix(folder + "/model.safetensors") == true)
+    }
+
+    @Test func aCacheThatCannotBeWrittenIsFoundBeforeTheWork() throws {
+        let folder = temporaryFolder()
+        try AtomicFile.write("{\"id\":\"a\",\"text\":\"hello\"}\n", to: folder + "/c.jsonl")
+        let r = try CLI.run(
+            ["embed", "--corpus", folder + "/c.jsonl", "--out", folder + "/x.npy"], environment: ["THEMELAB_CACHE": "/dev/null/x"])
+        #expect(
+            r.status == 1
+                && r.stderr == "themelab: /dev/null/x: the embedding cache cannot be written there (Not a directory); set "
+                    + "THEMELAB_CACHE to a writable folder, or pass --no-cache\n",
+            "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/x.npy"))
+    }
+}

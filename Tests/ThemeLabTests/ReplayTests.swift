@@ -211,7 +211,9 @@ import Testing
         ("{\"id\":\"a\",\"label\":\"x\",\"order\":1}\n{\"id\":\"b\",\"label\":\"x\"}\n", ":2: missing field 'order' (line 1 has one"),
         ("{\"id\":\"a\",\"label\":\"x\"}\n{\"id\":\"b\",\"label\":\"x\",\"order\":1}\n", ":2: missing field 'order' (line 1 lacks one"),
         ("{\"id\":\"a\",\"label\":\"x\",\"order\":\"soon\"}\n", ":1: field 'order' must be an integer"),
-        ("{\"id\":\"a\",\"label\":\"x\",\"order\":1.5}\n", ":1: field 'order' must be an integer, got '1.5'"),
+        ("{\"id\":\"a\",\"label\":\"x\",\"order\":1.5}\n", ":1: field 'order' must be an integer"),
+        ("{\"id\":\"a\",\"label\":\"x\",\"order\":true}\n", ":1: field 'order' must be an integer"),
+        ("{\"id\":\"a\",\"label\":\"x\",\"order\":\"7\"}\n", ":1: field 'order' must be an integer"),
         ("{\"id\":\"a\",\"label\":\"x\",\"order\":4}\n{\"id\":\"b\",\"label\":\"x\",\"order\":4}\n", ":2: order 4 repeats line 1's"),
     ])
     func badOrderFieldsAreNamed(_ text: String, _ message: String) {
@@ -219,6 +221,41 @@ import Testing
         _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         let error = errorMessage { _ = try CorpusReader.read(path: path) }
         #expect(error?.hasPrefix(path + message) == true, "\(error ?? "no error")")
+    }
+
+    /// Issue 29: the documented maximum of 10 000 saves is estimated before any work and refused above the budget.
+    @Test func aReplayAboveItsBudgetIsRefusedBeforeAnyWork() throws {
+        let folder = temporaryFolder()
+        let plan = """
+            {"kind": "replay", "name": "big", "journals": [{"corpus": {"name": "synthetic", "generator": {"dimensions": 4,
+             "topicSizes": [5000, 5000], "anisotropy": 1, "anisotropySpread": 0, "topicStrength": 1, "noise": 0.5, "seed": 1}},
+             "order": "shuffle"}], "launch": 25, "shuffles": 2, "policies": ["never"]}
+            """
+        try AtomicFile.write(plan, to: folder + "/r.json")
+        let started = Date()
+        let r = try CLI.run(["replay", folder + "/r.json", "--results", folder + "/out"])
+        #expect(r.status == 1 && r.stderr.contains("'journals' would take about 37 minutes"), "\(r.stderr)")
+        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(
+            abs(
+                ReplayPlan.estimatedSeconds(journals: [(3000, 5)], rules: 2) - 150 * 2
+                    / Double(min(2, ProcessInfo.processInfo.activeProcessorCount))) < 1e-9)
+    }
+
+    /// Issue 29: a journal of identical vectors, or all but one identical, replays to an answer instead of trapping.
+    @Test(arguments: [false, true]) func identicalVectorsReplayWithoutATrap(_ oneDiffers: Bool) throws {
+        let folder = temporaryFolder()
+        var x = Matrix(rows: 30, cols: 8, repeating: 1)
+        if oneDiffers { x[0, 0] = 2 }
+        try NPY.write(x, to: folder + "/x.npy")
+        try AtomicFile.write((0..<30).map { "{\"id\":\"i\($0)\",\"label\":\"t\($0 % 3)\"}\n" }.joined(), to: folder + "/c.jsonl")
+        let plan = """
+            {"kind": "replay", "name": "same", "journals": [{"corpus": {"name": "file", "path": "\(folder)/c.jsonl"},
+             "embeddings": "\(folder)/x.npy", "order": "shuffle"}], "launch": 5, "initial": 6, "shuffles": 2}
+            """
+        try AtomicFile.write(plan, to: folder + "/r.json")
+        let r = try CLI.run(["replay", folder + "/r.json", "--results", folder + "/out"])
+        #expect(r.status == 0 && FileManager.default.fileExists(atPath: folder + "/out/same/same.csv"), "\(r.stderr.suffix(300))")
     }
 
     /// A whole replay through the command: files written, verdict fields present, the same numbers on a second run.

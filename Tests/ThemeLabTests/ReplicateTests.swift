@@ -55,6 +55,11 @@ import Testing
         #expect(
             sampled == "themelab: x.json: 'corpora[0].resample' does not apply: 'synthetic-app-raw' is a seeded sample, so each replicate "
                 + "re-draws it (seed + r)\n", "\(sampled)")
+        let whole = try refusal(#"{"name": "x", "corpora": [{"name": "seed-12"}], "replicates": 10, "resample": {"fraction": 1}}"#)
+        #expect(
+            whole.hasPrefix(
+                "themelab: x.json: 'resample.fraction' keeps every item of 'seed-12' (1.0 of each topic), so every replicate "
+                    + "is the whole corpus"), "\(whole)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache).isEmpty, "nothing embedded")
     }
 

@@ -83,7 +83,10 @@ import Testing
             let json = try #require(
                 try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path + ".json"))) as? [String: Any])
             return try (json["journals"] as? [[String: Any]] ?? []).map {
-                ($0["corpus"] as? String ?? "", String(decoding: try JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]), as: UTF8.self))
+                (
+                    $0["corpus"] as? String ?? "",
+                    String(decoding: try JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]), as: UTF8.self)
+                )
             }
         }
         let ours = try journals(fresh)

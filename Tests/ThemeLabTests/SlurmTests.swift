@@ -72,13 +72,13 @@ func expectSameResults(_ a: String, _ b: String) throws {
 }
 
 @Suite struct SlurmScriptTests {
-    @Test func requestsFollowTheCostModelWithStatedRoom() {
-        let r = SlurmResources(cpus: 2, predictedMiB: 1000, predictedSeconds: 1200, reason: "x")
+    @Test func requestsFollowTheCostModelWithStatedRoom() throws {
+        let r = try SlurmResources(cpus: 2, predictedMiB: 1000, predictedSeconds: 1200, reason: "x")
         #expect(r.memoryMiB == 1506 && r.minutes == 70 && r.timeLimit == "0-01:10:00")
-        let long = SlurmResources(cpus: 1, predictedMiB: 0, predictedSeconds: 0, reason: "y", memoryMiB: 64, minutes: 1500)
+        let long = try SlurmResources(cpus: 1, predictedMiB: 0, predictedSeconds: 0, reason: "y", memoryMiB: 64, minutes: 1500)
         #expect(long.memoryMiB == 64 && long.timeLimit == "1-01:00:00" && long.reason.hasSuffix("--mem/--time given"))
         // N = 1 000 000, d = 384 in 8 shards on 2 CPUs: the pass's 4.1 × 10³ s over 8, the unsharded pass's memory.
-        let shard = SlurmResources.pairsShard(items: 1_000_000, dimensions: 384, shards: 8, cpus: 2, model: .reference)
+        let shard = try SlurmResources.pairsShard(items: 1_000_000, dimensions: 384, shards: 8, cpus: 2, model: .reference)
         #expect(abs(CostModel.reference.seconds(n: 1_000_000, d: 384) - 4131) < 2)
         #expect(shard.minutes == Int((3 * 4131.0 / 8 / 60 + 10).rounded(.up)))
         #expect(abs(CostModel.reference.peakMiB(n: 1_000_000, d: 384) - 4325) < 2)
@@ -88,8 +88,8 @@ func expectSameResults(_ a: String, _ b: String) throws {
         let folder = temporaryFolder() + "/work"
         let batch = SlurmBatch(
             name: "themelab-pairs", folder: folder, workingDirectory: "/w", partition: "gpu", account: "lab", tasks: 4,
-            task: SlurmResources(cpus: 2, predictedMiB: 100, predictedSeconds: 60, reason: "t"),
-            finish: SlurmResources(cpus: 1, predictedMiB: 10, predictedSeconds: 60, reason: "f"),
+            task: try SlurmResources(cpus: 2, predictedMiB: 100, predictedSeconds: 60, reason: "t"),
+            finish: try SlurmResources(cpus: 1, predictedMiB: 10, predictedSeconds: 60, reason: "f"),
             taskCommand: ["/bin/themelab", "pairs", "--shard", "\(SlurmBatch.taskIndex)/4", "--out", SlurmBatch.partPath, "it's"],
             finishCommand: (["/bin/themelab", "merge"], ["--out", folder + "/pairs.json"]))
         try batch.write()
@@ -114,8 +114,79 @@ func expectSameResults(_ a: String, _ b: String) throws {
         for f in ["array.sbatch", "finish.sbatch", "submit"] { #expect(try LocalSlurm.shell("bash -n '\(folder)/\(f)'").status == 0) }
     }
 
+    /// Every value quoted for a script comes back from bash as it was, on one line, with nothing expanded.
+    @Test func quotedWordsComeBackAsTheyWere() throws {
+        for word in [
+            "plain", "a b", "it's", "$(touch x)", "`id`", "a\nb", "a\r\nb", "a\u{2028}b", "back\\slash", "tab\there", "é ü", "\u{1b}[2J",
+            "",
+        ] {
+            let quoted = SlurmBatch.shellQuote(word)
+            #expect(!quoted.contains("\n") && !quoted.contains("\r") && !quoted.unicodeScalars.contains("\u{2028}"), "\(quoted)")
+            let r = try LocalSlurm.shell("printf %s " + quoted)
+            #expect(r.status == 0 && r.stdout == word, "\(String(reflecting: word)) → \(quoted) → \(String(reflecting: r.stdout))")
+        }
+    }
+
+    /// Predictions no request can carry (a cost model fitted to figures that are off) are refused, never trapped on.
+    @Test func predictionsBeyondAnyRequestAreRefused() throws {
+        for (mib, seconds) in [(1e300, 1.0), (.infinity, 1), (1, .infinity), (.nan, 1), (-5, 1), (1, -1e9), (1, 1e30)] {
+            #expect(throws: ThemeLabError.self, "\(mib) MiB, \(seconds) s") {
+                _ = try SlurmResources(cpus: 1, predictedMiB: mib, predictedSeconds: seconds, reason: "x")
+            }
+        }
+        #expect(try SlurmResources(cpus: 1, predictedMiB: 1e300, predictedSeconds: 1, reason: "x", memoryMiB: 64).memoryMiB == 64)
+    }
+
+    /// Hostile strings in every path, option and name: bash parses every generated script, and running them (against stub
+    /// sbatch, squeue and scancel) runs nothing those strings hold. A comment carries a line break as an escape.
+    @Test func hostileNamesRunNothingFromTheGeneratedScripts() throws {
+        let base = temporaryFolder()
+        try NPY.write(randomMatrix(rows: 10, cols: 3, seed: 1), to: base + "/x.npy")
+        let corpus = base + "/c\nrm -rf x\n#SBATCH --mem=1.jsonl"
+        try AtomicFile.write("{\"id\":\"a\",\"text\":\"x\",\"label\":\"p\"}\n{\"id\":\"b\",\"text\":\"y\",\"label\":\"q\"}\n", to: corpus)
+        let plan = try JSONSerialization.data(withJSONObject: [
+            "name": "grid", "corpora": [["name": "file", "path": corpus]], "encoders": [["embeddings": base + "/x.npy"]],
+        ])
+        try plan.write(to: URL(fileURLWithPath: base + "/grid.json"))
+        try AtomicFile.write("{\"id\":\"a\",\"text\":\"x\",\"label\":\"p\"}\n", to: base + "/unused.jsonl")
+        let stubs = base + "/stubs"
+        try FileManager.default.createDirectory(atPath: stubs, withIntermediateDirectories: true)
+        for (name, body) in [("sbatch", "echo 7"), ("squeue", "true"), ("scancel", "true")] {
+            try AtomicFile.write("#!/bin/sh\n\(body)\n", to: "\(stubs)/\(name)")
+            chmod("\(stubs)/\(name)", 0o755)
+        }
+        let hostile = ["w$(touch${IFS}pwned)", "w`touch${IFS}pwned`", "w\"q", "w'q", "w;touch${IFS}pwned"]
+        for (k, work) in hostile.enumerated() {
+            let folder = "\(base)/\(k)/\(work)"
+            for args in [
+                ["slurm", "pairs", "--embeddings", base + "/x.npy", "--shards", "2", "--work", folder, "--partition", "p$(x)"],
+                ["slurm", "ablate", base + "/grid.json", "--work", folder + "g", "--results", folder + "r"],
+            ] {
+                let r = try CLI.run(args, environment: ["PATH": stubs + ":/usr/bin:/bin"], workingDirectory: base)
+                try #require(r.status == 0, "\(args): \(r.stderr)")
+                let written = args.contains("pairs") ? folder : folder + "g"
+                for file in ["array.sbatch", "finish.sbatch", "submit"] {
+                    #expect(try LocalSlurm.shell("bash -n \(SlurmBatch.shellQuote(written + "/" + file))").status == 0, "\(work): \(file)")
+                }
+                let comment = try String(contentsOfFile: written + "/array.sbatch", encoding: .utf8).split(separator: "\n")
+                #expect(comment.filter { $0.hasPrefix("#SBATCH --mem=") }.count == 1, "one --mem line only")
+                let runs =
+                    "cd \(SlurmBatch.shellQuote(base)); PATH=\(stubs):$PATH; "
+                    + "\(SlurmBatch.shellQuote(written + "/submit")); bash \(SlurmBatch.shellQuote(written + "/finish.sbatch")); "
+                    + "SLURM_ARRAY_TASK_ID=0 bash \(SlurmBatch.shellQuote(written + "/array.sbatch")); true"
+                _ = try LocalSlurm.shell(runs)
+                #expect(!FileManager.default.fileExists(atPath: base + "/pwned"), "\(work) ran a command")
+                #expect(FileManager.default.fileExists(atPath: corpus), "\(work) removed a file")
+            }
+        }
+    }
+
     @Test(arguments: [
-        (["slurm", "pairs", "--embeddings", "x.npy", "--work", "a b", "--shards", "2"], "holds a space or newline"),
+        (["slurm", "pairs", "--embeddings", "x.npy", "--work", "a b", "--shards", "2"], "holds a space, newline or control character"),
+        (
+            ["slurm", "pairs", "--embeddings", "x.npy", "--work", "a\u{1b}b", "--shards", "2"],
+            "holds a space, newline or control character"
+        ),
         (["slurm", "pairs", "--embeddings", "x.npy", "--work", "w"], "missing --shards"),
         (["slurm", "pairs", "--embeddings", "x.npy", "--work", "w", "--shards", "0"], "--shards must be a whole number from 1 to 4096"),
         (["slurm", "ablate", "Experiments/ci-gate.json", "--work", "w", "--shards", "4"], "--shards must be a whole number from 1 to 3"),
@@ -169,6 +240,40 @@ func expectSameResults(_ a: String, _ b: String) throws {
         #expect(
             twice.status == 1 && twice.stderr.contains("\(parts[1]) and \(folder)/copy.json are both shard 1/3 but hold different results"),
             "\(twice.stderr)")
+
+        // Issue 29: parts that lie about what they hold are refused, naming the part; nothing is written.
+        let original = try JSONOutput.decode(GridPart.self, from: Data(contentsOf: URL(fileURLWithPath: parts[1])))
+        let forgeries: [(String, (inout GridPart) -> Void, String)] = [
+            (
+                "none",
+                {
+                    $0.analysesPerCorpus = [0]
+                    $0.results.analyses = []
+                }, "says corpus 1 gave 0 analyses; the experiment gives 1"
+            ),
+            (
+                "wrong",
+                { p in
+                    p.results.analyses =
+                        (try? JSONOutput.decode(GridPart.self, from: Data(contentsOf: URL(fileURLWithPath: parts[0]))))!.results.analyses
+                },
+                "the analyses it gives for corpus"
+            ),
+            (
+                "forged", { $0.results.provenance.inputs["Datasets/seed-26.jsonl"] = String(repeating: "0", count: 64) },
+                "its input Datasets/seed-26.jsonl has another checksum now"
+            ),
+            ("count", { $0.shard = PairShard(index: 1, count: 7) }, "shard count 7; the experiment has 3 corpora"),
+        ]
+        for (label, forge, expected) in forgeries {
+            var p = original
+            forge(&p)
+            try AtomicFile.write(try JSONOutput.encode(p), to: "\(folder)/\(label).json")
+            let r = try CLI.run(["gather", plan, "\(folder)/\(label).json", parts[0], parts[2], "--results", folder + "/" + label])
+            #expect(r.status == 1 && r.stderr.contains("\(folder)/\(label).json") && r.stderr.contains(expected), "\(label): \(r.stderr)")
+            #expect(!r.stderr.contains("--shard"), "\(label): names an option gather was not given")
+            #expect(!FileManager.default.fileExists(atPath: folder + "/" + label + "/ci-gate"))
+        }
     }
 }
 

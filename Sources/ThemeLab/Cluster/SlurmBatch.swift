@@ -7,12 +7,27 @@ public struct SlurmResources: Sendable, Equatable {
     public var minutes: Int
     public var reason: String
 
+    /// The largest request written: 16 TiB and a year, as `--mem` and `--time` allow.
+    public static let maxMemoryMiB = 16_777_216
+    public static let maxMinutes = 525_600
+
     /// A request from a predicted peak and run time with room for a slower node: 1.25 × memory + 256 MiB,
     /// 3 × time + 10 minutes. `memoryMiB`/`minutes` replace the request when given (the user's `--mem`, `--time`).
-    public init(cpus: Int, predictedMiB: Double, predictedSeconds: Double, reason: String, memoryMiB: Int? = nil, minutes: Int? = nil) {
+    /// A prediction that is negative, not finite or above the largest request is refused (a cost model fitted to
+    /// figures that are off), never turned into a number of its own.
+    public init(
+        cpus: Int, predictedMiB: Double, predictedSeconds: Double, reason: String, memoryMiB: Int? = nil, minutes: Int? = nil
+    ) throws {
+        let memory = memoryMiB.map(Double.init) ?? (1.25 * predictedMiB + 256).rounded(.up)
+        let time = minutes.map(Double.init) ?? (3 * predictedSeconds / 60 + 10).rounded(.up)
+        guard predictedMiB >= 0, predictedSeconds >= 0, memory <= Double(Self.maxMemoryMiB), time <= Double(Self.maxMinutes) else {
+            throw ThemeLabError.input(
+                "the cost model predicts \(predictedMiB) MiB and \(predictedSeconds) s for \(SlurmBatch.commentText(reason)): more than a "
+                    + "request can be (\(Self.maxMemoryMiB) MiB, \(Self.maxMinutes) minutes); check --cost-model, or give --mem and --time")
+        }
         self.cpus = cpus
-        self.memoryMiB = memoryMiB ?? Int((1.25 * predictedMiB + 256).rounded(.up))
-        self.minutes = minutes ?? Int((3 * predictedSeconds / 60 + 10).rounded(.up))
+        self.memoryMiB = Int(memory)
+        self.minutes = Int(time)
         self.reason =
             reason
             + String(format: "; predicted %.0f MiB, %.0f s", predictedMiB, predictedSeconds)
@@ -71,7 +86,7 @@ public struct SlurmBatch: Sendable {
     func script(job: String, resources: SlurmResources, array: Bool, body: [String]) -> String {
         var lines = [
             "#!/usr/bin/env bash",
-            "# Written by themelab slurm (\(name)). Request for \(resources.reason).",
+            "# Written by themelab slurm (\(name)). Request for \(Self.commentText(resources.reason)).",
             "#SBATCH --job-name=\(name)-\(job)",
             "#SBATCH --cpus-per-task=\(resources.cpus)",
             "#SBATCH --mem=\(resources.memoryMiB)M",
@@ -88,14 +103,35 @@ public struct SlurmBatch: Sendable {
 
     /// Writes the folder's scripts (and creates parts/ and logs/).
     public func write() throws {
-        for (what, value) in [
-            ("folder", folder), ("working folder", workingDirectory), ("partition", partition ?? ""), ("account", account ?? ""),
-        ]
-        where value.contains(where: { $0.isWhitespace }) {
-            throw ThemeLabError.usage("the \(what) '\(value)' holds a space or newline, which an #SBATCH line cannot carry")
-        }
+        let scripts = try render()
         for sub in ["parts", "logs"] {
             try FileManager.default.createDirectory(atPath: "\(folder)/\(sub)", withIntermediateDirectories: true)
+        }
+        try AtomicFile.write(scripts.map { (Data($0.text.utf8), "\(folder)/\($0.file)") })
+        chmod("\(folder)/submit", 0o755)
+    }
+
+    /// How every line of a generated script that is not a comment or an #SBATCH line starts: each is written by the
+    /// harness, and every value in it is quoted by `shellQuote`, which keeps it on its line.
+    public static let fixedLinePrefixes = [
+        "set -euo pipefail", "exec ", "shopt -s nullglob", "parts=(", "if ", "    printf ", "    exit 1", "    scancel ", "fi", "cd ",
+        "tasks=", "array=", "finish=", "echo ",
+    ]
+
+    /// The three scripts' names and texts; refused when a value cannot go into them.
+    public func render() throws -> [(file: String, text: String)] {
+        for (what, value) in [
+            ("job name", name), ("folder", folder), ("working folder", workingDirectory), ("partition", partition ?? ""),
+            ("account", account ?? ""),
+        ]
+        where value.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) {
+            throw ThemeLabError.usage(
+                "the \(what) \(String(reflecting: value)) holds a space, newline or control character, which an #SBATCH line cannot carry")
+        }
+        for word in taskCommand + finishCommand.before + finishCommand.after where word != Self.partPath {
+            guard !word.replacingOccurrences(of: Self.taskIndex, with: "").contains("\u{0}") else {
+                throw ThemeLabError.usage("a job's argument \(String(reflecting: word)) holds a NUL byte, which no command line can carry")
+            }
         }
         let part = Self.shellQuote(partsFolder) + "/shard-\"$SLURM_ARRAY_TASK_ID\"-of-\(tasks).json"
         let words = taskCommand.map { word -> String in
@@ -111,7 +147,7 @@ public struct SlurmBatch: Sendable {
             "shopt -s nullglob",
             "parts=(\(Self.shellQuote(partsFolder))/shard-*-of-\(tasks).json)",
             "if ((${#parts[@]} == 0)); then",
-            "    echo \"themelab: no parts in \(partsFolder) (did the array run?)\" >&2",
+            "    printf '%s\\n' \(Self.shellQuote("themelab: no parts in \(partsFolder) (did the array run?)")) >&2",
             "    exit 1",
             "fi",
             "exec "
@@ -139,17 +175,33 @@ public struct SlurmBatch: Sendable {
             echo "submitted array job $array (tasks $tasks) and finish job $finish after it"
 
             """
-        try AtomicFile.write([
-            (Data(array.utf8), "\(folder)/array.sbatch"), (Data(finishScript.utf8), "\(folder)/finish.sbatch"),
-            (Data(submit.utf8), "\(folder)/submit"),
-        ])
-        chmod("\(folder)/submit", 0o755)
+        return [("array.sbatch", array), ("finish.sbatch", finishScript), ("submit", submit)]
     }
 
-    /// `word` quoted for bash: as it is when it is plainly safe, else in single quotes.
+    /// `text` for a `#` comment line: line breaks and other control characters written as `\u{…}` escapes, so that no
+    /// part of it can start a line of its own (where bash would run it, or sbatch stop reading #SBATCH lines).
+    public static func commentText(_ text: String) -> String {
+        text.unicodeScalars.map { c in breaksLine(c) ? "\\u{\(String(c.value, radix: 16))}" : String(c) }.joined()
+    }
+
+    /// `word` quoted for bash: as it is when it is plainly safe, else in single quotes, where bash expands nothing. The
+    /// one function that writes a value into a generated script. A word with a line break or another control character
+    /// goes into ANSI-C quotes ($'…') with that character escaped, so that every value stays on its line.
     public static func shellQuote(_ word: String) -> String {
         let safe = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=,:+%@")
         if !word.isEmpty && word.unicodeScalars.allSatisfy(safe.contains) { return word }
-        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        guard word.unicodeScalars.contains(where: Self.breaksLine) else {
+            return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
+        let escaped = word.unicodeScalars.map { c -> String in
+            if c == "\\" || c == "'" { return "\\" + String(c) }
+            return Self.breaksLine(c) ? String(format: "\\U%08x", c.value) : String(c)
+        }
+        return "$'" + escaped.joined() + "'"
+    }
+
+    /// A control, format or line/paragraph-separator character: one that could start a new line or hide one.
+    static func breaksLine(_ c: Unicode.Scalar) -> Bool {
+        [.control, .format, .lineSeparator, .paragraphSeparator].contains(c.properties.generalCategory)
     }
 }

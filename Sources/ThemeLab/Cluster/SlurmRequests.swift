@@ -7,8 +7,8 @@ extension SlurmResources {
     /// the unsharded pass) and computes 1/n of the pairs.
     public static func pairsShard(
         items n: Int, dimensions d: Int, shards: Int, cpus: Int, model: CostModel, memoryMiB: Int? = nil, minutes: Int? = nil
-    ) -> SlurmResources {
-        SlurmResources(
+    ) throws -> SlurmResources {
+        try SlurmResources(
             cpus: cpus, predictedMiB: model.peakMiB(n: n, d: d),
             predictedSeconds: model.seconds(n: n, d: d) / Double(shards) * 2 / Double(cpus),
             reason: "one of \(shards) shards of the pass over \(n) × \(d)", memoryMiB: memoryMiB, minutes: minutes)
@@ -16,11 +16,11 @@ extension SlurmResources {
 
     /// The merge of n pass parts: each part's histograms (two classes), forest (≤ N − 1 edges) and, up to 2 000 000
     /// pairs, the exact values; a minute is plenty.
-    public static func pairsMerge(items n: Int, shards: Int, bins: Int, memoryMiB: Int? = nil) -> SlurmResources {
+    public static func pairsMerge(items n: Int, shards: Int, bins: Int, memoryMiB: Int? = nil) throws -> SlurmResources {
         let pairs = Double(n) * Double(n - 1) / 2
         let perPart = Double(n) * 48 + Double(bins) * 2 * 8 * 2
         let bytes = 64 * 1_048_576 + Double(shards) * perPart + (pairs <= 2_000_000 ? pairs * 4 * 3 : 0)
-        return SlurmResources(
+        return try SlurmResources(
             cpus: 1, predictedMiB: bytes / 1_048_576, predictedSeconds: 60, reason: "merge of \(shards) parts of \(n) items",
             memoryMiB: memoryMiB)
     }
@@ -43,7 +43,7 @@ extension SlurmResources {
             peak = max(peak, 2 * (needs.map(\.bytes).max() ?? 0) / 1_048_576 + (c.needsEncoder ? 600 : 0))
         }
         let names = corpora.map { "\($0.name) (\($0.items) × \($0.dimensions))" }.joined(separator: ", ")
-        return SlurmResources(
+        return try SlurmResources(
             cpus: cpus, predictedMiB: peak, predictedSeconds: seconds, reason: "corpora \(names)", memoryMiB: memoryMiB, minutes: minutes)
     }
 }

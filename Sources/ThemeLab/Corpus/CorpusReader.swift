@@ -36,12 +36,12 @@ public enum CorpusReader {
             var strings: [String: String] = [:]
             for (key, value) in fields {
                 switch value {
-                case let s as String: strings[key] = s
-                case let n as NSNumber where key == "order": strings[key] = n.stringValue
+                case let s as String where key != "order": strings[key] = s
+                case let n as NSNumber where key == "order" && wholeNumber(n) != nil: strings[key] = String(wholeNumber(n)!)
                 case is NSNull: continue
                 default:
                     guard ["id", "text", "label", "group2", "order"].contains(key) else { continue }
-                    throw ThemeLabError.input("\(file):\(lineNumber): field '\(key)' must be a \(key == "order" ? "integer" : "string")")
+                    throw ThemeLabError.input("\(file):\(lineNumber): field '\(key)' must be \(key == "order" ? "an integer" : "a string")")
                 }
             }
             try builder.add(strings, line: lineNumber)
@@ -195,4 +195,9 @@ enum DelimitedText {
         }
         return records
     }
+}
+
+/// A JSON number that is a whole number (not a boolean, which JSONSerialization also gives as a number), else nil.
+func wholeNumber(_ n: NSNumber) -> Int? {
+    String(cString: n.objCType) == "c" ? nil : Int(exactly: n.doubleValue)
 }

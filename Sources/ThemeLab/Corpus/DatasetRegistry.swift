@@ -73,6 +73,9 @@ public enum DatasetRegistry {
         explicit ?? ProcessInfo.processInfo.environment["THEMELAB_DATA"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// Whether a corpus comes with its vectors (the generator), so that no encoder embeds it.
+    public static func bringsOwnVectors(_ spec: CorpusSpec) -> Bool { spec.name == "synthetic" }
+
     public static func load(_ spec: CorpusSpec, dataDirectory: String? = nil) throws -> LoadedCorpus {
         switch spec.name {
         case "file":

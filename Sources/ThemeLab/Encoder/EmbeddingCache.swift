@@ -19,10 +19,18 @@ public struct EmbeddingCache {
         ProcessInfo.processInfo.environment["THEMELAB_CACHE"] ?? ".themelab/cache"
     }
 
+    /// Refuses, before any text is embedded, a cache folder that cannot be written (the work would be lost at the end).
     public init(folder: String = EmbeddingCache.defaultFolder, encoder: SentenceEncoder, layer: Int) throws {
         identity = encoder.cacheIdentity
         dimensions = encoder.dimensions
         file = "\(folder)/\(identity.prefix(16))-layer\(layer).bin"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        guard let probe = try? AtomicFile.makeTemporaryFolder(in: folder, prefix: ".probe-") else {
+            throw ThemeLabError.input(
+                "\(folder): the embedding cache cannot be written there (\(String(cString: strerror(errno)))); set THEMELAB_CACHE "
+                    + "to a writable folder, or pass --no-cache")
+        }
+        rmdir(probe)
         guard let data = FileManager.default.contents(atPath: file) else { return }
         let record = 32 + 4 * dimensions
         let header = Self.magic.count + 64 + 4

@@ -1,9 +1,11 @@
 import Foundation
 
-/// A memory-mapped `.safetensors` file (https://huggingface.co/docs/safetensors): an 8-byte
+/// A `.safetensors` file (https://huggingface.co/docs/safetensors) read into memory: an 8-byte
 /// little-endian header length, a JSON header mapping tensor names to dtype, shape and
 /// `data_offsets` [begin, end) relative to the data section, then the data.
-/// Every entry is validated against the file size before any tensor is read.
+/// Every entry is validated against the file size before any tensor is read. Read, not memory-mapped: a file written
+/// in place or truncated while the harness runs can change neither the vectors (a mapping would show the new bytes
+/// under the old hash) nor end the process with SIGBUS; a change during the read itself is refused.
 public final class SafeTensors: @unchecked Sendable {
     public struct Entry: Sendable, Equatable {
         public var dtype: String
@@ -30,11 +32,25 @@ public final class SafeTensors: @unchecked Sendable {
         guard fstat(fd, &info) == 0 else { throw ThemeLabError.input("\(path): cannot stat") }
         size = Int(info.st_size)
         guard size >= 8 else { throw ThemeLabError.input("\(path): \(size) bytes, too short for a safetensors header") }
-        guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else {
-            throw ThemeLabError.input("\(path): cannot memory-map")
-        }
-        base = mapped
+        base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)
         self.path = path
+        var done = 0
+        while done < size {
+            let n = pread(fd, base + done, size - done, off_t(done))
+            guard n > 0 else {
+                base.deallocate()
+                throw ThemeLabError.input("\(path): \(done) of \(size) bytes could be read (truncated while being read?)")
+            }
+            done += n
+        }
+        var after = stat()
+        guard fstat(fd, &after) == 0, after.st_size == info.st_size, after.st_mtim.tv_nsec == info.st_mtim.tv_nsec,
+            after.st_mtim.tv_sec == info.st_mtim.tv_sec, after.st_ctim.tv_sec == info.st_ctim.tv_sec,
+            after.st_ctim.tv_nsec == info.st_ctim.tv_nsec
+        else {
+            base.deallocate()
+            throw ThemeLabError.input("\(path): changed while being read; run again when nothing writes it")
+        }
         do {
             let stated = UInt64(littleEndian: base.loadUnaligned(as: UInt64.self))
             guard stated > 0, stated <= UInt64(size - 8) else {
@@ -44,12 +60,12 @@ public final class SafeTensors: @unchecked Sendable {
             dataStart = 8 + headerLength
             entries = try Self.parseHeader(Data(bytes: base + 8, count: headerLength), dataLength: size - dataStart, path: path)
         } catch {
-            munmap(base, size)
+            base.deallocate()
             throw error
         }
     }
 
-    deinit { munmap(base, size) }
+    deinit { base.deallocate() }
 
     static func parseHeader(_ data: Data, dataLength: Int, path: String) throws -> [String: Entry] {
         guard let header = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {

@@ -29,8 +29,14 @@ public final class SentenceEncoder: @unchecked Sendable {
         configuration = try folder.configuration()
         tokenizer = try WordPieceTokenizer(folder: folder, configuration: configuration)
         let weightsPath = "\(folder.path)/model.safetensors"
+        // The hash names the bytes read only if the file's state (inode, size, times) is the same before the read and
+        // after the hash: ctime moves on any write, so a file written in place and restored is caught too.
+        let state = try FileHashCache.identity(weightsPath)
         model = try BERTModel(weights: try SafeTensors(path: weightsPath), configuration: configuration)
         modelHash = try FileHashCache.hex(file: weightsPath)
+        guard try FileHashCache.identity(weightsPath) == state else {
+            throw ThemeLabError.input("\(weightsPath): changed while being read; run again when nothing writes it")
+        }
         configurationHash = SHA256.hex(
             Data(
                 try Self.configurationFiles.map { name in

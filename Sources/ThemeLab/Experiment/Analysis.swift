@@ -249,7 +249,9 @@ public struct Analysis {
     func analyzeSpace(
         _ space: EmbeddingSpace, _ x: Matrix, labels: [Int32]?, topics: Int?, rules: [ThresholdRule], groupings: [Grouping], order: [Int]
     ) throws -> SpaceAnalysis {
-        let needs = (rules.map { $0.passNeeds(items: x.rows) } + groupings.map(\.needs)).reduce(PassNeeds()) { $0.union($1) }
+        let needs = (rules.map { $0.passNeeds(items: x.rows) } + groupings.map { $0.needs.on(items: x.rows) }).reduce(PassNeeds()) {
+            $0.union($1)
+        }
         let pass = PassPlan(needs: needs, exactHistogramPairLimit: settings.exactHistogramPairLimit).run(x, labels: labels, engine: engine)
         let thresholds = thresholdOutcomes(rules.filter { !$0.isLabelInformed || labels != nil }, pass)
 

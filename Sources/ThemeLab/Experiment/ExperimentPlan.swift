@@ -157,9 +157,13 @@ public struct ExperimentPlan: Decodable, Sendable {
         }
     }
 
-    /// An experiment's name becomes a folder under results/: a plain file name, nothing that could leave it.
+    /// An experiment's name becomes a folder under results/ and a Slurm job name: a plain file name, nothing that could
+    /// leave it. Checked scalar by scalar (a regular expression's `$` also matches before a final line break).
     static func checkName(_ name: String, source: ParameterSource) throws {
-        guard name.range(of: #"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"#, options: .regularExpression) != nil else {
+        let scalars = Array(name.unicodeScalars)
+        func plain(_ c: Unicode.Scalar) -> Bool { c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c)) }
+        guard (1...64).contains(scalars.count), plain(scalars[0]), scalars.allSatisfy({ plain($0) || "._-".unicodeScalars.contains($0) })
+        else {
             throw source.error(
                 "name",
                 "must be 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit (it names the results "
@@ -232,6 +236,21 @@ public struct ExperimentPlan: Decodable, Sendable {
             return CorpusSize(
                 name: loaded.corpus.name, items: loaded.corpus.count, dimensions: dimensions.max() ?? 1, needsEncoder: encoderRuns > 0)
         }
+    }
+
+    /// Every file the plan reads: itself, its corpora's files, given embeddings and each model folder's files.
+    public func inputFiles(dataDirectory: String?) throws -> [String] {
+        let corpusFiles = try corpora.flatMap { try DatasetRegistry.load($0, dataDirectory: dataDirectory).files }
+        let encoderFiles = try encoders.flatMap { e in try e.embeddings.map { [$0] } ?? ModelFolder.locate(explicit: e.modelFolder).files }
+        return (file.map { [$0] } ?? []) + corpusFiles + encoderFiles
+    }
+
+    /// How many analyses corpus `k` gives (one per vector source): its own vectors once when no embeddings are given,
+    /// else one per encoder and layer.
+    public func analysesPerCorpus(_ k: Int) -> Int {
+        let given = encoders.contains { $0.embeddings != nil }
+        if DatasetRegistry.bringsOwnVectors(corpora[k]) && !given { return 1 }
+        return encoders.map { $0.embeddings != nil ? 1 : ($0.layers?.count ?? 1) }.reduce(0, +)
     }
 
     /// How many times an encoder embeds each corpus: one per model layer (given embeddings need none).

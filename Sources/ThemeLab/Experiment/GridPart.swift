@@ -48,12 +48,22 @@ public struct GridPart: Codable, Sendable {
         return part
     }
 
+    /// The SHA-256 of an input as provenance names it (relative to the checkout, or absolute), or nil when it is gone:
+    /// a part is checked against the files the grid reads, not taken at its word.
+    public static func checksumNow(_ path: String) throws -> String? {
+        let root = ProjectFiles.locate("Package.swift").map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
+        let file = path.hasPrefix("/") ? path : (root.map { "\($0)/\(path)" } ?? path)
+        return FileManager.default.fileExists(atPath: file) ? try SHA256.hex(file: file) : nil
+    }
+
     /// The results of the whole grid from one part per shard, as `plan.run` gives them locally: analyses in corpus
     /// order, the union of the parts' input checksums, the tasks' kernel and model. Refused, naming the part: an
     /// edited experiment file, other settings (e.g. `--replicates`), another kernel or version, an input whose
     /// checksum differs between tasks, a missing shard, and a shard given twice with different figures.
+    /// `checksum` gives an input's SHA-256 as it is now (nil: the file is gone); each part's recorded inputs must match it.
     public static func gather(
-        _ parts: [GridPart], names: [String], plan: ExperimentPlan, planChecksum: String, command: [String], createdAt: Date
+        _ parts: [GridPart], names: [String], plan: ExperimentPlan, planChecksum: String, command: [String], createdAt: Date,
+        checksum: (String) throws -> String? = GridPart.checksumNow
     ) throws -> AnalysisResults {
         guard let first = parts.first else { throw ThemeLabError.usage("nothing to gather") }
         for (p, name) in zip(parts, names) {
@@ -69,21 +79,42 @@ public struct GridPart: Codable, Sendable {
                     "\(name) ran themelab \(a.version) on kernel \(a.blas.kernel), \(names[0]) \(b.version) on \(b.blas.kernel): "
                         + "figures of one grid come from one kernel (pin the nodes or OPENBLAS_CORETYPE)")
             }
+            guard p.shard.count <= plan.corpora.count else {
+                throw ThemeLabError.input("\(name): shard count \(p.shard.count); the experiment has \(plan.corpora.count) corpora")
+            }
             guard p.corpora == (try plan.corpusIndices(in: p.shard)) else {
                 throw ThemeLabError.input("\(name): its corpora \(p.corpora) are not those of shard \(p.shard.index)/\(p.shard.count)")
             }
+            for (k, count) in zip(p.corpora, p.analysesPerCorpus) where count != plan.analysesPerCorpus(k) {
+                throw ThemeLabError.input(
+                    "\(name): says corpus \(k) gave \(count) analyses; the experiment gives \(plan.analysesPerCorpus(k)) "
+                        + "(one per vector source)")
+            }
+            for (path, sum) in p.results.provenance.inputs.sorted(by: { $0.key < $1.key }) {
+                guard let now = try checksum(path) else { throw ThemeLabError.input("\(name): its input \(path) is not there to check") }
+                guard now == sum else {
+                    throw ThemeLabError.input("\(name): its input \(path) has another checksum now than the part records")
+                }
+            }
         }
-        let distinct = try ShardSet.distinct(zip(parts, names).map { ($0.shard, $1, $0) }, count: first.shard.count) { a, b in
-            try JSONOutput.encode(a.results.analyses) == JSONOutput.encode(b.results.analyses)
+        let distinct = try ShardSet.distinct(zip(parts, names).map { ($0.shard, $1, (part: $0, name: $1)) }, count: first.shard.count) {
+            let (a, b) = ($0.part, $1.part)
+            return try JSONOutput.encode(a.results.analyses) == JSONOutput.encode(b.results.analyses)
                 && a.results.provenance.inputs == b.results.provenance.inputs && a.results.provenance.model == b.results.provenance.model
         }
         var byCorpus: [Int: [CorpusAnalysis]] = [:]
         var inputs: [String: String] = [:]
         var model: String?
-        for p in distinct {
+        for (p, name) in distinct {
             var rest = p.results.analyses[...]
             for (k, count) in zip(p.corpora, p.analysesPerCorpus) {
-                byCorpus[k] = Array(rest.prefix(count))
+                let mine = Array(rest.prefix(count))
+                guard Set(mine.map(\.corpus.name)).count == 1,
+                    !byCorpus.values.contains(where: { $0.first?.corpus.name == mine[0].corpus.name })
+                else {
+                    throw ThemeLabError.input("\(name): the analyses it gives for corpus \(k) are of another corpus, or of two")
+                }
+                byCorpus[k] = mine
                 rest = rest.dropFirst(count)
             }
             for (path, sum) in p.results.provenance.inputs {

@@ -8,8 +8,13 @@ public struct RegressionCheck {
     public static let defaultTolerances: [String: Double] = [
         "ari": 1e-6, "nmi": 1e-6, "v_measure": 1e-6, "pair_f1": 1e-6, "threshold": 1e-6,
     ]
-    /// What a tolerance may name: the recovery metrics (as in the CSV) and "threshold".
-    public static let tolerableNames = Set(Recovery.metricNames + ["threshold"])
+    /// What a tolerance may name: the recovery metrics whose fall is a regression (as in the CSV) and "threshold".
+    /// Group counts and shares are not among them: more or fewer groups is not worse by itself.
+    public static let tolerableNames: Set<String> = [
+        "ari", "nmi", "homogeneity", "completeness", "v_measure", "pair_precision", "pair_recall", "pair_f1", "purity", "threshold",
+    ]
+    /// The largest tolerance: a fall of half a metric's range, or a threshold moved by 0.5 in cosine, is no gate.
+    public static let maxTolerance = 0.5
 
     struct Row {
         var key: String
@@ -60,16 +65,19 @@ public struct RegressionCheck {
                 + "re-run without \(BLASRuntime.arithmeticVariable)=native, or pass --allow-native to compare across kernels")
     }
 
-    /// Tolerances a gate may use: at least one, each naming a metric or "threshold", finite and ≥ 0.
+    /// Tolerances a gate may use: ARI's among them, each naming a metric or "threshold", from 0 to `maxTolerance`.
     public static func validate(tolerances: [String: Double], file: String) throws {
         guard !tolerances.isEmpty else { throw ThemeLabError.input("\(file): no tolerances, so the gate would check nothing") }
+        guard tolerances["ari"] != nil else {
+            throw ThemeLabError.input("\(file): no tolerance for 'ari', so the gate would pass any fall in recovery")
+        }
         for (name, value) in tolerances.sorted(by: { $0.key < $1.key }) {
             guard tolerableNames.contains(name) else {
                 throw ThemeLabError.input(
                     "\(file): tolerance '\(name)' names no metric (expected \(tolerableNames.sorted().joined(separator: ", ")))")
             }
-            guard value.isFinite && value >= 0 else {
-                throw ThemeLabError.input("\(file): tolerance \(name)=\(value) must be a finite number ≥ 0")
+            guard value >= 0 && value <= maxTolerance else {
+                throw ThemeLabError.input("\(file): tolerance \(name)=\(value) must be from 0 to \(maxTolerance)")
             }
         }
     }
@@ -84,6 +92,10 @@ public struct RegressionCheck {
         try validate(tolerances: tolerances, file: baselineFile)
         let now = try rows(results, file: resultsFile)
         let before = try rows(baseline.analyses, file: baselineFile)
+        guard !before.isEmpty else { throw ThemeLabError.input("\(baselineFile): holds no rows, so the gate would check nothing") }
+        guard before.values.contains(where: { $0.metrics["ari"] != nil }) else {
+            throw ThemeLabError.input("\(baselineFile): no row has an ARI, so the gate would check nothing (it needs labeled corpora)")
+        }
         // A NaN is a failure wherever it stands; the comparisons below then pass over it.
         var failures = nanFailures(now, in: "the results") + nanFailures(before, in: "the baseline")
         for (key, old) in before.sorted(by: { $0.key < $1.key }) {

@@ -42,6 +42,21 @@ public struct ReplayPlan: Decodable, Sendable {
     /// The most items a journal may have: the raw similarities take 4·N² bytes and the replay O(N³) steps.
     public static let maxItems = 10_000
 
+    /// The replay's default budget: 30 minutes (`replay --budget-minutes` changes it).
+    public static let defaultBudgetSeconds = 1800.0
+    /// Seconds of one order of a 3 000-save journal per threshold rule, every policy included (measured: 59.7 s for two
+    /// rules on 2 cores, Intel; a fresh regroup at every save makes it O(N³)).
+    static let secondsPerRuleAt3000 = 30.0
+
+    /// The replay's predicted wall-clock time: Σ over journals of orders × rules × 30 s × (N / 3 000)³, orders two at a
+    /// time where there are two cores.
+    public static func estimatedSeconds(journals: [(items: Int, orders: Int)], rules: Int) -> Double {
+        let workers = Double(min(2, ProcessInfo.processInfo.activeProcessorCount))
+        return journals.reduce(0) { total, j in
+            total + Double(j.orders) * Double(rules) * secondsPerRuleAt3000 * pow(Double(j.items) / 3000, 3) / workers
+        }
+    }
+
     public var name: String
     public var description: String?
     public var journals: [Journal]

@@ -23,6 +23,15 @@ extension ReplayPlan {
             }
         }
         let schemes = try loaded.indices.map { try order(of: $0, loaded[$0].corpus) }
+        let estimate = Self.estimatedSeconds(
+            journals: zip(loaded, schemes).map { ($0.corpus.count, $1.isSeeded ? settings.shuffles : 1) }, rules: rules.count)
+        guard estimate <= environment.replayBudgetSeconds else {
+            throw source.error(
+                "journals",
+                "would take about \(Int(estimate / 60)) minutes (a fresh regroup at every save is O(N³)), above the budget of "
+                    + "\(Int(environment.replayBudgetSeconds / 60)); fewer saves or shuffles, or replay --budget-minutes")
+        }
+        environment.log("\(name): estimated \(Int(estimate.rounded())) s")
         var files: [String] = []
         var modelHash: String?
         var results: [JournalResult] = []
@@ -43,7 +52,9 @@ extension ReplayPlan {
             }
             files += l.files + vectors.files
             modelHash = vectors.modelHash ?? modelHash
-            let u = try unitRows(environment.perturbation?.apply(to: vectors.matrix) ?? vectors.matrix) { "\(l.corpus.name): item '\(l.corpus.items[$0].id)'" }
+            let u = try unitRows(environment.perturbation?.apply(to: vectors.matrix) ?? vectors.matrix) {
+                "\(l.corpus.name): item '\(l.corpus.items[$0].id)'"
+            }
             let topics = l.corpus.labelIndices()!
             let order = schemes[i]
             let (launch, initial) = (self.launch(of: i), self.initial(of: i))

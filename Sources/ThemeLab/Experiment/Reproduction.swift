@@ -22,6 +22,7 @@ public enum Reproduction {
         }
         let layout = try ReportLayout.read(path: "\(folder)/report/layout.json")
         let chosen = all.filter { only?.contains($0) ?? true }.sorted { "\($0).json" < "\($1).json" }
+        for name in chosen { try root.refuseNonFolder(name) }
         let isReplay = Dictionary(uniqueKeysWithValues: chosen.map { ($0, ReplayPlan.isReplay(path: "\(folder)/\($0).json")) })
         let replays = try chosen.filter { isReplay[$0]! }.map { try ReplayPlan.read(path: "\(folder)/\($0).json") }
         let plans = try chosen.filter { !isReplay[$0]! }.map {

@@ -15,6 +15,8 @@ public struct RunEnvironment {
     public var progress: ((Int, Int) -> Void)?
     /// Vectors moved by one unit in the last place before they are analysed or replayed (the fragility check).
     public var perturbation: LastBitPerturbation?
+    /// A replay whose estimated time (`ReplayPlan.estimatedSeconds`) is above this is refused before any work.
+    public var replayBudgetSeconds = ReplayPlan.defaultBudgetSeconds
 
     public init(
         dataDirectory: String? = nil, cacheFolder: String = EmbeddingCache.defaultFolder, command: [String] = CommandLine.arguments,

@@ -8,6 +8,23 @@ import Foundation
 public enum FuzzTarget: String, CaseIterable, Sendable {
     case npy, corpus, safetensors, vocab, experiment, results, part, grid
 
+    /// The Slurm scripts made with `names` (from a part) in every path, option and comment: every line is a comment, an
+    /// #SBATCH line, or a line the harness wrote itself — none comes from the data.
+    static func checkScripts(names: [String]) throws {
+        let joined = names.joined(separator: ",")
+        let request = try SlurmResources(cpus: 1, predictedMiB: 1, predictedSeconds: 1, reason: joined)
+        let batch = SlurmBatch(
+            name: "fuzz", folder: "/w", workingDirectory: "/w", partition: nil, account: nil, tasks: 2, task: request, finish: request,
+            taskCommand: ["/bin/themelab"] + names + [SlurmBatch.partPath], finishCommand: (["/bin/themelab"] + names, names))
+        for (_, text) in try batch.render() {
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                precondition(
+                    line.isEmpty || line.hasPrefix("#") || SlurmBatch.fixedLinePrefixes.contains { line.hasPrefix($0) },
+                    "a generated script holds a line the harness did not write: \(line)")
+            }
+        }
+    }
+
     /// Feeds `data` to the parser; errors it throws are the expected outcome for bad input.
     public func run(_ data: Data) {
         do { try parse(data) } catch let e as ThemeLabError { _ = e.description } catch {
@@ -74,9 +91,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             let plan = ExperimentPlan(name: part.results.name, corpora: part.corpora.map { _ in CorpusSpec(name: "seed-12") })
             let results = try GridPart.gather(
                 [part], names: ["fuzz.json"], plan: plan, planChecksum: part.planChecksum, command: [],
-                createdAt: Date(timeIntervalSince1970: 0))
+                createdAt: Date(timeIntervalSince1970: 0), checksum: { part.results.provenance.inputs[$0] })
             precondition(results.analyses.count <= part.results.analyses.count)
             _ = results.markdown()
+            try Self.checkScripts(names: [results.name] + results.analyses.map(\.corpus.name) + results.analyses.map(\.source))
         case .part:
             let part = try PairPartial.decode(data, name: "fuzz.json")
             let merged = try PairPartial.merge([part])

@@ -73,11 +73,14 @@ public struct CoarseHistogram: Sendable, Equatable {
     }
 
     /// numpy's rule: bin i holds edges[i] ≤ v < edges[i+1]; the last bin also holds the maximum.
-    /// `scale` is bins / (last edge − first edge); values outside fall into the end bins.
+    /// `scale` is bins / (last edge − first edge); values outside fall into the end bins, and a NaN (a similarity of a
+    /// zero vector, or edges that are not finite) into bin 0, never a trap in the conversion to an index.
     @inline(__always)
     static func bin(of v: Double, edges e: UnsafeBufferPointer<Double>, scale: Double) -> Int {
         let n = e.count - 1
-        var i = min(max(Int((v - e[0]) * scale), 0), n - 1)
+        let position = (v - e[0]) * scale
+        guard !position.isNaN else { return 0 }
+        var i = Int(min(max(position, 0), Double(n - 1)))
         if v < e[i] { i -= 1 } else if i < n - 1 && v >= e[i + 1] { i += 1 }
         return max(i, 0)
     }

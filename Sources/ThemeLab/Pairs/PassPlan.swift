@@ -15,6 +15,12 @@ public struct PassNeeds: Sendable, Equatable {
         self.neighbours = neighbours
     }
 
+    /// What is gathered on `items` items: no neighbour lists when k is not below N, since every reader of them then
+    /// gives a note instead of an answer (and k up to 10⁶ lists per item would fill the memory for nothing).
+    public func on(items: Int) -> PassNeeds {
+        PassNeeds(spanningForest: spanningForest, averageLinkage: averageLinkage, neighbours: neighbours < items ? neighbours : 0)
+    }
+
     /// Everything either asks for.
     public func union(_ other: PassNeeds) -> PassNeeds {
         PassNeeds(

@@ -2,7 +2,11 @@
 /// (`LastBitPerturbation`): which paired rule comparisons and which C8/C9 verdicts flip. The canonical arithmetic pins
 /// the bytes; this says which of them rest on rounding. Written to results/fragility.{csv,md} and marked in REPORT.md.
 public struct Fragility: Sendable {
-    public enum Kind: String, Sendable { case comparison, c8 = "C8", c9 = "C9" }
+    public enum Kind: String, Sendable {
+        case comparison
+        case c8 = "C8"
+        case c9 = "C9"
+    }
 
     public struct Verdict: Sendable, Equatable {
         public var experiment: String
@@ -47,7 +51,9 @@ public struct Fragility: Sendable {
 
     mutating func add(_ experiment: String, _ kind: Kind, _ canonical: [(String, String)], _ perturbed: [(String, String)]) {
         let other = Dictionary(perturbed, uniquingKeysWith: { a, _ in a })
-        verdicts += canonical.map { Verdict(experiment: experiment, kind: kind, key: $0.0, verdict: $0.1, perturbed: other[$0.0] ?? "absent") }
+        verdicts += canonical.map {
+            Verdict(experiment: experiment, kind: kind, key: $0.0, verdict: $0.1, perturbed: other[$0.0] ?? "absent")
+        }
     }
 
     /// Whether any verdict of `experiment` was checked.

@@ -164,7 +164,8 @@ public enum ReplayReport {
                 func mark(_ kind: Fragility.Kind) -> String {
                     fragility?.flips(r.name, kind, Fragility.key(j, rule)) == true ? " (flips)" : ""
                 }
-                md += "\(c8?.verdict ?? "n/a")\(mark(.c8)) | \(figure(c9?.meanStaleness, orders: n)) | \(percent(c9?.workShare, orders: n)) | "
+                md += "\(c8?.verdict ?? "n/a")\(mark(.c8)) | \(figure(c9?.meanStaleness, orders: n)) | "
+                md += "\(percent(c9?.workShare, orders: n)) | "
                 md += "\(c9?.verdict ?? "n/a")\(mark(.c9)) |\n"
             }
         }

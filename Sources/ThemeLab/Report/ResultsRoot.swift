@@ -34,17 +34,57 @@ public final class ResultsRoot {
         }
     }
 
+    /// Refuses, before any work, a `PATH/name` that exists and is not a folder: replacing it would delete a file
+    /// the harness did not write.
+    public func refuseNonFolder(_ name: String) throws { try Self.refuseNonFolder("\(path)/\(name)") }
+
+    static func refuseNonFolder(_ final: String) throws {
+        var isFolder: ObjCBool = false
+        guard !FileManager.default.fileExists(atPath: final, isDirectory: &isFolder) || isFolder.boolValue else {
+            throw ThemeLabError.input("\(final) is a file, not a results folder: move it away or choose another --results")
+        }
+    }
+
     /// Writes `PATH/name/` as a whole: `fill` writes into a fresh hidden sibling folder, which then
     /// replaces the old folder. Until the swap the old folder stays as it was; a failure leaves it so.
     public func replaceFolder(_ name: String, fill: (String) throws -> Void) throws {
+        try refuseNonFolder(name)
         let staging = try AtomicFile.makeTemporaryFolder(in: path, prefix: ".\(name).new-")
         do { try fill(staging) } catch {
             try? FileManager.default.removeItem(atPath: staging)
             throw error
         }
-        let final = "\(path)/\(name)"
-        // One atomic swap where the kernel offers it (renameat2 RENAME_EXCHANGE, Linux ≥ 3.15);
-        // else retire the old folder and rename the new one in, which `removeLeftovers` can undo.
+        try Self.swap(staging, into: "\(path)/\(name)", retiringIn: path)
+    }
+
+    /// `reproduce`: the whole root replaced at once. `fill` writes into a staging root, a hidden sibling that starts
+    /// as a copy of this one (so experiments not re-run and bench/ stay), which then takes this root's place in one
+    /// exchange. A killed run leaves this root exactly as it was, and a sibling that the next run removes.
+    public func replaceWhole(_ fill: (ResultsRoot) throws -> Void) throws {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        let (parent, name) = (url.deletingLastPathComponent().path, url.lastPathComponent)
+        Self.removeLeftovers(in: parent, named: name)
+        let staging = try AtomicFile.makeTemporaryFolder(in: parent, prefix: ".\(name).new-")
+        do {
+            for entry in try FileManager.default.contentsOfDirectory(atPath: path) where entry != ".lock" {
+                try FileManager.default.copyItem(atPath: "\(path)/\(entry)", toPath: "\(staging)/\(entry)")
+            }
+            try fill(try ResultsRoot(path: staging))
+        } catch {
+            try? FileManager.default.removeItem(atPath: staging)
+            throw error
+        }
+        try Self.swap(staging, into: path, retiringIn: parent)
+    }
+
+    /// Puts the filled folder `staging` in the place of `final`. One atomic swap where the kernel offers it (renameat2
+    /// RENAME_EXCHANGE, Linux ≥ 3.15); else the old folder is retired and the new one renamed in, which
+    /// `removeLeftovers` can undo. The new folder gets the mode a folder made by the user gets (0777 less the umask).
+    static func swap(_ staging: String, into final: String, retiringIn parent: String) throws {
+        let mask = umask(0o022)
+        umask(mask)
+        chmod(staging, 0o777 & ~mask)
+        let name = URL(fileURLWithPath: final).lastPathComponent
         if FileManager.default.fileExists(atPath: final), let exchange = Self.renameExchange,
             exchange(AT_FDCWD, staging, AT_FDCWD, final, Self.renameExchangeFlag) == 0
         {
@@ -53,7 +93,7 @@ public final class ResultsRoot {
         }
         var old: String?
         if FileManager.default.fileExists(atPath: final) {
-            let retired = try AtomicFile.makeTemporaryFolder(in: path, prefix: ".\(name).old-")
+            let retired = try AtomicFile.makeTemporaryFolder(in: parent, prefix: ".\(name).old-")
             guard rename(final, retired) == 0 else {
                 throw ThemeLabError.input("\(final): cannot replace (\(String(cString: strerror(errno))))")
             }
@@ -72,9 +112,16 @@ public final class ResultsRoot {
 
     /// Staging and retired folders a killed run left behind (only ever touched under the lock). A
     /// retired folder whose experiment folder is missing (killed between the two renames) is put back.
-    private func removeLeftovers() {
+    private func removeLeftovers() { Self.removeLeftovers(in: path) }
+
+    /// In `path`, the staging and retired folders of a killed run (of the entry `named`, or of every entry).
+    static func removeLeftovers(in path: String, named: String? = nil) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        for n in names where n.hasPrefix(".") && (n.contains(".new-") || n.contains(".old-")) {
+        func leftover(_ n: String) -> Bool {
+            named.map { n.hasPrefix(".\($0).new-") || n.hasPrefix(".\($0).old-") }
+                ?? (n.hasPrefix(".") && (n.contains(".new-") || n.contains(".old-")))
+        }
+        for n in names where leftover(n) {
             if let r = n.range(of: ".old-"),
                 !FileManager.default.fileExists(atPath: "\(path)/\(n[n.index(after: n.startIndex)..<r.lowerBound])")
             {

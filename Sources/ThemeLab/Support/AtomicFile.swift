@@ -71,21 +71,6 @@ public enum AtomicFile {
         return template.withUnsafeMutableBufferPointer { create($0.baseAddress!) ? String(cString: $0.baseAddress!) : nil }
     }
 
-    /// Refuses an output that is one of the inputs (the same file after resolving links, or the same
-    /// path): a command never destroys what it reads.
-    public static func refuseOverwriting(_ output: String, inputs: [String]) throws {
-        func resolved(_ p: String) -> String { URL(fileURLWithPath: p).resolvingSymlinksInPath().standardizedFileURL.path }
-        var o = stat()
-        var i = stat()
-        let outputExists = stat(output, &o) == 0
-        for input in inputs {
-            let sameFile = outputExists && stat(input, &i) == 0 && o.st_dev == i.st_dev && o.st_ino == i.st_ino
-            if sameFile || resolved(output) == resolved(input) {
-                throw ThemeLabError.usage("output \(output) is the input \(input); choose another output path")
-            }
-        }
-    }
-
     public static func write(_ text: String, to path: String) throws {
         try write(Data(text.utf8), to: path)
     }

@@ -151,7 +151,9 @@ public enum BLASRuntime {
         else { return notes }
         if requested == .canonical, let user = env["OPENBLAS_CORETYPE"], user.uppercased() != canonicalCoreType {
             FileHandle.standardError.write(
-                Data("themelab: note: OPENBLAS_CORETYPE=\(user) set aside for the canonical kernel; \(arithmeticVariable)=native uses it\n".utf8))
+                Data(
+                    "themelab: note: OPENBLAS_CORETYPE=\(user) set aside for the canonical kernel; \(arithmeticVariable)=native uses it\n"
+                        .utf8))
         }
         setenv("OPENBLAS_CORETYPE", coreType, 1)
         setenv(reexecMarker, coreType, 1)

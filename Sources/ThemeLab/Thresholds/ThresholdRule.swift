@@ -28,7 +28,7 @@ extension ThresholdRule {
 
     /// What the pass must gather for it on a corpus of `items` (no neighbours when k ≥ N: the rule then gives no threshold).
     public func passNeeds(items: Int) -> PassNeeds {
-        PassNeeds(averageLinkage: needsDendrogram, neighbours: neighbours < items ? neighbours : 0)
+        PassNeeds(averageLinkage: needsDendrogram, neighbours: neighbours).on(items: items)
     }
 }
 

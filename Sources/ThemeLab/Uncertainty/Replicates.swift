@@ -127,6 +127,12 @@ public struct ReplicateCorpus {
         let replicates = try (0..<count).map {
             try make($0, spec: spec, full: full, resampling: resampling, seed: plan.settings.seed, dataDirectory: dataDirectory)
         }
+        if replicates[0].kept?.count == full.corpus.count {
+            throw source.error(
+                spec.resample == nil ? "resample.fraction" : "corpora[\(index)].resample.fraction",
+                "keeps every item of '\(name)' (\(resampling.fraction) of each topic), so every replicate is the whole corpus and "
+                    + "an interval over them would have no width; use a fraction below 1, e.g. 0.8")
+        }
         return (replicates, resampling.description + ", seeds \(plan.settings.seed) to \(plan.settings.seed &+ UInt64(count - 1))")
     }
 }
