@@ -81,9 +81,9 @@ import Testing
         #expect(aris.count == 4 && aris[0] == row.recovery?.ari)
         // The estimate is the bootstrap of those values with the experiment's seed.
         let expected = PercentileBootstrap(count: 4, seed: 0).estimate(aris.map { $0! })
-        #expect(row.replicates?["ari"] == expected)
+        #expect(row.replicates?[.ari] == expected)
         #expect(s.threshold(NoiseFloorThreshold(k: 4))?.replicates?.sd == 0, "a constant rule has no spread")
-        #expect(s.replicateStatistics?[.unrelated]?["median"] != nil && s.ceilings?.allSatisfy { $0.replicates != nil } == true)
+        #expect(s.replicateStatistics?[.unrelated]?[.median] != nil && s.ceilings?.allSatisfy { $0.replicates != nil } == true)
 
         let csv = try String(contentsOfFile: out + "/rep/rep.csv", encoding: .utf8).split(separator: "\n")
         let header = csv[0].split(separator: ",").map(String.init)

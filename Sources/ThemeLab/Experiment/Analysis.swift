@@ -58,9 +58,9 @@ public struct SpaceAnalysis: Codable, Sendable {
     public var ceilings: [Ceiling]?
     /// Counts per class over 200 equal bins on [-1, 1], for plots.
     public var histogram: [PairClass: [Int]]
-    /// Over replicates: each statistic (`PairStatistics.named`) and separation figure (`Separation.named`).
-    public var replicateStatistics: [PairClass: [String: Estimate]]?
-    public var replicateSeparation: [String: Estimate]?
+    /// Over replicates: each statistic (`PairStatistics.Statistic`) and separation figure (`Separation.Figure`).
+    public var replicateStatistics: [PairClass: [PairStatistics.Statistic: Estimate]]?
+    public var replicateSeparation: [Separation.Figure: Estimate]?
 }
 
 extension CorpusAnalysis {
@@ -89,9 +89,12 @@ public struct ThresholdOutcome: Codable, Sendable, Equatable {
     public var note: String?
     /// The threshold over replicates (those where the rule gives one).
     public var replicates: Estimate?
-    /// Over replicates, of the pairs at or above the threshold: "precision" (share related) and
-    /// "recall" (share of related pairs).
-    public var replicatePairs: [String: Estimate]?
+    /// Over replicates, of the pairs at or above the threshold: precision (share related) and recall (share of
+    /// related pairs).
+    public var replicatePairs: [ThresholdOutcome.PairShare: Estimate]?
+
+    /// The two shares of `replicatePairs`.
+    public enum PairShare: String, CaseIterable, Sendable, Codable, CodingKeyRepresentable { case precision, recall }
 }
 
 public struct GroupingOutcome: Codable, Sendable, Equatable {
@@ -106,8 +109,8 @@ public struct GroupingOutcome: Codable, Sendable, Equatable {
     public var spread: LeaderSpread?
     /// Why a cell is N/A.
     public var note: String?
-    /// Over replicates: each metric (`Recovery.metricNames`) where the cell has a value.
-    public var replicates: [String: Estimate]?
+    /// Over replicates: each metric (`Metric.recovery`, and the noise share) where the cell has a value.
+    public var replicates: [Metric: Estimate]?
     /// The ARI of each replicate (nil where N/A), for paired comparisons and regret.
     public var replicateARI: [Double?]?
     /// Groupings that leave items out (HDBSCAN): how many, and the recovery without them. The

@@ -9,17 +9,14 @@ public struct RegressionCheck {
         "ari": 1e-6, "nmi": 1e-6, "v_measure": 1e-6, "pair_f1": 1e-6, "threshold": 1e-6,
     ]
     /// What a tolerance may name: the recovery metrics whose fall is a regression (as in the CSV) and "threshold".
-    /// Group counts and shares are not among them: more or fewer groups is not worse by itself.
-    public static let tolerableNames: Set<String> = [
-        "ari", "nmi", "homogeneity", "completeness", "v_measure", "pair_precision", "pair_recall", "pair_f1", "purity", "threshold",
-    ]
+    public static let tolerableNames = Set(Metric.recovery.filter(\.fallIsRegression).map(\.rawValue) + ["threshold"])
     /// The largest tolerance: a fall of half a metric's range, or a threshold moved by 0.5 in cosine, is no gate.
     public static let maxTolerance = 0.5
 
     struct Row {
         var key: String
         var threshold: Double?
-        var metrics: [String: Double]
+        var metrics: [Metric: Double]
     }
 
     /// Rows keyed by corpus × source × space × rule × grouping; a key seen twice is an error, since
@@ -31,8 +28,8 @@ public struct RegressionCheck {
                 for g in s.groupings {
                     let key = "\(a.corpus.name) | \(a.source) | \(s.space) | \(g.rule ?? "k=topics") | \(g.grouping)"
                     guard out[key] == nil else { throw ThemeLabError.input("\(file): row '\(key)' appears twice; rows must be unique") }
-                    var metrics: [String: Double] = [:]
-                    for (name, value) in g.recovery?.named ?? [] { if let v = value { metrics[name] = v } }
+                    var metrics: [Metric: Double] = [:]
+                    for metric in Metric.recovery { if let v = g.recovery?.value(metric) { metrics[metric] = v } }
                     out[key] = Row(key: key, threshold: g.threshold, metrics: metrics)
                 }
             }
@@ -93,7 +90,7 @@ public struct RegressionCheck {
         let now = try rows(results, file: resultsFile)
         let before = try rows(baseline.analyses, file: baselineFile)
         guard !before.isEmpty else { throw ThemeLabError.input("\(baselineFile): holds no rows, so the gate would check nothing") }
-        guard before.values.contains(where: { $0.metrics["ari"] != nil }) else {
+        guard before.values.contains(where: { $0.metrics[.ari] != nil }) else {
             throw ThemeLabError.input("\(baselineFile): no row has an ARI, so the gate would check nothing (it needs labeled corpora)")
         }
         // A NaN is a failure wherever it stands; the comparisons below then pass over it.
@@ -112,8 +109,9 @@ public struct RegressionCheck {
                     failures.append("threshold missing: \(key) (baseline \(formatFigure(a)))")
                 }
             }
-            for (metric, tol) in tolerances.sorted(by: { $0.key < $1.key }) where metric != "threshold" {
-                guard let a = old.metrics[metric], !a.isNaN else { continue }
+            // `validate` let through only metric names and "threshold".
+            for (name, tol) in tolerances.sorted(by: { $0.key < $1.key }) {
+                guard let metric = Metric(rawValue: name), let a = old.metrics[metric], !a.isNaN else { continue }
                 guard let b = new.metrics[metric] else {
                     failures.append("\(metric) missing: \(key)")
                     continue
@@ -132,8 +130,8 @@ public struct RegressionCheck {
         var failures: [String] = []
         for (key, row) in rows.sorted(by: { $0.key < $1.key }) {
             if row.threshold?.isNaN == true { failures.append("NaN threshold in \(file): \(key)") }
-            for (metric, v) in row.metrics.sorted(by: { $0.key < $1.key }) where v.isNaN {
-                failures.append("NaN \(metric) in \(file): \(key)")
+            for (metric, v) in row.metrics.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where v.isNaN {
+                failures.append("NaN \(metric.rawValue) in \(file): \(key)")
             }
         }
         return failures

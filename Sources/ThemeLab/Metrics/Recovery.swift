@@ -1,4 +1,4 @@
-/// How well groups recover topics: every metric DESIGN.md lists, for one grouping.
+/// How well groups recover topics: every metric of the README's "Claims and definitions", for one grouping.
 public struct Recovery: Codable, Sendable, Equatable {
     public var groups: Int
     public var topics: Int
@@ -27,20 +27,5 @@ public struct Recovery: Codable, Sendable, Equatable {
         purity = ThemeLab.purity(c)
         singletonShare = ThemeLab.singletonShare(c)
         largestGroupShare = ThemeLab.largestGroupShare(c)
-    }
-
-    /// Metric names and values, in report order (nil where undefined).
-    /// The metrics' names as `named` lists them (and the CSV columns).
-    public static let metricNames = [
-        "groups", "ari", "nmi", "homogeneity", "completeness", "v_measure", "pair_precision", "pair_recall",
-        "pair_f1", "purity", "singleton_share", "largest_group_share",
-    ]
-
-    public var named: [(String, Double?)] {
-        [
-            ("groups", Double(groups)), ("ari", ari), ("nmi", nmi), ("homogeneity", homogeneity), ("completeness", completeness),
-            ("v_measure", vMeasure), ("pair_precision", pairPrecision), ("pair_recall", pairRecall), ("pair_f1", pairF1),
-            ("purity", purity), ("singleton_share", singletonShare), ("largest_group_share", largestGroupShare),
-        ]
     }
 }

@@ -15,12 +15,23 @@ public struct Separation: Codable, Sendable, Equatable {
     /// pair comparisons falling in a shared histogram bin, counted as ties).
     public var aucErrorBound: Double
 
-    /// The figures by name (the keys of their replicate estimates).
-    public var named: [(String, Double)] {
-        [
-            ("auc", auc), ("d_prime", dPrime), ("band_width", bandWidth), ("topic_band_median", topicBandMedian),
-            ("topic_band_max", topicBandMax),
-        ]
+    /// One figure: the keys of their replicate estimates (raw values as the results files name them).
+    public enum Figure: String, CaseIterable, Sendable, Codable, CodingKeyRepresentable {
+        case auc
+        case dPrime = "d_prime"
+        case bandWidth = "band_width"
+        case topicBandMedian = "topic_band_median"
+        case topicBandMax = "topic_band_max"
+    }
+
+    public func value(_ figure: Figure) -> Double {
+        switch figure {
+        case .auc: auc
+        case .dPrime: dPrime
+        case .bandWidth: bandWidth
+        case .topicBandMedian: topicBandMedian
+        case .topicBandMax: topicBandMax
+        }
     }
 }
 

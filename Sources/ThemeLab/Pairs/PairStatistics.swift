@@ -1,4 +1,4 @@
-/// The distribution statistics DESIGN.md asks for, for one class of pairs (all, related or
+/// The distribution statistics of the README's definitions, for one class of pairs (all, related or
 /// unrelated). Quantiles follow numpy's default (linear interpolation between order statistics,
 /// position (n−1)·q). `std` is the population standard deviation (ddof = 0).
 public struct PairStatistics: Sendable, Equatable, Codable {
@@ -20,12 +20,26 @@ public struct PairStatistics: Sendable, Equatable, Codable {
 
     public static let quantileLevels: [Double] = [0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99]
 
-    /// The statistics by name (the keys of their replicate estimates).
-    public var named: [(String, Double)] {
-        [
-            ("count", Double(count)), ("min", min), ("p1", p1), ("p5", p5), ("p25", p25), ("median", median), ("p75", p75), ("p95", p95),
-            ("p99", p99), ("max", max), ("mean", mean), ("std", std),
-        ]
+    /// One statistic: the keys of their replicate estimates (raw values as the results files name them).
+    public enum Statistic: String, CaseIterable, Sendable, Codable, CodingKeyRepresentable {
+        case count, min, p1, p5, p25, median, p75, p95, p99, max, mean, std
+    }
+
+    public func value(_ statistic: Statistic) -> Double {
+        switch statistic {
+        case .count: Double(count)
+        case .min: min
+        case .p1: p1
+        case .p5: p5
+        case .p25: p25
+        case .median: median
+        case .p75: p75
+        case .p95: p95
+        case .p99: p99
+        case .max: max
+        case .mean: mean
+        case .std: std
+        }
     }
 
     init(accumulator a: PairAccumulator, quantile: (Double) -> Double, errorBound: Double) {

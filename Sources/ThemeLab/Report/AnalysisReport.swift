@@ -25,12 +25,10 @@ public enum AnalysisReport {
         var out = "\(heading) \(s.space) space\n\nDistribution of pair similarities (quantiles: \(s.quantileMethod)):\n\n"
         out += distributionTable(s.statistics)
         if let sep = s.separation {
-            let r = s.replicateSeparation
+            func figure(_ f: Separation.Figure) -> String { formatShort(sep.value(f), s.replicateSeparation?[f]) }
             out +=
-                "\nSeparation: AUC \(formatShort(sep.auc, r?["auc"])), d′ \(formatShort(sep.dPrime, r?["d_prime"])), unrelated band "
-                + "(p99 − p1) \(formatShort(sep.bandWidth, r?["band_width"])), per-topic band median "
-                + "\(formatShort(sep.topicBandMedian, r?["topic_band_median"])), "
-                + "max \(formatShort(sep.topicBandMax, r?["topic_band_max"])).\n"
+                "\nSeparation: AUC \(figure(.auc)), d′ \(figure(.dPrime)), unrelated band (p99 − p1) \(figure(.bandWidth)), "
+                + "per-topic band median \(figure(.topicBandMedian)), max \(figure(.topicBandMax)).\n"
         }
         var groupings: [String] = []
         for g in s.groupings where g.rule != nil && !groupings.contains(g.grouping) { groupings.append(g.grouping) }
@@ -97,17 +95,14 @@ public enum AnalysisReport {
     static func cell(_ o: GroupingOutcome, bold: Bool) -> String {
         if let note = o.note, o.groups == nil { return "n/a (\(note))" }
         guard let r = o.recovery else { return o.groups.map { "\($0) groups" } ?? "n/a" }
-        let ari = withInterval(bold ? "**\(formatFigure(r.ari))**" : formatFigure(r.ari), o.replicates?["ari"])
+        let ari = withInterval(bold ? "**\(formatFigure(r.ari))**" : formatFigure(r.ari), o.replicates?[.ari])
         return "\(ari) / \(r.pairF1.map(formatFigure) ?? "n/a") / \(r.groups)"
     }
 
     public static let csvColumns =
-        [
-            "corpus", "source", "space", "rule", "threshold", "grouping", "label_informed", "groups",
-            "ari", "nmi", "homogeneity", "completeness", "v_measure", "pair_precision", "pair_recall",
-            "pair_f1", "purity", "singleton_share", "largest_group_share",
-            "leader_shuffles_ari_mean", "leader_shuffles_ari_std", "replicates",
-        ] + (["threshold"] + Recovery.metricNames).flatMap { m in ["mean", "sd", "low", "high"].map { "\(m)_replicate_\($0)" } }
+        ["corpus", "source", "space", "rule", "threshold", "grouping", "label_informed"] + Metric.recovery.map(\.rawValue)
+        + ["leader_shuffles_ari_mean", "leader_shuffles_ari_std", "replicates"]
+        + (["threshold"] + Metric.recovery.map(\.rawValue)).flatMap { m in ["mean", "sd", "low", "high"].map { "\(m)_replicate_\($0)" } }
         + ["noise_share", "ari_without_noise"]
 
     /// One row per corpus × source × space × threshold rule × grouping; rule "k=topics" for the
@@ -123,13 +118,13 @@ public enum AnalysisReport {
                         g.grouping, g.labelInformed ? "true" : "false", g.groups.map(String.init) ?? "",
                     ]
                     let metrics =
-                        g.recovery.map { r in r.named.dropFirst().map { $0.1.map { String($0) } ?? "" } }
-                        ?? Array(repeating: "", count: 11)
+                        g.recovery.map { r in Metric.recovery.dropFirst().map { r.value($0).map { String($0) } ?? "" } }
+                        ?? Array(repeating: "", count: Metric.recovery.count - 1)
                     fields += metrics
                     fields += [g.spread?.ari.map { String($0.mean) } ?? "", g.spread?.ari.map { String($0.std) } ?? ""]
                     fields.append(a.replicates.map { String($0.count) } ?? "")
                     let threshold = s.thresholds.first { $0.rule == g.rule }?.replicates
-                    for e in [threshold] + Recovery.metricNames.map({ g.replicates?[$0] }) {
+                    for e in [threshold] + Metric.recovery.map({ g.replicates?[$0] }) {
                         fields += e.map { [$0.mean, $0.sd, $0.low, $0.high].map { String($0) } } ?? ["", "", "", ""]
                     }
                     fields += [

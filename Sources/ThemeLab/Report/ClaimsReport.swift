@@ -1,6 +1,6 @@
 import Foundation
 
-/// The claims table of results/REPORT.md: each of DESIGN.md's claims C1–C6, the figure the app's
+/// The claims table of results/REPORT.md: each of the README's claims C1–C6, the figure the app's
 /// author reported, ours per corpus × source × space, the quantities the verdict rests on with
 /// their 95% intervals over replicates, and a verdict with its reason. A verdict that changes
 /// anywhere inside the intervals reads "inconclusive". (C7 is measured separately, on vectors.)
@@ -87,8 +87,8 @@ public enum ClaimsReport {
         if let raw = a.space(.raw), let u = raw.statistics[.unrelated] {
             let r = raw.replicateStatistics?[.unrelated]
             let evidence = [
-                Evidence("unrelated p1", u.p1, r?["p1"]), Evidence("band p99 − p1", u.p99 - u.p1, raw.replicateSeparation?["band_width"]),
-                Evidence("unrelated median", u.median, r?["median"]),
+                Evidence("unrelated p1", u.p1, r?[.p1]), Evidence("band p99 − p1", u.p99 - u.p1, raw.replicateSeparation?[.bandWidth]),
+                Evidence("unrelated median", u.median, r?[.median]),
             ]
             let verdict = { (x: [Double]) in x[0] >= 0.8 && x[1] <= 0.1 ? "holds" : (x[2] >= 0.5 ? "partly" : "does not hold") }
             let point = verdict(evidence.map(\.point))
@@ -105,11 +105,11 @@ public enum ClaimsReport {
             let cu = centred.statistics[.unrelated], let cr = centred.statistics[.related]
         {
             // The widening is a paired difference: both bands are measured on the same replicates.
-            let widening = paired(centred.replicateSeparation?["band_width"]?.values, raw.replicateSeparation?["band_width"]?.values) {
+            let widening = paired(centred.replicateSeparation?[.bandWidth]?.values, raw.replicateSeparation?[.bandWidth]?.values) {
                 x, y in x.flatMap { a in y.map { a - $0 } }
             }
             let evidence = [
-                Evidence("centred unrelated median", cu.median, centred.replicateStatistics?[.unrelated]?["median"]),
+                Evidence("centred unrelated median", cu.median, centred.replicateStatistics?[.unrelated]?[.median]),
                 Evidence("band widening (centred − raw)", (cu.p99 - cu.p1) - (ru.p99 - ru.p1), widening),
             ]
             let verdict = { (x: [Double]) -> String in
@@ -134,7 +134,7 @@ public enum ClaimsReport {
             let t = Double(topics)
             add(
                 "C3", "26 sentences → 25 themes", .centred, ours: "\(a.corpus.items) items → \(g) leader groups (\(topics) topics)",
-                [Evidence("leader groups at 0.55", Double(g), row.replicates?["groups"])],
+                [Evidence("leader groups at 0.55", Double(g), row.replicates?[.groups])],
                 reason: g > topics ? "more groups than topics" : "no over-splitting"
             ) { $0[0] >= 2 * t ? "holds" : ($0[0] > t ? "partly" : "does not hold") }
         }
@@ -147,7 +147,7 @@ public enum ClaimsReport {
                 Evidence(
                     "p90 − 4/√d", p90Value - floor,
                     p90.replicates.map { Estimate(n: $0.n, mean: $0.mean - floor, sd: $0.sd, low: $0.low - floor, high: $0.high - floor) }),
-                Evidence("components groups at 4/√d", Double(g), row.replicates?["groups"]),
+                Evidence("components groups at 4/√d", Double(g), row.replicates?[.groups]),
             ]
             add(
                 "C4", "0.177 (d = 512) below a real journal's p90; under-splits", .centred,
@@ -188,9 +188,9 @@ public enum ClaimsReport {
             let bestARI = max(comp.recovery?.ari ?? 0, avg.recovery?.ari ?? 0)
             let replicateBest = paired(comp.replicateARI, avg.replicateARI) { max($0 ?? 0, $1 ?? 0) }
             let evidence = [
-                Evidence("share of pairs above that are related", precision, t.replicatePairs?["precision"]),
-                Evidence("share of related pairs above", recall, t.replicatePairs?["recall"]),
-                Evidence("components groups", Double(compGroups), comp.replicates?["groups"]),
+                Evidence("share of pairs above that are related", precision, t.replicatePairs?[.precision]),
+                Evidence("share of related pairs above", recall, t.replicatePairs?[.recall]),
+                Evidence("components groups", Double(compGroups), comp.replicates?[.groups]),
                 Evidence("best ARI (components, average)", bestARI, replicateBest),
             ]
             let k = Double(topics)

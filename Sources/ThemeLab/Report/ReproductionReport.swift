@@ -287,12 +287,12 @@ public struct ReproductionReport {
                 let (ru, cu) = (r?.statistics[.unrelated], c?.statistics[.unrelated])
                 let row = c?.outcome(rule: otsu, grouping: AverageLinkageCut())
                 out +=
-                    "| \(a.source) | \(formatShort(ru?.median, r?.replicateStatistics?[.unrelated]?["median"])) | "
-                    + "\(formatShort(ru.map { $0.p99 - $0.p1 }, r?.replicateSeparation?["band_width"])) | "
-                    + "\(formatShort(cu?.median, c?.replicateStatistics?[.unrelated]?["median"])) | "
-                    + "\(formatShort(cu.map { $0.p99 - $0.p1 }, c?.replicateSeparation?["band_width"])) | "
+                    "| \(a.source) | \(formatShort(ru?.median, r?.replicateStatistics?[.unrelated]?[.median])) | "
+                    + "\(formatShort(ru.map { $0.p99 - $0.p1 }, r?.replicateSeparation?[.bandWidth])) | "
+                    + "\(formatShort(cu?.median, c?.replicateStatistics?[.unrelated]?[.median])) | "
+                    + "\(formatShort(cu.map { $0.p99 - $0.p1 }, c?.replicateSeparation?[.bandWidth])) | "
                     + "\(formatShort(c?.threshold(otsu)?.value, c?.threshold(otsu)?.replicates)) | "
-                    + "\(formatShort(row?.recovery?.ari, row?.replicates?["ari"])) |\n"
+                    + "\(formatShort(row?.recovery?.ari, row?.replicates?[.ari])) |\n"
             }
         }
 
@@ -314,10 +314,10 @@ public struct ReproductionReport {
                     let cells = zip(rules, rows).map { r, row -> String in
                         guard let v = row?.recovery?.ari else { return "n/a" }
                         return withInterval(
-                            !r.isLabelInformed && v == best ? "**\(formatShort(v))**" : formatShort(v), row?.replicates?["ari"])
+                            !r.isLabelInformed && v == best ? "**\(formatShort(v))**" : formatShort(v), row?.replicates?[.ari])
                     }
                     let kmeansRow = s.outcome(rule: nil, grouping: SphericalKMeansReference())
-                    let kmeans = formatShort(kmeansRow?.recovery?.ari, kmeansRow?.replicates?["ari"])
+                    let kmeans = formatShort(kmeansRow?.recovery?.ari, kmeansRow?.replicates?[.ari])
                     out +=
                         "| \(e.name) | \(a.corpus.name) | \(a.source) | \(s.space) | \(a.corpus.topics.map(String.init) ?? "n/a") | "
                         + "\(a.corpus.relatedPairShare.map { String(format: "%.2f%%", 100 * $0) } ?? "n/a") | "

@@ -122,9 +122,8 @@ public enum SVGPlot {
     public enum Metric: String, CaseIterable, Sendable {
         case ari = "ARI"
         case pairF1 = "pair F1"
-        func value(_ r: Recovery) -> Double? { self == .ari ? r.ari : r.pairF1 }
-        /// Its key in a row's replicate estimates.
-        var key: String { self == .ari ? "ari" : "pair_f1" }
+        /// The recovery figure it plots.
+        var metric: ThemeLab.Metric { self == .ari ? .ari : .pairF1 }
         var file: String { self == .ari ? "ablation-ari" : "ablation-pair-f1" }
     }
 
@@ -148,13 +147,13 @@ public enum SVGPlot {
                 + "font-size=\"10\">\(escape(rule))\(informed.contains(rule) ? " †" : "")</text>\n"
             for (g, grouping) in groupings.enumerated() {
                 let row = s.groupings.first { $0.rule == rule && $0.grouping == grouping }
-                guard let ari = row?.recovery.flatMap(metric.value) else { continue }
+                guard let ari = row?.recovery?.value(metric.metric) else { continue }
                 let x = left + Double(r) * slot + slot * 0.1 + Double(g) * barW
                 let (y0, y1) = (f.py(max(ari, 0)), f.py(min(ari, 0)))
                 svg +=
                     "<rect class=\"bar\" data-rule=\"\(escape(rule))\" data-grouping=\"\(grouping)\" x=\"\(n(x))\" y=\"\(n(y0))\" "
                     + "width=\"\(n(barW * 0.9))\" height=\"\(n(max(y1 - y0, 0.5)))\" fill=\"\(paletteColour(g))\"/>\n"
-                if let e = row?.replicates?[metric.key] {
+                if let e = row?.replicates?[metric.metric] {
                     let (cx, lo, hi) = (x + barW * 0.45, f.py(max(e.low, -0.1)), f.py(min(e.high, 1)))
                     svg +=
                         "<path class=\"error-bar\" data-rule=\"\(escape(rule))\" data-grouping=\"\(grouping)\" data-low=\"\(e.low)\" "

@@ -104,7 +104,7 @@ public func thresholdRule(named text: String) throws -> ThresholdRule {
     }
 }
 
-/// The rules DESIGN.md lists, in report order.
+/// The threshold rules the README's "Claims and definitions" lists, in report order.
 public let standardThresholdRules = [
     "fixed(0.55)", "noise-floor(4)", "percentile(90)", "otsu", "otsu-floored", "kittler-illingworth", "mixture", "oracle",
 ]

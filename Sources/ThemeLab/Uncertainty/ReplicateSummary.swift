@@ -36,17 +36,17 @@ extension CorpusAnalysis {
 extension SpaceAnalysis {
     mutating func attach(_ reps: [SpaceAnalysis?], _ bootstrap: PercentileBootstrap) {
         let labeled = statistics[.related] != nil
-        var stats: [PairClass: [String: Estimate]] = [:]
-        for (c, s) in statistics {
-            for (key, _) in s.named {
-                stats[c, default: [:]][key] = bootstrap.estimate(reps.map { $0?.statistics[c]?.named.first { $0.0 == key }?.1 })
+        var stats: [PairClass: [PairStatistics.Statistic: Estimate]] = [:]
+        for c in statistics.keys {
+            for key in PairStatistics.Statistic.allCases {
+                stats[c, default: [:]][key] = bootstrap.estimate(reps.map { $0?.statistics[c]?.value(key) })
             }
         }
         replicateStatistics = stats
-        if let separation {
-            var out: [String: Estimate] = [:]
-            for (key, _) in separation.named {
-                let values = reps.map { $0?.separation?.named.first { $0.0 == key }?.1 }
+        if separation != nil {
+            var out: [Separation.Figure: Estimate] = [:]
+            for key in Separation.Figure.allCases {
+                let values = reps.map { $0?.separation?.value(key) }
                 out[key] = bootstrap.estimate(values)
                 out[key]?.values = values
             }
@@ -59,9 +59,9 @@ extension SpaceAnalysis {
             guard labeled else { continue }
             let related = reps.map { $0?.statistics[.related]?.count }
             thresholds[t].replicatePairs = [
-                "precision": bootstrap.estimate(
+                .precision: bootstrap.estimate(
                     outcomes.map { o in o?.relatedAbove.flatMap { r in o?.pairsAbove.map { $0 > 0 ? Double(r) / Double($0) : 1 } } }),
-                "recall": bootstrap.estimate(
+                .recall: bootstrap.estimate(
                     zip(outcomes, related).map { o, n in o?.relatedAbove.flatMap { r in n.map { $0 > 0 ? Double(r) / Double($0) : 1 } } }),
             ].compactMapValues { $0 }
         }
@@ -70,13 +70,13 @@ extension SpaceAnalysis {
             let rows = reps.map { $0?.groupings.first { $0.grouping == grouping && $0.rule == rule } }
             groupings[g].replicateARI = rows.map { $0?.recovery?.ari }
             guard rows.contains(where: { $0?.groups != nil }) else { continue }
-            var metrics: [String: Estimate] = [:]
-            for (k, key) in Recovery.metricNames.enumerated() {
-                metrics[key] = bootstrap.estimate(
-                    rows.map { row in key == "groups" ? row?.groups.map(Double.init) : row?.recovery?.named[k].1 })
+            var metrics: [Metric: Estimate] = [:]
+            for metric in Metric.recovery {
+                metrics[metric] = bootstrap.estimate(
+                    rows.map { row in metric == .groups ? row?.groups.map(Double.init) : row?.recovery?.value(metric) })
             }
             if rows.contains(where: { $0?.noise != nil }) {
-                metrics["noise share"] = bootstrap.estimate(rows.map { row in row?.groups == nil ? nil : row?.noise?.share ?? 0 })
+                metrics[.noiseShare] = bootstrap.estimate(rows.map { row in row?.groups == nil ? nil : row?.noise?.share ?? 0 })
             }
             groupings[g].replicates = metrics
         }
