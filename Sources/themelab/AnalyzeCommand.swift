@@ -68,8 +68,15 @@ let analyzeCommand = Command(
     try Validation.check(spec, at: "corpus", source: .commandLine)
     let layer = try args.values["layer"].map { _ in try args.int("layer", default: 0, range: Validation.layer) }
     let encoder = ExperimentPlan.Encoder(model: args.values["model"], layers: layer.map { [$0] }, embeddings: args.values["embeddings"])
+    let plan = ExperimentPlan(name: "analysis", corpora: [spec], encoders: [encoder], settings: settings)
+    if let out = args.values["out"] {
+        try CommandPaths(
+            reads: try plan.inputFiles(dataDirectory: args.values["data-dir"]),
+            writes: AnalysisResults.files(folder: out, stem: "analysis").map { ($0, .file) }
+        ).check()
+    }
     let progress = ProgressLine(label: "embed")
-    var result = try ExperimentPlan(name: "analysis", corpora: [spec], encoders: [encoder], settings: settings).run(
+    var result = try plan.run(
         in: RunEnvironment(dataDirectory: args.values["data-dir"], log: note, progress: progress.update))
     progress.finish()
     result.name = "analysis of \(result.analyses.first?.corpus.name ?? corpusPath)"

@@ -24,6 +24,7 @@ let plotCommand = Command(
         let model = try CostModel(fitting: points)
         print(model.markdown(points), terminator: "")
         let out = args.values["out"] ?? URL(fileURLWithPath: bench).deletingPathExtension().appendingPathExtension("svg").path
+        try CommandPaths(reads: [bench], writes: [(out, .file)]).check()
         try AtomicFile.write(model.plot(points), to: out)
         note("wrote \(out)")
         return

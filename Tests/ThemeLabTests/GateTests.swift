@@ -281,7 +281,7 @@ import Testing
         try AtomicFile.write("bench", to: folder + "/results/bench/pairs.txt")
         _ = try ResultsRoot(path: folder + "/results")
         let before = try FileManager.default.subpathsOfDirectory(atPath: folder + "/results").sorted()
-        for delay in [0.3, 1.0, 2.5] {
+        for delay in [0.2, 0.6, 1.2] {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: CLI.binary)
             p.arguments = ["reproduce", "--only", "seeds,ci-gate", "--results", folder + "/results", "--replicates", "2"]
@@ -334,9 +334,20 @@ import Testing
             (["slurm", "ablate", folder + "/g.json", "--work", folder + "/r/g", "--results", folder + "/r"], "are one output"),
             (["slurm", "ablate", folder + "/g.json", "--work", folder + "/r/g/w", "--results", folder + "/r"], "is inside it"),
             (["gather", folder + "/g.json", folder + "/r/g/parts/p.json", "--results", folder + "/r"], "inside the output folder"),
+            (
+                ["analyze", "--corpus", folder + "/o/analysis.csv", "--embeddings", folder + "/x.npy", "--out", folder + "/o"],
+                "is the input"
+            ),
+            (["replay", folder + "/j.json", "--results", folder + "/r"], "inside the output folder"),
         ]
         try FileManager.default.createDirectory(atPath: folder + "/w", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: folder + "/x.npy", toPath: folder + "/w/x.npy")
+        try AtomicFile.write("id,label\na,p\nb,q\n", to: folder + "/o/analysis.csv")
+        try AtomicFile.write("{\"id\":\"a\",\"label\":\"p\"}\n{\"id\":\"b\",\"label\":\"q\"}\n", to: folder + "/r/j/c.jsonl")
+        try AtomicFile.write(
+            "{\"kind\": \"replay\", \"name\": \"j\", \"journals\": [{\"corpus\": {\"name\": \"file\", "
+                + "\"path\": \"\(folder)/r/j/c.jsonl\"}, "
+                + "\"embeddings\": \"\(folder)/x.npy\"}], \"launch\": 2, \"initial\": 2}", to: folder + "/j.json")
         for (args, expected) in cases {
             let r = try CLI.run(args)
             #expect(r.status == 2 && r.stderr.contains(expected) && r.stderr.split(separator: "\n").count == 1, "\(args): \(r.stderr)")

@@ -28,6 +28,11 @@ extension AnalysisResults {
     /// FOLDER/STEM.json (with provenance), .md and .csv (tidy, one row per corpus × source × space ×
     /// rule × grouping), each written atomically; with replicates, also the paired rule comparisons
     /// (STEM-comparisons.json, .csv, .md).
+    /// The files `write(folder:stem:)` may write, for `CommandPaths`.
+    public static func files(folder: String, stem: String) -> [String] {
+        [".json", ".md", ".csv", "-comparisons.json", "-comparisons.csv", "-comparisons.md"].map { "\(folder)/\(stem)\($0)" }
+    }
+
     public func write(folder: String, stem: String) throws {
         try AtomicFile.write(try JSONOutput.encode(self), to: "\(folder)/\(stem).json")
         try AtomicFile.write(markdown(), to: "\(folder)/\(stem).md")

@@ -39,6 +39,14 @@ public struct ReplayPlan: Decodable, Sendable {
         ["always", "never", "launch-only"]
         + [1.25, 1.5, 2].flatMap { g in [0.002, 0.01, 0.05, 2].map { "app(\(formatArgument(g)),\(formatArgument($0)))" } }
 
+    /// Every file the replay reads: itself, its journals' corpora and given embeddings.
+    public func inputFiles(dataDirectory: String?) throws -> [String] {
+        try (file.map { [$0] } ?? [])
+            + journals.flatMap { j in
+                try DatasetRegistry.load(j.corpus, dataDirectory: dataDirectory).files + (j.embeddings.map { [$0] } ?? [])
+            }
+    }
+
     /// The most items a journal may have: the raw similarities take 4·N² bytes and the replay O(N³) steps.
     public static let maxItems = 10_000
 
