@@ -304,13 +304,14 @@ import Testing
 @Suite struct NoOutputOverAnInputTests {
     @Test func everyCommandRefusesToWriteOverWhatItReads() throws {
         let folder = temporaryFolder()
-        // A model folder of hard links: a write through it would replace the link, never the bootstrap's weights.
+        // A copy of the model folder (not hard links: a new link changes the weights' ctime, which other tests, loading
+        // the model at the same moment, rightly take for a change while reading).
         let model = try ModelFolder.locate()
         try FileManager.default.createDirectory(atPath: folder + "/m", withIntermediateDirectories: true)
         for file in model.files {
             let copy = folder + "/m/" + file.dropFirst(model.path.count + 1)
             try FileManager.default.createDirectory(atPath: (copy as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try FileManager.default.linkItem(atPath: file, toPath: copy)
+            try FileManager.default.copyItem(atPath: file, toPath: copy)
         }
         try AtomicFile.write(
             "{\"id\":\"a\",\"text\":\"x\",\"label\":\"p\"}\n{\"id\":\"b\",\"text\":\"y\",\"label\":\"q\"}\n", to: folder + "/c.jsonl")
