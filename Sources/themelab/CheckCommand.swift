@@ -11,7 +11,10 @@ let checkCommand = Command(
         the results: exits 1 and lists each metric that fell by more than its tolerance, each
         threshold that moved by more than its tolerance, and each missing row; exits 0 when
         all hold. The baseline is a results file with a "tolerances" object (metric → allowed
-        drop; "threshold" → allowed move). --write-baseline makes one from results.
+        drop; "threshold" → allowed move). --write-baseline makes one from results. A tolerance
+        names ari (required), nmi, homogeneity, completeness, v_measure, pair_precision,
+        pair_recall, pair_f1, purity or threshold, each from 0 to 0.5; a baseline with no rows, or
+        none with an ARI, is refused.
         A baseline made under the canonical arithmetic refuses results made under another
         kernel (THEMELAB_KERNEL=native) unless --allow-native is given.
         """,
