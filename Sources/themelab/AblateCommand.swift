@@ -48,12 +48,8 @@ let ablateCommand = Command(
         return
     }
     guard args.values["out"] == nil else { throw ThemeLabError.usage("--out goes with --shard; without it results go to --results") }
-    let resultsRoot = args.values["results"] ?? "results"
-    try CommandPaths(
-        reads: try plan.inputFiles(dataDirectory: args.values["data-dir"]), writes: [(resultsRoot + "/" + plan.name, .replacedFolder)]
-    ).check()
-    let root = try ResultsRoot(path: resultsRoot)
-    try root.refuseNonFolder(plan.name)
+    let root = try ResultsRoot(path: args.values["results"] ?? "results")
+    try root.prepare(plan.name, reading: try plan.inputFiles(dataDirectory: args.values["data-dir"]))
     let results = try plan.run(in: environment)
     progress.finish()
     try root.write(results, as: plan.name)
@@ -79,12 +75,11 @@ let gatherCommand = Command(
     let planPath = args.positional[0]
     let plan = try ExperimentPlan.read(path: planPath)
     let names = Array(args.positional.dropFirst())
-    let resultsRoot = args.values["results"] ?? "results"
-    try CommandPaths(reads: names + [planPath], writes: [(resultsRoot + "/" + plan.name, .replacedFolder)]).check()
+    let root = try ResultsRoot(path: args.values["results"] ?? "results")
+    try root.prepare(plan.name, reading: names + [planPath])
     let parts = try names.map(GridPart.read(path:))
     let results = try GridPart.gather(
         parts, names: names, plan: plan, planChecksum: try SHA256.hex(file: planPath), command: CommandLine.arguments, createdAt: Date())
-    let root = try ResultsRoot(path: resultsRoot)
     try root.write(results, as: plan.name)
     note("wrote \(root.path)/\(plan.name)/\(plan.name).{json,csv,md} (\(results.analyses.count) analyses from \(parts.count) parts)")
 }

@@ -44,7 +44,7 @@ let embedCommand = Command(
     if normalize { vectors = try unitRows(vectors) { "\(corpusPath): item '\(corpus.items[$0].id)'" } }
     let record = EmbeddingRecord(
         provenance: .current(
-            command: CommandLine.arguments, inputs: try Provenance.checksums([corpusPath] + encoder.configurationPaths),
+            command: CommandLine.arguments, inputs: try Provenance.checksums([corpusPath] + encoder.folder.configurationPaths),
             model: encoder.modelHash),
         modelFolder: encoder.folder.path, layer: layer, normalized: normalize, items: vectors.rows, dimensions: vectors.cols)
     // Both or neither: vectors never lie on disk without the record of where they came from.

@@ -34,13 +34,8 @@ let replayCommand = Command(
 ) { args in
     var plan = try ReplayPlan.read(path: args.positional[0])
     if args.values["shuffles"] != nil { plan.settings.shuffles = try args.int("shuffles", default: 0, range: 1...1000) }
-    let resultsRoot = args.values["results"] ?? "results"
-    try CommandPaths(
-        reads: try plan.inputFiles(dataDirectory: args.values["data-dir"]), writes: [(resultsRoot + "/" + plan.name, .replacedFolder)]
-    )
-    .check()
-    let root = try ResultsRoot(path: resultsRoot)
-    try root.refuseNonFolder(plan.name)
+    let root = try ResultsRoot(path: args.values["results"] ?? "results")
+    try root.prepare(plan.name, reading: try plan.inputFiles(dataDirectory: args.values["data-dir"]))
     let progress = ProgressLine(label: "embed")
     var environment = RunEnvironment(dataDirectory: args.values["data-dir"], log: note, progress: progress.update)
     environment.replayBudgetSeconds = Double(try args.int("budget-minutes", default: 30, range: 1...100_000)) * 60

@@ -304,25 +304,19 @@ import Testing
 @Suite struct NoOutputOverAnInputTests {
     @Test func everyCommandRefusesToWriteOverWhatItReads() throws {
         let folder = temporaryFolder()
-        // A copy of the model folder (not hard links: a new link changes the weights' ctime, which other tests, loading
-        // the model at the same moment, rightly take for a change while reading).
-        let model = try ModelFolder.locate()
-        try FileManager.default.createDirectory(atPath: folder + "/m", withIntermediateDirectories: true)
-        for file in model.files {
-            let copy = folder + "/m/" + file.dropFirst(model.path.count + 1)
-            try FileManager.default.createDirectory(atPath: (copy as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: file, toPath: copy)
-        }
+        // Links to the bootstrap's files (not hard links: a new one changes the weights' ctime, which a test loading the
+        // model at the same moment rightly takes for a change while reading); a write would replace a link, never its target.
+        let model = try modelFolder()
         try AtomicFile.write(
             "{\"id\":\"a\",\"text\":\"x\",\"label\":\"p\"}\n{\"id\":\"b\",\"text\":\"y\",\"label\":\"q\"}\n", to: folder + "/c.jsonl")
         try NPY.write(randomMatrix(rows: 2, cols: 3, seed: 1), to: folder + "/x.npy")
         try JSONSerialization.data(withJSONObject: [
             "name": "g", "corpora": [["name": "file", "path": folder + "/c.jsonl"]], "encoders": [["embeddings": folder + "/x.npy"]],
         ]).write(to: URL(fileURLWithPath: folder + "/g.json"))
-        let weights = try SHA256.hex(file: folder + "/m/model.safetensors")
+        let weights = try SHA256.hex(file: model + "/model.safetensors")
         let cases: [([String], String)] = [
             (
-                ["embed", "--corpus", folder + "/c.jsonl", "--model", folder + "/m", "--out", folder + "/m/model.safetensors"],
+                ["embed", "--corpus", folder + "/c.jsonl", "--model", model, "--out", model + "/model.safetensors"],
                 "is the input"
             ),
             (["ablate", folder + "/g.json", "--shard", "0/1", "--out", folder + "/c.jsonl"], "is the input"),
@@ -353,7 +347,7 @@ import Testing
             let r = try CLI.run(args)
             #expect(r.status == 2 && r.stderr.contains(expected) && r.stderr.split(separator: "\n").count == 1, "\(args): \(r.stderr)")
         }
-        #expect(try SHA256.hex(file: folder + "/m/model.safetensors") == weights)
+        #expect(try SHA256.hex(file: model + "/model.safetensors") == weights)
         #expect(try String(contentsOfFile: folder + "/c.jsonl", encoding: .utf8).hasPrefix("{\"id\":\"a\""))
         #expect(FileManager.default.fileExists(atPath: folder + "/w/x.npy"))
     }

@@ -107,8 +107,9 @@ import Testing
     }
 }
 
-/// A model folder with one file changed: the weights linked from the bootstrap folder.
-func modelFolder(changing file: String? = nil, to contents: (String) -> String = { $0 }) throws -> String {
+/// A model folder with one file changed: the others linked from the bootstrap folder, or copied (`copied`: a test that
+/// writes the weights must not reach the bootstrap's through a link).
+func modelFolder(changing file: String? = nil, copied: Bool = false, to contents: (String) -> String = { $0 }) throws -> String {
     let source = try #require(ModelFolder.bootstrapFolder(), "model folder needed (run scripts/bootstrap)")
     let folder = temporaryFolder() + "/model"
     try FileManager.default.createDirectory(atPath: folder + "/1_Pooling", withIntermediateDirectories: true)
@@ -116,6 +117,8 @@ func modelFolder(changing file: String? = nil, to contents: (String) -> String =
         guard FileManager.default.fileExists(atPath: "\(source)/\(name)") else { continue }
         if name == file {
             try AtomicFile.write(contents(try String(contentsOfFile: "\(source)/\(name)", encoding: .utf8)), to: "\(folder)/\(name)")
+        } else if copied {
+            try FileManager.default.copyItem(atPath: "\(source)/\(name)", toPath: "\(folder)/\(name)")
         } else {
             try FileManager.default.createSymbolicLink(atPath: "\(folder)/\(name)", withDestinationPath: "\(source)/\(name)")
         }
@@ -192,13 +195,7 @@ func modelFolder(changing file: String? = nil, to contents: (String) -> String =
     /// The weights are read into memory: a file truncated or rewritten after loading changes no vector and ends no
     /// process with SIGBUS; loading the truncated file is refused naming it.
     @Test func weightsChangedAfterLoadingChangeNoVector() throws {
-        let model = try ModelFolder.locate()
-        let folder = temporaryFolder() + "/m"
-        for file in model.files {
-            let copy = folder + "/" + file.dropFirst(model.path.count + 1)
-            try FileManager.default.createDirectory(atPath: (copy as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: file, toPath: copy)
-        }
+        let folder = try modelFolder(copied: true)
         let encoder = try SentenceEncoder(folder: ModelFolder(path: folder))
         let before = try encoder.embed(["a journal entry about the sea"], layer: encoder.configuration.layers)
         let weights = try FileHandle(forUpdating: URL(fileURLWithPath: folder + "/model.safetensors"))

@@ -45,12 +45,13 @@ public struct ModelFolder: Sendable {
 
     public func configuration() throws -> BERTConfiguration { try BERTConfiguration(folder: self) }
 
-    /// The files an encoder reads from this folder: the weights and the configuration files present.
-    public var files: [String] {
-        (["model.safetensors"] + SentenceEncoder.configurationFiles).map { "\(path)/\($0)" }.filter {
-            FileManager.default.fileExists(atPath: $0)
-        }
+    /// The configuration files present (`SentenceEncoder.configurationFiles`), for input checksums.
+    public var configurationPaths: [String] {
+        SentenceEncoder.configurationFiles.map { "\(path)/\($0)" }.filter { FileManager.default.fileExists(atPath: $0) }
     }
+
+    /// The files an encoder reads from this folder: the weights and the configuration files present.
+    public var files: [String] { ["\(path)/model.safetensors"] + configurationPaths }
 }
 
 /// The numbers the forward pass and tokenizer need, read from the folder's JSON files.

@@ -5,7 +5,8 @@ import Foundation
 /// `data_offsets` [begin, end) relative to the data section, then the data.
 /// Every entry is validated against the file size before any tensor is read. Read, not memory-mapped: a file written
 /// in place or truncated while the harness runs can change neither the vectors (a mapping would show the new bytes
-/// under the old hash) nor end the process with SIGBUS; a change during the read itself is refused.
+/// under the old hash) nor end the process with SIGBUS. A file cut short during the read is refused here; any other
+/// change during the read is `SentenceEncoder`'s check, which binds the bytes read to the hash that names them.
 public final class SafeTensors: @unchecked Sendable {
     public struct Entry: Sendable, Equatable {
         public var dtype: String
@@ -42,14 +43,6 @@ public final class SafeTensors: @unchecked Sendable {
                 throw ThemeLabError.input("\(path): \(done) of \(size) bytes could be read (truncated while being read?)")
             }
             done += n
-        }
-        var after = stat()
-        guard fstat(fd, &after) == 0, after.st_size == info.st_size, after.st_mtim.tv_nsec == info.st_mtim.tv_nsec,
-            after.st_mtim.tv_sec == info.st_mtim.tv_sec, after.st_ctim.tv_sec == info.st_ctim.tv_sec,
-            after.st_ctim.tv_nsec == info.st_ctim.tv_nsec
-        else {
-            base.deallocate()
-            throw ThemeLabError.input("\(path): changed while being read; run again when nothing writes it")
         }
         do {
             let stated = UInt64(littleEndian: base.loadUnaligned(as: UInt64.self))

@@ -48,11 +48,6 @@ public final class SentenceEncoder: @unchecked Sendable {
     /// What the embedding cache is keyed by: the weights and the configuration together.
     public var cacheIdentity: String { SHA256.hex(Data("\(modelHash) \(configurationHash)".utf8)) }
 
-    /// The configuration files present, for input checksums.
-    public var configurationPaths: [String] {
-        Self.configurationFiles.map { "\(folder.path)/\($0)" }.filter { FileManager.default.fileExists(atPath: $0) }
-    }
-
     public var dimensions: Int { configuration.hidden }
 
     /// Texts (as token ids) in batches of up to `tokensPerBatch` tokens, shortest first: indices into `ids`.

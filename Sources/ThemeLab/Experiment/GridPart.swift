@@ -66,6 +66,7 @@ public struct GridPart: Codable, Sendable {
         checksum: (String) throws -> String? = GridPart.checksumNow
     ) throws -> AnalysisResults {
         guard let first = parts.first else { throw ThemeLabError.usage("nothing to gather") }
+        var now: [String: String?] = [:]  // each input hashed once, however many parts name it
         for (p, name) in zip(parts, names) {
             guard p.planChecksum == planChecksum, p.results.name == plan.name else {
                 throw ThemeLabError.input("\(name) was computed from another version of \(plan.file ?? plan.name) (its checksum differs)")
@@ -91,8 +92,9 @@ public struct GridPart: Codable, Sendable {
                         + "(one per vector source)")
             }
             for (path, sum) in p.results.provenance.inputs.sorted(by: { $0.key < $1.key }) {
-                guard let now = try checksum(path) else { throw ThemeLabError.input("\(name): its input \(path) is not there to check") }
-                guard now == sum else {
+                if now[path] == nil { now[path] = try checksum(path) }
+                guard let current = now[path]! else { throw ThemeLabError.input("\(name): its input \(path) is not there to check") }
+                guard current == sum else {
                     throw ThemeLabError.input("\(name): its input \(path) has another checksum now than the part records")
                 }
             }

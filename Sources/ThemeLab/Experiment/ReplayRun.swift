@@ -24,7 +24,7 @@ extension ReplayPlan {
         }
         let schemes = try loaded.indices.map { try order(of: $0, loaded[$0].corpus) }
         let estimate = Self.estimatedSeconds(
-            journals: zip(loaded, schemes).map { ($0.corpus.count, $1.isSeeded ? settings.shuffles : 1) }, rules: rules.count)
+            journals: zip(loaded, schemes).map { ($0.corpus.count, seeds(for: $1).count) }, rules: rules.count)
         guard estimate <= environment.replayBudgetSeconds else {
             throw source.error(
                 "journals",
@@ -58,7 +58,7 @@ extension ReplayPlan {
             let topics = l.corpus.labelIndices()!
             let order = schemes[i]
             let (launch, initial) = (self.launch(of: i), self.initial(of: i))
-            let seeds = order.isSeeded ? (0..<settings.shuffles).map { settings.seed &+ UInt64($0) } : [settings.seed]
+            let seeds = seeds(for: order)
             environment.log("\(name): \(l.corpus.name), \(l.corpus.count) saves in \(seeds.count) order(s) '\(order.name)'")
             let started = Date()
             let replay = JournalReplay(launch: launch, initial: initial, rules: rules, policies: policies)
@@ -84,6 +84,11 @@ extension ReplayPlan {
                 command: environment.command, inputs: try Provenance.checksums(Array(Set(files)).sorted()), model: modelHash,
                 createdAt: environment.startedAt),
             settings: settings, journals: results)
+    }
+
+    /// The seeds of a journal's orders: one per shuffle for a seeded order scheme, else the plan's seed alone.
+    func seeds(for order: JournalOrder) -> [UInt64] {
+        order.isSeeded ? (0..<settings.shuffles).map { settings.seed &+ UInt64($0) } : [settings.seed]
     }
 
     /// Saves per launch of journal `i`: its own, else the plan's.

@@ -48,7 +48,7 @@ public enum VectorSource: Sendable, Equatable {
                 .first(where: { $0 != "model" }) ?? "model"
             return Vectors(
                 matrix: m, description: "\(name) (\(encoder.modelHash.prefix(8))) layer \(k)", modelHash: encoder.modelHash,
-                files: ["\(encoder.folder.path)/model.safetensors"] + encoder.configurationPaths)
+                files: encoder.folder.files)
         }
     }
 }

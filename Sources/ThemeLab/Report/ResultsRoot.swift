@@ -34,6 +34,12 @@ public final class ResultsRoot {
         }
     }
 
+    /// Before any work, that `PATH/name` may be replaced: it holds none of `inputs` (`CommandPaths`) and is not a file.
+    public func prepare(_ name: String, reading inputs: [String]) throws {
+        try CommandPaths(reads: inputs, writes: [("\(path)/\(name)", .replacedFolder)]).check()
+        try refuseNonFolder(name)
+    }
+
     /// Refuses, before any work, a `PATH/name` that exists and is not a folder: replacing it would delete a file
     /// the harness did not write.
     public func refuseNonFolder(_ name: String) throws { try Self.refuseNonFolder("\(path)/\(name)") }

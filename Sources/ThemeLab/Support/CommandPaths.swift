@@ -14,27 +14,23 @@ public struct CommandPaths {
         case replacedFolder
     }
 
-    public private(set) var inputs: [String] = []
-    public private(set) var outputs: [(path: String, role: Role)] = []
-
-    public init() {}
+    let inputs: [String]
+    let outputs: [(path: String, role: Role)]
 
     public init(reads inputs: [String], writes outputs: [(String, Role)]) {
         self.inputs = inputs
         self.outputs = outputs.map { (path: $0.0, role: $0.1) }
     }
 
-    public mutating func read(_ paths: [String]) { inputs += paths }
-    public mutating func write(_ path: String, as role: Role = .file) { outputs.append((path, role)) }
-
     public func check() throws {
+        let ins = inputs.map(Self.canonical)
+        let outs = outputs.map { Self.canonical($0.path) }
         for (k, o) in outputs.enumerated() {
-            let out = Self.canonical(o.path)
-            if let twice = outputs[..<k].first(where: { Self.canonical($0.path) == out }) {
-                throw ThemeLabError.usage("\(o.path) and \(twice.path) are one output; choose two paths")
+            let out = outs[k]
+            if let twice = outs[..<k].firstIndex(of: out) {
+                throw ThemeLabError.usage("\(o.path) and \(outputs[twice].path) are one output; choose two paths")
             }
-            for input in inputs {
-                let inp = Self.canonical(input)
+            for (input, inp) in zip(inputs, ins) {
                 if out == inp || Self.sameFile(o.path, input) {
                     throw ThemeLabError.usage("output \(o.path) is the input \(input); choose another output path")
                 }
@@ -42,10 +38,9 @@ public struct CommandPaths {
                     throw ThemeLabError.usage("the input \(input) is inside the output folder \(o.path); keep inputs outside it")
                 }
             }
-            for other in outputs where o.role == .replacedFolder && other.path != o.path {
-                if Self.isInside(Self.canonical(other.path), out) || Self.canonical(other.path) == out {
-                    throw ThemeLabError.usage("\(o.path) is replaced whole, and \(other.path) is inside it; choose folders apart")
-                }
+            // The same path twice is caught above when the later of the two comes round.
+            if o.role == .replacedFolder, let inside = outs.indices.first(where: { Self.isInside(outs[$0], out) }) {
+                throw ThemeLabError.usage("\(o.path) is replaced whole, and \(outputs[inside].path) is inside it; choose folders apart")
             }
         }
     }
