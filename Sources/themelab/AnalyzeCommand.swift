@@ -46,9 +46,10 @@ let analyzeCommand = Command(
         throw ThemeLabError.usage("give --embeddings or --model/--layer, not both")
     }
     var settings = AnalysisSettings()
-    if let s = args.names("space") { settings.spaces = s }
-    if let s = args.names("thresholds") { settings.thresholds = s }
-    if let s = args.names("groupings") { settings.groupings = s }
+    let source = ParameterSource.commandLine
+    if let s = args.names("space") { settings.spaces = try source.values(s, "spaces", EmbeddingSpace.init(name:)) }
+    if let s = args.names("thresholds") { settings.rules = try source.values(s, "thresholds", thresholdRule(named:)) }
+    if let s = args.names("groupings") { settings.groupings = try source.values(s, "groupings", grouping(named:)) }
     settings.shuffles = try args.int("shuffles", default: 10, range: Validation.shuffles)
     settings.seed = UInt64(try args.int("seed", default: 0, range: 0...Int.max))
     try Validation.check(settings, source: .commandLine)

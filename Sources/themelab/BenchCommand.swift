@@ -71,9 +71,10 @@ let benchCommand = Command(
         } else if mode == "gram" {
             engine.feed(x, consumers: [])
         } else if let method {
-            let products = PassPlan(needs: method.needs, exactHistogramPairLimit: 0).run(x, labels: nil, engine: engine)
+            let needs = PassNeeds.of(groupings: [method], items: n)
+            let products = PassPlan(needs: needs, exactHistogramPairLimit: 0).run(x, labels: nil, engine: engine)
             extra["first_pass_seconds"] = String(format: "%.2f", Date().timeIntervalSince(start))
-            let request = GroupingRequest(threshold: nil, topics: nil, order: Array(0..<n), labels: nil, shuffles: 0, seed: 0)
+            let request = GroupingRequest(target: .ownCuts, order: Array(0..<n))
             let cut = try method.groups(request, in: products)
             guard let groups = cut.labels else { throw ThemeLabError.input(cut.note ?? "\(method.name) gave no groups") }
             extra["grouping"] = method.name
@@ -94,10 +95,9 @@ let benchCommand = Command(
             precondition(dist.all.count == n * (n - 1) / 2)
             if let forest {
                 let context = ThresholdContext(distribution: dist, dimensions: d)
-                for name in standardThresholdRules {
-                    let rule = try thresholdRule(named: name)
+                for rule in standardThresholdRules {
                     guard !rule.isLabelInformed, let t = rule.threshold(in: context) else { continue }
-                    extra["groups \(name)"] = "\(Set(forest.labels(atLeast: t)).count)"
+                    extra["groups \(rule.name)"] = "\(Set(forest.labels(atLeast: t)).count)"
                 }
                 extra["forest_candidates"] = "\(forest.candidates)"
                 extra["forest_rebuilds"] = "\(forest.rebuilds)"

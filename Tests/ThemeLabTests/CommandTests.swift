@@ -135,13 +135,15 @@ import Testing
         // The same labels as the groupings called directly on the centred vectors.
         let x = try EmbeddingSpace.centred.transform(try NPY.read(path: folder + "/x.npy")) { "\($0)" }
         let topics = try #require(try CorpusReader.read(path: folder + "/c.jsonl").labelIndices())
-        let products = PassPlan(needs: PassNeeds(neighbours: 5), exactHistogramPairLimit: 0).run(x, labels: nil, engine: PairEngine())
-        let request = GroupingRequest(threshold: nil, topics: nil, order: Array(0..<x.rows), labels: nil, shuffles: 0, seed: 0)
-        let direct = try #require(try HDBSCANGrouping(minClusterSize: 4, neighbours: 3).groups(request, in: products).labels)
+        let (hdbscanGrouping, leidenGrouping) = (HDBSCANGrouping(minClusterSize: 4, neighbours: 3), LeidenGrouping(neighbours: 5, resolution: 2))
+        let needs = PassNeeds.of(groupings: [hdbscanGrouping, leidenGrouping], items: x.rows)
+        let products = PassPlan(needs: needs, exactHistogramPairLimit: 0).run(x, labels: nil, engine: PairEngine())
+        let request = GroupingRequest(target: .ownCuts, order: Array(0..<x.rows))
+        let direct = try #require(try hdbscanGrouping.groups(request, in: products).labels)
         let noise = direct.filter { $0 < 0 }.count
         #expect(hdbscan.noise?.items == (noise > 0 ? noise : nil))
         #expect(hdbscan.recovery?.ari == Recovery(topics: topics, groups: GroupingCut.noiseAsSingletons(direct)).ari)
-        let communities = try #require(try LeidenGrouping(neighbours: 5, resolution: 2).groups(request, in: products).labels)
+        let communities = try #require(try leidenGrouping.groups(request, in: products).labels)
         #expect(leiden.recovery?.ari == Recovery(topics: topics, groups: communities).ari)
 
         let markdown = try String(contentsOfFile: folder + "/out/analysis.md", encoding: .utf8)

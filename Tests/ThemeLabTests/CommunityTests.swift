@@ -41,11 +41,12 @@ import Testing
     static func matrix(_ rows: [[Float]]) -> Matrix { Matrix(rows: rows.count, cols: rows[0].count, storage: rows.flatMap { $0 }) }
 
     static func pass(_ x: Matrix, neighbours: Int) -> PassProducts {
-        PassPlan(needs: PassNeeds(neighbours: neighbours), exactHistogramPairLimit: 0).run(x, labels: nil, engine: PairEngine())
+        let needs = PassNeeds(neighbours: neighbours, reachabilityTrees: Set(1...neighbours + 1), neighbourGraphs: [neighbours]).on(items: x.rows)
+        return PassPlan(needs: needs, exactHistogramPairLimit: 0).run(x, labels: nil, engine: PairEngine())
     }
 
     static func request(seed: UInt64 = 0, items: Int) -> GroupingRequest {
-        GroupingRequest(threshold: nil, topics: nil, order: Array(0..<items), labels: nil, shuffles: 0, seed: seed)
+        GroupingRequest(target: .ownCuts, order: Array(0..<items), seed: seed)
     }
 
     /// Noise stays −1, clusters numbered by first appearance (as the fixture's are).
@@ -122,7 +123,7 @@ import Testing
         let g = try #require(try decodeFixture(LeidenFile.self, "leiden.json").graphs.first { $0.vectors != nil })
         let k = try #require(g.k)
         let x = Self.matrix(try #require(g.vectors))
-        let graph = WeightedGraph.nearestNeighbours(try #require(Self.pass(x, neighbours: k).neighbours), k: k)
+        let graph = WeightedGraph.nearestNeighbours(try Self.pass(x, neighbours: k).nearestNeighbours(), k: k)
         var mine: [[Double]] = []
         for v in 0..<graph.nodeCount {
             for e in graph.start[v]..<graph.start[v + 1] where Int(graph.target[e]) > v {
@@ -178,10 +179,8 @@ import Testing
         let needs = huge.map { $0.needs.on(items: 1000) }
         #expect(needs.allSatisfy { $0.neighbours == 0 })
         #expect(LeidenGrouping(neighbours: 5).needs.on(items: 1000).union(needs[0]).neighbours == 5)
-        var settings = AnalysisSettings()
-        (settings.spaces, settings.thresholds, settings.groupings, settings.shuffles) = (
-            ["raw"], ["fixed(0.5)"], ["leiden(1000000)", "leiden(3)"], 0
-        )
+        var settings = try AnalysisSettings.named(spaces: ["raw"], thresholds: ["fixed(0.5)"], groupings: ["leiden(1000000)", "leiden(3)"])
+        settings.shuffles = 0
         let x = randomMatrix(rows: 40, cols: 6, seed: 2)
         let corpus = Corpus(name: "c", items: (0..<40).map { CorpusItem(id: "\($0)", text: nil, label: "t\($0 % 4)") })
         let a = try Analysis(settings: settings).run(corpus: corpus, vectors: x, source: "x")

@@ -141,7 +141,7 @@ import Testing
 /// Replicates are analysed two at a time; each analysis must give the bytes it gives alone.
 @Test func replicateAnalysesSideBySideEqualThemOneByOne() throws {
     var settings = AnalysisSettings()
-    settings.spaces = ["raw", "centred"]
+    settings.spaces = [.raw, .centred]
     settings.shuffles = 0
     let analysis = Analysis(settings: settings)
     let inputs: [(corpus: Corpus, vectors: Matrix)?] = try (0..<4).map { k in

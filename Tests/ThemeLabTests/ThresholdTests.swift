@@ -62,10 +62,9 @@ import Testing
         let labels = (0..<30).map { "t\($0 % 4)" }
         let corpus = Corpus(
             name: "mid-gap", items: labels.enumerated().map { CorpusItem(id: "\($0.offset)", text: nil, label: $0.element) })
-        var settings = AnalysisSettings()
-        settings.spaces = ["raw"]
-        settings.thresholds = ["percentile(50)", "percentile(100)", "oracle", "knn-median(3)", "silhouette", "fixed(0.25)"]
-        settings.groupings = ["components", "average"]
+        let settings = try AnalysisSettings.named(
+            spaces: ["raw"], thresholds: ["percentile(50)", "percentile(100)", "oracle", "knn-median(3)", "silhouette", "fixed(0.25)"],
+            groupings: ["components", "average"])
         let space = try Analysis(settings: settings).run(corpus: corpus, vectors: x, source: "test").spaces[0]
         let c = try context(vectors: x, labels: corpus.labelIndices())
         let sims = c.distribution.sortedValues(.all)!.map(Double.init)

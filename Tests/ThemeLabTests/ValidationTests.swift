@@ -69,17 +69,15 @@ func generator(_ fields: String) -> String {
     }
 
     @Test func boundsFromTheInputAreCheckedBeforeAnyWork() throws {
-        var settings = AnalysisSettings()
-        settings.thresholds = ["otsu"]
-        settings.spaces = ["abtt(384)"]
+        var settings = try AnalysisSettings.named(spaces: ["abtt(384)"], thresholds: ["otsu"])
         #expect(
             errorMessage { try Validation.check(settings, items: 100, dimensions: 384, corpus: "c", source: .commandLine) }
                 == "--space abtt(384): D must be below the dimension 384")
-        settings.spaces = ["whiten"]
+        settings.spaces = [.whiten(components: nil)]
         #expect(
             errorMessage { try Validation.check(settings, items: 100, dimensions: 65_536, corpus: "c", source: .commandLine) }?
                 .contains("--space asks for whiten's 65536×65536 covariance, which needs about 96.0 GiB") == true)
-        settings.spaces = ["raw"]
+        settings.spaces = [.raw]
         #expect(
             errorMessage { try Validation.check(settings, items: 100_000_000, dimensions: 4096, corpus: "c", source: .commandLine) }?
                 .contains("--corpus asks for the pairwise pass over 100000000 × 4096 vectors of 'c', which needs about") == true)

@@ -17,7 +17,7 @@ public struct AnalysisResults: Codable, Sendable {
     public func markdown() -> String {
         var out =
             "# \(name)\n\nthemelab \(provenance.version), OpenBLAS kernel \(provenance.blas.kernel); spaces "
-            + "\(settings.spaces.joined(separator: ", ")); "
+            + "\(settings.spaces.map(\.description).joined(separator: ", ")); "
             + "leader shuffles \(settings.shuffles), seed \(settings.seed). † = label-informed.\n\n"
         out += analyses.map { AnalysisReport.markdown($0) }.joined(separator: "\n")
         return out

@@ -54,10 +54,7 @@ public struct ExperimentPlan: Decodable, Sendable {
         corpora = try c.decode([CorpusSpec].self, forKey: .corpora)
         encoders = try c.decodeIfPresent([Encoder].self, forKey: .encoders) ?? [Encoder()]
         gate = try c.decodeIfPresent([String: Double].self, forKey: .gate)
-        settings = AnalysisSettings()
-        if let v = try c.decodeIfPresent([String].self, forKey: .spaces) { settings.spaces = v }
-        if let v = try c.decodeIfPresent([String].self, forKey: .thresholds) { settings.thresholds = v }
-        if let v = try c.decodeIfPresent([String].self, forKey: .groupings) { settings.groupings = v }
+        settings = try AnalysisSettings(names: c, spaces: .spaces, thresholds: .thresholds, groupings: .groupings)
         if let v = try c.decodeIfPresent(Int.self, forKey: .shuffles) { settings.shuffles = v }
         if let v = try c.decodeIfPresent(UInt64.self, forKey: .seed) { settings.seed = v }
         settings.replicates = try c.decodeIfPresent(Int.self, forKey: .replicates)
@@ -81,7 +78,9 @@ public struct ExperimentPlan: Decodable, Sendable {
         }
         try refuseUnknownFields(object, source: source)
         var plan: ExperimentPlan
-        do { plan = try JSONDecoder().decode(ExperimentPlan.self, from: data) } catch {
+        do { plan = try JSONDecoder().decode(ExperimentPlan.self, from: data) } catch let e as FieldError {
+            throw source.error(e.path, e.message)
+        } catch {
             try refuseFractionalCounts(object, source: source)
             throw ThemeLabError.input("\(path): \(JSONOutput.describe(error))")
         }

@@ -38,6 +38,13 @@ public struct ParameterSource: Sendable {
         }
     }
 
+    /// Each of `names` read as a value by `parse`; a bad one is refused naming its place (`thresholds[2]`, or the option).
+    public func values<T>(_ names: [String], _ field: String, _ parse: (String) throws -> T) throws -> [T] {
+        try names.enumerated().map { i, name in
+            do { return try parse(name) } catch let e as ThemeLabError { throw error("\(field)[\(i)]", "\(e)") }
+        }
+    }
+
     /// A finite number within `range`.
     public func check(_ value: Double, in range: ClosedRange<Double>, _ path: String) throws {
         guard value.isFinite, range.contains(value) else {
@@ -120,14 +127,11 @@ public enum Validation {
             bytes: Double(n) * Double(g.dimensions) * 12, for: "generating \(n) × \(g.dimensions) vectors", source: source, path)
     }
 
-    /// Rule, space and grouping names, the shuffle count, and that nothing is empty.
+    /// That no list is empty, the shuffle count and the replicates (names were read when the settings were made).
     public static func check(_ settings: AnalysisSettings, source: ParameterSource) throws {
-        for (field, names) in [("spaces", settings.spaces), ("thresholds", settings.thresholds), ("groupings", settings.groupings)] {
-            guard !names.isEmpty else { throw source.error(field, "is empty: nothing would be computed") }
+        for (field, count) in [("spaces", settings.spaces.count), ("thresholds", settings.rules.count), ("groupings", settings.groupings.count)] {
+            guard count > 0 else { throw source.error(field, "is empty: nothing would be computed") }
         }
-        for (i, name) in settings.spaces.enumerated() { try named("spaces[\(i)]", source) { _ = try EmbeddingSpace(name: name) } }
-        for (i, name) in settings.thresholds.enumerated() { try named("thresholds[\(i)]", source) { _ = try thresholdRule(named: name) } }
-        for (i, name) in settings.groupings.enumerated() { try named("groupings[\(i)]", source) { _ = try grouping(named: name) } }
         try source.check(settings.shuffles, in: shuffles, "shuffles")
         if let r = settings.replicates {
             guard ReplicateCorpus.count.contains(r) else {
@@ -143,16 +147,16 @@ public enum Validation {
     /// (`memoryNeeds`) within what is available.
     public static func check(_ settings: AnalysisSettings, items n: Int, dimensions d: Int, corpus: String, source: ParameterSource) throws
     {
-        for (i, name) in settings.spaces.enumerated() {
-            switch try EmbeddingSpace(name: name) {
+        for (i, space) in settings.spaces.enumerated() {
+            switch space {
             case .allButTheTop(let directions?) where directions >= d:
-                throw source.error("spaces[\(i)]", "\(name): D must be below the dimension \(d)")
+                throw source.error("spaces[\(i)]", "\(space): D must be below the dimension \(d)")
             case .whiten(let k?) where k > d:
-                throw source.error("spaces[\(i)]", "\(name): k must be at most the dimension \(d)")
+                throw source.error("spaces[\(i)]", "\(space): k must be at most the dimension \(d)")
             default: break
             }
         }
-        for need in try memoryNeeds(settings, items: n, dimensions: d, corpus: corpus) {
+        for need in memoryNeeds(settings, items: n, dimensions: d, corpus: corpus) {
             try MemoryBudget.require(bytes: need.bytes, for: need.what, source: source, need.field)
         }
     }
@@ -161,22 +165,22 @@ public enum Validation {
     /// for it: whitening's d×d covariance, neighbour lists, the pairwise pass (the cost model).
     public static func memoryNeeds(
         _ settings: AnalysisSettings, items n: Int, dimensions d: Int, corpus: String
-    ) throws -> [(bytes: Double, what: String, field: String)] {
+    ) -> [(bytes: Double, what: String, field: String)] {
         var needs: [(bytes: Double, what: String, field: String)] = []
-        for (i, name) in settings.spaces.enumerated() {
-            switch try EmbeddingSpace(name: name) {
-            case .whiten, .allButTheTop: needs.append((3 * 8 * Double(d) * Double(d), "\(name)'s \(d)×\(d) covariance", "spaces[\(i)]"))
+        for (i, space) in settings.spaces.enumerated() {
+            switch space {
+            case .whiten, .allButTheTop: needs.append((3 * 8 * Double(d) * Double(d), "\(space)'s \(d)×\(d) covariance", "spaces[\(i)]"))
             default: break
             }
         }
-        for (i, name) in settings.thresholds.enumerated() {
-            let k = try thresholdRule(named: name).neighbours
+        for (i, rule) in settings.rules.enumerated() {
+            let (k, name) = (rule.neighbours, rule.name)
             guard k > 0, k < n else { continue }
             // Each worker keeps k similarities per item, and the merge one more copy.
             needs.append((4 * Double(k) * Double(n) * 3, "\(name)'s \(k) neighbours of each of \(n) items", "thresholds[\(i)]"))
         }
-        for (i, name) in settings.groupings.enumerated() {
-            let k = try grouping(named: name).needs.neighbours
+        for (i, grouping) in settings.groupings.enumerated() {
+            let (k, name) = (grouping.needs.neighbours, grouping.name)
             guard k > 0, k < n else { continue }
             // Per worker and the merge: k similarities and item numbers per item; Leiden's graph: up to 2k edges per item.
             needs.append(
@@ -187,11 +191,6 @@ public enum Validation {
         }
         needs.append((MemoryBudget.pass(items: n, dimensions: d), "the pairwise pass over \(n) × \(d) vectors of '\(corpus)'", "corpora"))
         return needs
-    }
-
-    /// Runs `body`, naming the field in what it throws.
-    static func named(_ path: String, _ source: ParameterSource, _ body: () throws -> Void) throws {
-        do { try body() } catch let e as ThemeLabError { throw source.error(path, "\(e)") }
     }
 }
 

@@ -4,13 +4,15 @@ public struct AverageLinkageCut: Grouping {
     public var needs: PassNeeds { PassNeeds(averageLinkage: true) }
 
     public func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {
-        guard let tree = pass.dendrogram else { return GroupingCut(labels: nil, note: pass.dendrogramNote) }
-        return GroupingCut(labels: tree.cut(atSimilarity: request.threshold!))
+        switch try pass.dendrogram() {
+        case .success(let tree): return GroupingCut(labels: tree.cut(atSimilarity: try request.threshold()))
+        case .failure(let why): return GroupingCut(labels: nil, note: "\(why)")
+        }
     }
 
     /// Every cut of the dendrogram (each merge height).
     public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
-        guard let tree = pass.dendrogram else { return nil }
+        guard case .success(let tree) = try pass.dendrogram() else { return nil }
         let merges = tree.merges.map { ($0.a, $0.b, $0.similarity) }
         return Ceiling(grouping: name, search: "every cut", BestCut(items: pass.vectors.rows, merges: merges, topics: topics))
     }

@@ -1,48 +1,76 @@
-/// A way to turn similarities into groups. Threshold groupings cut at each rule's value;
-/// label-informed references are told the number of topics instead. Adding one is a file with a
-/// type conforming to this protocol, plus a line in `grouping(named:)`.
+/// A way to turn similarities into groups. Adding one is a file with a type conforming to this
+/// protocol, plus a line in `grouping(named:)`.
 public protocol Grouping: Sendable {
     /// The name used on the command line, in experiment files and in reports.
     var name: String { get }
-    /// True for the references told k = number of topics (upper bounds, never methods).
-    var isLabelInformed: Bool { get }
-    /// True for groupings that choose their cuts themselves (HDBSCAN, Leiden): one row, no threshold rule.
-    var cutsItself: Bool { get }
-    /// What the pairwise pass must gather for it.
+    /// How its rows are made: at each rule's threshold, at cuts of its own, or told the number of topics.
+    var kind: GroupingKind { get }
+    /// What the pairwise pass must gather for it; it reads nothing else of the pass.
     var needs: PassNeeds { get }
-    /// The groups at `request.threshold` (threshold groupings) or for `request.topics` groups
-    /// (references); a note instead when the pass could not give what it needs.
+    /// The groups for `request.target` (a threshold, the number of topics, or its own cuts); a note
+    /// instead when the corpus cannot give what it needs.
     func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut
-    /// The best ARI any threshold gives it (label-informed), when it has one; `ruled` are its cuts
-    /// at the rules' values.
+    /// The best ARI any threshold or parameter gives it (label-informed), when it has one; `ruled` are
+    /// its cuts at the rules' values.
     func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling?
 }
 
+/// How a grouping's rows are made.
+public enum GroupingKind: Sendable, Equatable {
+    /// Cut at each threshold rule's value: one row per rule.
+    case threshold
+    /// Chooses its cuts itself (HDBSCAN, Leiden): one row, no threshold rule.
+    case cutsItself
+    /// Told k = the number of topics: an upper bound, never a method; labeled corpora only.
+    case labelInformedReference
+}
+
 extension Grouping {
-    public var isLabelInformed: Bool { false }
-    public var cutsItself: Bool { false }
+    public var kind: GroupingKind { .threshold }
     public var needs: PassNeeds { PassNeeds() }
     public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? { nil }
 }
 
-/// What a grouping is asked for: a threshold or a number of groups, and what seeded groupings use.
-public struct GroupingRequest {
-    public var threshold: Double?
-    public var topics: Int?
+/// What a grouping is asked for: a threshold, a number of groups or its own cuts, and what seeded
+/// and order-dependent groupings use.
+public struct GroupingRequest: Sendable {
+    public enum Target: Sendable, Equatable {
+        case threshold(Double)
+        case topics(Int)
+        case ownCuts
+    }
+    public var target: Target
     /// The visiting order (corpus `order`, else row order) of order-dependent groupings.
     public var order: [Int]
     public var labels: [Int32]?
     public var shuffles: Int
     public var seed: UInt64
 
-    public init(threshold: Double?, topics: Int?, order: [Int], labels: [Int32]?, shuffles: Int, seed: UInt64) {
-        self.threshold = threshold
-        self.topics = topics
+    public init(target: Target, order: [Int], labels: [Int32]? = nil, shuffles: Int = 0, seed: UInt64 = 0) {
+        self.target = target
         self.order = order
         self.labels = labels
         self.shuffles = shuffles
         self.seed = seed
     }
+
+    /// The threshold a threshold grouping cuts at.
+    public func threshold() throws -> Double {
+        guard case .threshold(let t) = target else { throw PlanMismatch("a threshold grouping was asked for \(target)") }
+        return t
+    }
+
+    /// The number of groups a label-informed reference makes.
+    public func topics() throws -> Int {
+        guard case .topics(let k) = target else { throw PlanMismatch("a label-informed reference was asked for \(target)") }
+        return k
+    }
+}
+
+/// A grouping read what its kind or its `needs` did not ask for: a defect of that grouping, named.
+public struct PlanMismatch: Error, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = "internal error: \(description)" }
 }
 
 /// A partition (labels numbered from 0, −1 for noise), or why there is none; the leader adds its
@@ -64,8 +92,15 @@ public let allGroupings: [Grouping] = [
     SingleLinkageComponents(), AverageLinkageCut(), LeaderAssignment(), SphericalKMeansReference(), AverageLinkageReference(),
 ]
 
+/// The fixed groupings (threshold or reference) among `chosen`, each once, in report order (`allGroupings`' order).
+func inReportOrder(_ chosen: [Grouping]) -> [Grouping] {
+    allGroupings.filter { g in chosen.contains { $0.kind != .cutsItself && $0.name == g.name } }
+}
+
 /// The groupings an analysis runs by default, in the order their rows appear.
-public let standardGroupings = ["components", "leader", "average", "kmeans-k", "average-k"]
+public let standardGroupings: [Grouping] = [
+    SingleLinkageComponents(), LeaderAssignment(), AverageLinkageCut(), SphericalKMeansReference(), AverageLinkageReference(),
+]
 
 /// A grouping by name: `components`, `leader`, `average`, `kmeans-k`, `average-k`, or one that cuts
 /// itself: `hdbscan(m)`, `hdbscan(m,k)`, `hdbscan-leaf(m)`, `hdbscan-leaf(m,k)`, `leiden(k)`, `leiden(k,γ)`.
@@ -77,7 +112,7 @@ public func grouping(named name: String) throws -> Grouping {
     case "leiden": return try LeidenGrouping(parsed)
     default:
         throw ThemeLabError.usage(
-            "unknown grouping '\(name)' (expected \(standardGroupings.joined(separator: ", ")), hdbscan(m), hdbscan(m,k), "
+            "unknown grouping '\(name)' (expected \(standardGroupings.map(\.name).joined(separator: ", ")), hdbscan(m), hdbscan(m,k), "
                 + "hdbscan-leaf(m), hdbscan-leaf(m,k), leiden(k), leiden(k,γ))")
     }
 }
@@ -94,19 +129,8 @@ extension GroupingCut {
     }
 }
 
-/// The best ARI over a grouping's own parameter values (noise as singletons), as a ceiling.
-func bestParameter(
-    _ grouping: String, _ parameter: String, values: [Double], topics: [Int32], labels: (Double) throws -> [Int32]
-) rethrows -> Ceiling? {
-    var best: BestCut?
-    for v in values {
-        let groups = GroupingCut.noiseAsSingletons(try labels(v))
-        let ari = Recovery(topics: topics, groups: groups).ari
-        if best == nil || ari > best!.ari { best = BestCut(threshold: v, ari: ari, groups: Set(groups).count) }
-    }
-    let listed = values.map(formatArgument).joined(separator: ", ")
-    return best.map { Ceiling(grouping: grouping, search: "\(parameter) ∈ {\(listed)}", $0, parameter: parameter) }
-}
+/// How many groups labels numbered from 0 make (0 for no labels).
+func groupCount(_ labels: [Int32]) -> Int { Int(labels.max() ?? -1) + 1 }
 
 /// Labels renumbered 0, 1, … by first appearance; noise (−1) stays −1.
 func renumbered(_ labels: [Int32]) -> [Int32] {

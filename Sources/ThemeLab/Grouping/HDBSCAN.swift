@@ -136,7 +136,7 @@ public enum HDBSCAN {
 
 /// `hdbscan(m)`, `hdbscan(m,k)` (excess of mass) and `hdbscan-leaf(m)`, `hdbscan-leaf(m,k)` (leaf
 /// selection): m = minimum cluster size (≥ 2), k = neighbours for the core distance counting the item
-/// itself (scikit-learn's `min_samples`; default m). Two passes: the neighbours in the analysis's,
+/// itself (scikit-learn's `min_samples`; default m). Two passes, both planned: the neighbours in the analysis's,
 /// then the mutual-reachability tree in one of its own (shared by every m at that k). Noise is −1.
 public struct HDBSCANGrouping: Grouping {
     public var minClusterSize: Int
@@ -161,35 +161,26 @@ public struct HDBSCANGrouping: Grouping {
     public var name: String {
         "\(selection == .leaf ? "hdbscan-leaf" : "hdbscan")(\(minClusterSize)\(neighbours == minClusterSize ? "" : ",\(neighbours)"))"
     }
-    public var cutsItself: Bool { true }
-    public var needs: PassNeeds { PassNeeds(neighbours: neighbours - 1) }
+    public var kind: GroupingKind { .cutsItself }
+    /// The core distances read k − 1 neighbours; the tree at this k is shared by every m.
+    public var needs: PassNeeds { PassNeeds(neighbours: neighbours - 1, reachabilityTrees: [neighbours]) }
 
-    /// The maximum spanning tree of mutual-reachability similarities at this k (one pass, shared).
-    func tree(_ pass: PassProducts) -> [SpanningForest.Edge] {
-        pass.memo.value("hdbscan tree, k = \(neighbours)") {
-            let n = pass.vectors.rows
-            let cores = pass.neighbours.map { HDBSCAN.coreSimilarities($0, k: neighbours) } ?? [Float](repeating: .infinity, count: n)
-            let forest = SpanningForest(items: n, cores: cores)
-            pass.engine.feed(pass.vectors, consumers: [forest])
-            return forest.edges
-        }
-    }
-
-    func labels(_ pass: PassProducts, minClusterSize m: Int) -> [Int32] {
-        HDBSCAN.labels(HDBSCAN.condense(items: pass.vectors.rows, tree: tree(pass), minClusterSize: m), selection: selection)
+    func labels(_ pass: PassProducts, minClusterSize m: Int) throws -> [Int32] {
+        let tree = try pass.reachabilityTree(k: neighbours)
+        return HDBSCAN.labels(HDBSCAN.condense(items: pass.vectors.rows, tree: tree, minClusterSize: m), selection: selection)
     }
 
     public func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {
         if let note = tooFewItems(name, neighbours: neighbours, items: pass.vectors.rows) { return GroupingCut(labels: nil, note: note) }
-        return GroupingCut(labels: labels(pass, minClusterSize: minClusterSize))
+        return GroupingCut(labels: try labels(pass, minClusterSize: minClusterSize))
     }
 
     /// Its own ceiling: the best m at this k.
     public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
         guard tooFewItems(name, neighbours: neighbours, items: pass.vectors.rows) == nil else { return nil }
         let grid = Set([2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 75, 100, minClusterSize].filter { $0 <= pass.vectors.rows })
-        return bestParameter(name, "m", values: grid.sorted().map(Double.init), topics: topics) {
-            labels(pass, minClusterSize: Int($0))
+        return try bestParameter(name, "m", values: grid.sorted().map(Double.init), topics: topics) {
+            try labels(pass, minClusterSize: Int($0))
         }
     }
 }

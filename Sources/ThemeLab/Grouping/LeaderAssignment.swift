@@ -7,7 +7,7 @@ public struct LeaderAssignment: Grouping {
 
     public func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {
         let x = pass.vectors
-        let t = request.threshold!
+        let t = try request.threshold()
         let labels = try LeaderGrouping.group(x, threshold: t, order: request.order)
         guard request.shuffles > 0 else { return GroupingCut(labels: labels) }
         var runs: [[Int32]] = []

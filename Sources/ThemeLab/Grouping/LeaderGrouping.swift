@@ -38,7 +38,7 @@ public enum LeaderGrouping {
                     labels[i] = Int32(best)
                     sums.withUnsafeMutableBufferPointer { all in
                         centroids.withUnsafeMutableBufferPointer { c in
-                            let sum = all.baseAddress! + best * d
+                            let sum = UnsafeMutableBufferPointer(rebasing: all[(best * d)...])
                             var squares = 0.0
                             for k in 0..<d {
                                 sum[k] += Double(v[k])

@@ -126,11 +126,11 @@ public struct Leiden {
             let degree = graph.degree
             moveNodes(graph, degree: degree, twoM: twoM, partition: &partition, rng: &rng)
             partition = renumbered(partition)
-            let communities = Int(partition.max()!) + 1
+            let communities = groupCount(partition)
             if communities == graph.nodeCount { break }
             var refined = refine(graph, degree: degree, twoM: twoM, partition: partition, rng: &rng)
             // No subcommunity formed: aggregate by the communities themselves so the graph shrinks.
-            if Int(refined.max()!) + 1 == graph.nodeCount { refined = partition }
+            if groupCount(refined) == graph.nodeCount { refined = partition }
             let aggregate = Self.aggregate(graph, by: refined)
             var next = [Int32](repeating: 0, count: aggregate.nodeCount)
             for v in 0..<graph.nodeCount { next[Int(refined[v])] = partition[v] }
@@ -242,7 +242,7 @@ public struct Leiden {
 
     /// The graph of communities: edge weights between them summed, the weight inside each its self-loop.
     static func aggregate(_ g: WeightedGraph, by community: [Int32]) -> WeightedGraph {
-        let count = Int(community.max()!) + 1
+        let count = groupCount(community)
         var members = [[Int]](repeating: [], count: count)
         for v in 0..<g.nodeCount { members[Int(community[v])].append(v) }
         var start = [0]
@@ -298,24 +298,21 @@ public struct LeidenGrouping: Grouping {
     }
 
     public var name: String { "leiden(\(neighbours)\(resolution == 1 ? "" : "," + formatArgument(resolution)))" }
-    public var cutsItself: Bool { true }
-    public var needs: PassNeeds { PassNeeds(neighbours: neighbours) }
-
-    func graph(_ pass: PassProducts) -> WeightedGraph {
-        pass.memo.value("k-nearest-neighbour graph, k = \(neighbours)") { WeightedGraph.nearestNeighbours(pass.neighbours!, k: neighbours) }
-    }
+    public var kind: GroupingKind { .cutsItself }
+    public var needs: PassNeeds { PassNeeds(neighbours: neighbours, neighbourGraphs: [neighbours]) }
 
     public func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {
         if let note = tooFewItems(name, neighbours: neighbours, items: pass.vectors.rows) { return GroupingCut(labels: nil, note: note) }
-        return GroupingCut(labels: Leiden(resolution: resolution, seed: request.seed).communities(graph(pass)))
+        return GroupingCut(labels: Leiden(resolution: resolution, seed: request.seed).communities(try pass.neighbourGraph(k: neighbours)))
     }
 
     /// Its own ceiling: the best γ at this k.
     public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
         guard tooFewItems(name, neighbours: neighbours, items: pass.vectors.rows) == nil else { return nil }
         let grid = Set([0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 8, resolution]).sorted()
+        let graph = try pass.neighbourGraph(k: neighbours)
         return bestParameter(name, "γ", values: grid, topics: topics) {
-            Leiden(resolution: $0, seed: request.seed).communities(graph(pass))
+            Leiden(resolution: $0, seed: request.seed).communities(graph)
         }
     }
 }

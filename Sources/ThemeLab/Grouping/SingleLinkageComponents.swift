@@ -5,12 +5,12 @@ public struct SingleLinkageComponents: Grouping {
     public var needs: PassNeeds { PassNeeds(spanningForest: true) }
 
     public func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {
-        GroupingCut(labels: pass.forest!.labels(atLeast: request.threshold!))
+        GroupingCut(labels: try pass.spanningForest().labels(atLeast: try request.threshold()))
     }
 
     /// Every cut of the forest (each edge weight).
     public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
-        let merges = pass.forest!.edges.map { (Int($0.i), Int($0.j), $0.w) }
+        let merges = try pass.spanningForest().edges.map { (Int($0.i), Int($0.j), $0.w) }
         return Ceiling(grouping: name, search: "every cut", BestCut(items: pass.vectors.rows, merges: merges, topics: topics))
     }
 }

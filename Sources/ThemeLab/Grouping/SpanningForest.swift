@@ -100,7 +100,7 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
     public private(set) var foldSeconds = 0.0
 
     public init(items: Int, levels: Int = 32, capacity: Int? = nil, cores: [Float]? = nil) {
-        precondition(cores == nil || cores!.count == items)
+        precondition(cores.map { $0.count == items } ?? true)
         self.items = items
         self.cores = cores
         self.levelCount = levels
@@ -170,11 +170,11 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
                     while b < wide {
                         var v = UnsafeRawPointer(row + b).loadUnaligned(as: SIMD8<Float>.self)
                         if hasCores {
-                            let cap = UnsafeRawPointer(caps.baseAddress! + b).loadUnaligned(as: SIMD8<Float>.self)
+                            let cap = UnsafeRawBufferPointer(caps).loadUnaligned(fromByteOffset: 4 * b, as: SIMD8<Float>.self)
                             v = v.replacing(with: cap, where: cap .< v)
                             v = v.replacing(with: rowCap, where: rowCap .< v)
                         }
-                        let r = UnsafeRawPointer(reach.baseAddress! + b).loadUnaligned(as: SIMD8<Float>.self)
+                        let r = UnsafeRawBufferPointer(reach).loadUnaligned(fromByteOffset: 4 * b, as: SIMD8<Float>.self)
                         let passing = (v .>= r) .| (v .>= floor)
                         if any(passing) { for k in 0..<8 where passing[k] { test(b + k) } }
                         b += 8

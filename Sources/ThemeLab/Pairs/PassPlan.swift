@@ -8,62 +8,95 @@ public struct PassNeeds: Sendable, Equatable {
     public var averageLinkage = false
     /// Nearest-neighbour similarities per item, the most any reader takes (0: none).
     public var neighbours = 0
+    /// HDBSCAN's maximum spanning trees of mutual-reachability similarities, one per k (`min_samples`): a pass of
+    /// their own once the first pass's neighbours give the core distances.
+    public var reachabilityTrees: Set<Int> = []
+    /// Leiden's symmetrised k-nearest-neighbour graphs, one per k, built from the neighbour lists.
+    public var neighbourGraphs: Set<Int> = []
 
-    public init(spanningForest: Bool = false, averageLinkage: Bool = false, neighbours: Int = 0) {
+    public init(
+        spanningForest: Bool = false, averageLinkage: Bool = false, neighbours: Int = 0, reachabilityTrees: Set<Int> = [],
+        neighbourGraphs: Set<Int> = []
+    ) {
         self.spanningForest = spanningForest
         self.averageLinkage = averageLinkage
         self.neighbours = neighbours
+        self.reachabilityTrees = reachabilityTrees
+        self.neighbourGraphs = neighbourGraphs
     }
 
-    /// What is gathered on `items` items: no neighbour lists when k is not below N, since every reader of them then
-    /// gives a note instead of an answer (and k up to 10⁶ lists per item would fill the memory for nothing).
+    /// Everything `rules` and `groupings` need on `items` items.
+    public static func of(rules: [ThresholdRule] = [], groupings: [Grouping] = [], items: Int) -> PassNeeds {
+        (rules.map { $0.passNeeds(items: items) } + groupings.map { $0.needs.on(items: items) }).reduce(PassNeeds()) { $0.union($1) }
+    }
+
+    /// What is gathered on `items` items: nothing that reads k neighbours when k is not below N, since every reader
+    /// of it then gives a note instead of an answer (and k up to 10⁶ lists per item would fill the memory for nothing).
     public func on(items: Int) -> PassNeeds {
-        PassNeeds(spanningForest: spanningForest, averageLinkage: averageLinkage, neighbours: neighbours < items ? neighbours : 0)
+        PassNeeds(
+            spanningForest: spanningForest, averageLinkage: averageLinkage, neighbours: neighbours < items ? neighbours : 0,
+            reachabilityTrees: reachabilityTrees.filter { $0 < items }, neighbourGraphs: neighbourGraphs.filter { $0 < items })
     }
 
     /// Everything either asks for.
     public func union(_ other: PassNeeds) -> PassNeeds {
         PassNeeds(
             spanningForest: spanningForest || other.spanningForest, averageLinkage: averageLinkage || other.averageLinkage,
-            neighbours: max(neighbours, other.neighbours))
+            neighbours: max(neighbours, other.neighbours), reachabilityTrees: reachabilityTrees.union(other.reachabilityTrees),
+            neighbourGraphs: neighbourGraphs.union(other.neighbourGraphs))
     }
 }
 
-/// What one space's pass gathered, for the rules and groupings to read.
+/// What one space's passes gathered, for the rules and groupings to read. Each product is reached through an
+/// accessor that throws `PlanMismatch` when the plan did not gather it (its reader did not declare it in `needs`).
 public struct PassProducts {
     /// The space's unit vectors.
     public let vectors: Matrix
     public let distribution: PairDistribution
-    public let forest: SpanningForest?
-    public let dendrogram: Dendrogram?
-    /// Why there is no dendrogram when one was asked for.
-    public let dendrogramNote: String?
-    public let neighbours: NearestNeighbours?
     /// numpy's 256-bin all-pairs histogram counted exactly in a second pass (when the first kept
     /// no values and the corpus is within the pair limit).
     public let exactCoarse: CoarseHistogram?
-    /// For groupings that need a pass of their own (HDBSCAN's tree).
-    public let engine: PairEngine
-    /// What groupings derive from the pass and share (one HDBSCAN tree per k, one graph per k).
-    public let memo = PassMemo()
-}
+    /// What the plan gathered.
+    public let gathered: PassNeeds
+    let forest: SpanningForest?
+    let dendrogramResult: Result<Dendrogram, any Error>?
+    let neighbourLists: NearestNeighbours?
+    let reachabilityTrees: [Int: [SpanningForest.Edge]]
+    let neighbourGraphs: [Int: WeightedGraph]
 
-/// Values derived from one pass, each made once on first use.
-public final class PassMemo: @unchecked Sendable {
-    private let lock = NSLock()
-    private var values: [String: Any] = [:]
+    public func spanningForest() throws -> SpanningForest {
+        guard let forest else { throw PlanMismatch("the spanning forest was read but not planned") }
+        return forest
+    }
 
-    public func value<T>(_ key: String, make: () throws -> T) rethrows -> T {
-        if let v = lock.withLock({ values[key] }) as? T { return v }
-        let v = try make()
-        lock.withLock { values[key] = v }
-        return v
+    /// The average-linkage dendrogram, or the reason there is none on this corpus (too many items).
+    public func dendrogram() throws -> Result<Dendrogram, any Error> {
+        guard let dendrogramResult else { throw PlanMismatch("the average-linkage dendrogram was read but not planned") }
+        return dendrogramResult
+    }
+
+    public func nearestNeighbours() throws -> NearestNeighbours {
+        guard let neighbourLists else { throw PlanMismatch("the nearest-neighbour lists were read but not planned") }
+        return neighbourLists
+    }
+
+    /// HDBSCAN's mutual-reachability spanning tree at `k`, heaviest edge first.
+    public func reachabilityTree(k: Int) throws -> [SpanningForest.Edge] {
+        guard let tree = reachabilityTrees[k] else { throw PlanMismatch("the reachability tree at k = \(k) was read but not planned") }
+        return tree
+    }
+
+    /// Leiden's k-nearest-neighbour graph at `k`.
+    public func neighbourGraph(k: Int) throws -> WeightedGraph {
+        guard let graph = neighbourGraphs[k] else { throw PlanMismatch("the \(k)-nearest-neighbour graph was read but not planned") }
+        return graph
     }
 }
 
 /// The pass planner: from what the rules and groupings need, the consumers of one pass over a
-/// space's vectors, and whether a second pass counts numpy's 256-bin histogram exactly for Otsu and
-/// Kittler–Illingworth (large corpora skip it; the fine histogram then places it).
+/// space's vectors; whether a second pass counts numpy's 256-bin histogram exactly for Otsu and
+/// Kittler–Illingworth (large corpora skip it; the fine histogram then places it); and HDBSCAN's
+/// reachability trees, in one more pass once the first pass's neighbours give the core distances.
 public struct PassPlan {
     public var needs: PassNeeds
     /// Above this many pairs the second pass is skipped.
@@ -76,13 +109,10 @@ public struct PassPlan {
 
     public func run(_ x: Matrix, labels: [Int32]?, engine: PairEngine) -> PassProducts {
         let forest = needs.spanningForest ? SpanningForest(items: x.rows) : nil
-        var linkage: AverageLinkage?
-        var linkageNote: String?
-        if needs.averageLinkage {
-            do { linkage = try AverageLinkage(items: x.rows) } catch { linkageNote = "\(error)" }
-        }
+        let linkage = needs.averageLinkage ? Result { try AverageLinkage(items: x.rows) } : nil
         let neighbours = needs.neighbours > 0 ? NearestNeighbours(items: x.rows, k: needs.neighbours) : nil
-        let consumers = [forest as PairConsumer?, linkage, neighbours].compactMap { $0 }
+        var consumers = [forest as PairConsumer?, neighbours].compactMap { $0 }
+        if case .success(let l) = linkage { consumers.insert(l, at: forest == nil ? 0 : 1) }
         let distribution = engine.run(x, labels: labels, consumers: consumers)
         var exactCoarse: CoarseHistogram?
         if distribution.sortedValues(.all) == nil, distribution.all.count > 0, distribution.all.count <= exactHistogramPairLimit {
@@ -91,7 +121,23 @@ public struct PassPlan {
             exactCoarse = counting.histogram
         }
         return PassProducts(
-            vectors: x, distribution: distribution, forest: forest, dendrogram: linkage?.dendrogram(), dendrogramNote: linkageNote,
-            neighbours: neighbours, exactCoarse: exactCoarse, engine: engine)
+            vectors: x, distribution: distribution, exactCoarse: exactCoarse, gathered: needs, forest: forest,
+            dendrogramResult: linkage?.map { $0.dendrogram() }, neighbourLists: neighbours,
+            reachabilityTrees: reachabilityTrees(x, neighbours, engine: engine),
+            neighbourGraphs: neighbours.map { lists in
+                Dictionary(uniqueKeysWithValues: needs.neighbourGraphs.map { ($0, WeightedGraph.nearestNeighbours(lists, k: $0)) })
+            } ?? [:])
+    }
+
+    /// One tree per k, all fed by one pass without labels (each tree reads the tiles alone).
+    func reachabilityTrees(_ x: Matrix, _ neighbours: NearestNeighbours?, engine: PairEngine) -> [Int: [SpanningForest.Edge]] {
+        guard !needs.reachabilityTrees.isEmpty else { return [:] }
+        let ks = needs.reachabilityTrees.sorted()
+        let forests = ks.map { k in
+            let cores = neighbours.map { HDBSCAN.coreSimilarities($0, k: k) } ?? [Float](repeating: .infinity, count: x.rows)
+            return SpanningForest(items: x.rows, cores: cores)
+        }
+        engine.feed(x, consumers: forests)
+        return Dictionary(uniqueKeysWithValues: zip(ks, forests.map(\.edges)))
     }
 }

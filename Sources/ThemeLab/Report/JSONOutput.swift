@@ -52,6 +52,8 @@ public enum JSONOutput {
             return context.codingPath.isEmpty ? "not valid JSON" : "\(at(context)) has a bad value"
         case let e as ThemeLabError:
             return "\(e)"
+        case let e as FieldError:
+            return "\(e)"
         default:
             return "not valid JSON"
         }

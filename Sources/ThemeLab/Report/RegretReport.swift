@@ -46,9 +46,9 @@ public struct RegretTable: Sendable {
         analyses: [CorpusAnalysis], grouping: String, settings: AnalysisSettings, space: String = "centred", alongside: [String] = []
     ) {
         self.grouping = grouping
-        let cutsItself = Set(settings.groupings.filter { (try? ThemeLab.grouping(named: $0))?.cutsItself == true })
+        let cutsItself = Set(settings.groupings.filter { $0.kind == .cutsItself }.map(\.name))
         ownCuts = cutsItself.intersection(alongside + [grouping])
-        localRules = Set(((try? settings.rules()) ?? []).filter { $0.neighbours > 0 || $0.needsDendrogram }.map(\.name)).union(ownCuts)
+        localRules = Set(settings.rules.filter { $0.neighbours > 0 || $0.needsDendrogram }.map(\.name)).union(ownCuts)
         var rules: [String] = []
         rows = analyses.compactMap { a in
             guard let s = a.spaces.first(where: { $0.space == space }), let c = s.ceilings?.first(where: { $0.grouping == grouping }) else {

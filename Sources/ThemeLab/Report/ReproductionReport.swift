@@ -44,7 +44,7 @@ public struct ReproductionReport {
     func regretTables(_ experiment: String) -> [RegretTable] {
         guard let e = experiments.first(where: { $0.name == experiment }) else { return [] }
         let (analyses, settings) = (e.results.analyses, e.results.settings)
-        let own = settings.groupings.filter { (try? grouping(named: $0))?.cutsItself == true }
+        let own = settings.groupings.filter { $0.kind == .cutsItself }.map(\.name)
         return layout.regret.groupings.map {
             RegretTable(analyses: analyses, grouping: $0, settings: settings, alongside: $0 == layout.regret.ownCutsCeiling ? own : [])
         } + own.map { RegretTable(analyses: analyses, grouping: $0, settings: settings) }
@@ -300,7 +300,7 @@ public struct ReproductionReport {
         out +=
             "Each cell: the corpus's own ARI, then (for experiments run with replicates) the 95% percentile bootstrap interval of "
             + "the mean over replicates; how each corpus was replicated is in its experiment's tables.\n\n"
-        let rules = standardThresholdRules.compactMap { try? thresholdRule(named: $0) }
+        let rules = standardThresholdRules
         out +=
             "| experiment | corpus | source | space | topics | related share | "
             + rules.map { $0.isLabelInformed ? "\($0.name) †" : $0.name }.joined(separator: " | ") + " | k-means k=topics † |\n"

@@ -1,0 +1,39 @@
+/// The best ARI any threshold gives a grouping (label-informed): what a rule's regret is
+/// measured against.
+public struct Ceiling: Codable, Sendable, Equatable {
+    public var grouping: String
+    /// Which thresholds were tried.
+    public var search: String
+    public var threshold: Double
+    public var ari: Double
+    public var groups: Int
+    /// The parameter searched instead of a threshold (`m` for HDBSCAN, `γ` for Leiden), whose best
+    /// value `threshold` then holds.
+    public var parameter: String?
+    /// The best ARI over replicates, and on each.
+    public var replicates: Estimate?
+    public var replicateARI: [Double?]?
+
+    init(grouping: String, search: String, _ cut: BestCut, parameter: String? = nil) {
+        self.grouping = grouping
+        self.search = search
+        self.parameter = parameter
+        threshold = cut.threshold
+        ari = cut.ari
+        groups = cut.groups
+    }
+}
+
+/// The best ARI over a grouping's own parameter values (noise as singletons), as a ceiling.
+func bestParameter(
+    _ grouping: String, _ parameter: String, values: [Double], topics: [Int32], labels: (Double) throws -> [Int32]
+) rethrows -> Ceiling? {
+    var best: BestCut?
+    for v in values {
+        let groups = GroupingCut.noiseAsSingletons(try labels(v))
+        let ari = Recovery(topics: topics, groups: groups).ari
+        if best.map({ ari > $0.ari }) ?? true { best = BestCut(threshold: v, ari: ari, groups: Set(groups).count) }
+    }
+    let listed = values.map(formatArgument).joined(separator: ", ")
+    return best.map { Ceiling(grouping: grouping, search: "\(parameter) ∈ {\(listed)}", $0, parameter: parameter) }
+}
