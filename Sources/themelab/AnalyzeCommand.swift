@@ -66,7 +66,7 @@ let analyzeCommand = Command(
         spec.maxItems = try args.values["max-items"].map { _ in try args.int("max-items", default: 0, range: Validation.maxItems) }
         spec.seed = try args.values["corpus-seed"].map { _ in UInt64(try args.int("corpus-seed", default: 0, range: 0...Int.max)) }
     }
-    try Validation.check(spec, at: "corpus", source: .commandLine)
+    try Validation.check(spec, at: "corpora[0]", source: .commandLine)
     let layer = try args.values["layer"].map { _ in try args.int("layer", default: 0, range: Validation.layer) }
     let encoder = ExperimentPlan.Encoder(model: args.values["model"], layers: layer.map { [$0] }, embeddings: args.values["embeddings"])
     let plan = ExperimentPlan(name: "analysis", corpora: [spec], encoders: [encoder], settings: settings)

@@ -35,7 +35,7 @@ let synthCommand = Command(
     g.topicStrength = try number("topic-strength") ?? g.topicStrength
     g.noise = try number("noise") ?? g.noise
     g.seed = UInt64(try args.int("seed", default: Int(g.seed), range: 0...Int.max))
-    try Validation.check(g, at: "generator", source: .commandLine)
+    try Validation.check(g, at: "corpora[0].generator", source: .commandLine)
     let (corpus, vectors) = g.corpus(name: "synthetic")
     let corpusPath = try args.required("out-corpus")
     let npyPath = try args.required("out-embeddings")

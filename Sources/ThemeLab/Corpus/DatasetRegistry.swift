@@ -22,6 +22,11 @@ public struct CorpusSpec: Codable, Sendable, Equatable {
     public var resample: Resampling?
 
     public init(name: String) { self.name = name }
+
+    /// The fields of a corpus in an experiment file (`ExperimentSchema`).
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case name, path, split, level, intents, perIntent, includeOutOfScope, seed, minimumTopicSize, maxItems, generator, resample
+    }
 }
 
 /// A loaded corpus, with its vectors when the corpus brings them (the generator).

@@ -22,6 +22,11 @@ public struct SyntheticVectors: Sendable, Codable, Equatable {
     public var noise: Double
     public var seed: UInt64
 
+    /// The fields of a generator in an experiment file (`ExperimentSchema`).
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case dimensions, topicSizes, anisotropy, anisotropySpread, topicStrength, noise, seed
+    }
+
     public init(
         dimensions: Int, topicSizes: [Int], anisotropy: Double, anisotropySpread: Double = 0,
         topicStrength: Double, noise: Double, seed: UInt64

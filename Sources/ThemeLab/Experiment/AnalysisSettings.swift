@@ -22,21 +22,16 @@ public struct AnalysisSettings: Codable, Sendable, Equatable {
         case spaces, thresholds, groupings, shuffles, seed, replicates, exactHistogramPairLimit
     }
 
+    /// Defaults for what `decoder` leaves out (an experiment file's top level), every field from a results file.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        try self.init(names: c, spaces: .spaces, thresholds: .thresholds, groupings: .groupings)
-        shuffles = try c.decode(Int.self, forKey: .shuffles)
-        seed = try c.decode(UInt64.self, forKey: .seed)
+        spaces = try c.values(.spaces, EmbeddingSpace.init(name:)) ?? spaces
+        rules = try c.values(.thresholds, thresholdRule(named:)) ?? rules
+        groupings = try c.values(.groupings, grouping(named:)) ?? groupings
+        shuffles = try c.decodeIfPresent(Int.self, forKey: .shuffles) ?? shuffles
+        seed = try c.decodeIfPresent(UInt64.self, forKey: .seed) ?? seed
         replicates = try c.decodeIfPresent(Int.self, forKey: .replicates)
-        exactHistogramPairLimit = try c.decode(Int.self, forKey: .exactHistogramPairLimit)
-    }
-
-    /// Defaults, with the spaces, rules and groupings `c` names (under the same keys in an experiment file).
-    init<K: CodingKey>(names c: KeyedDecodingContainer<K>, spaces: K, thresholds: K, groupings: K) throws {
-        self.init()
-        if let v = try c.values(spaces, EmbeddingSpace.init(name:)) { self.spaces = v }
-        if let v = try c.values(thresholds, thresholdRule(named:)) { rules = v }
-        if let v = try c.values(groupings, grouping(named:)) { self.groupings = v }
+        exactHistogramPairLimit = try c.decodeIfPresent(Int.self, forKey: .exactHistogramPairLimit) ?? exactHistogramPairLimit
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -66,13 +61,31 @@ public struct FieldError: Error, CustomStringConvertible {
     public var description: String { "'\(path)' \(message)" }
 }
 
+extension FieldError {
+    /// The field at `codingPath` (`journals[0].order`), element `index` of its list when given.
+    init(at codingPath: [CodingKey], index: Int? = nil, _ message: String) {
+        var path = ""
+        for key in codingPath {
+            if let i = key.intValue { path += "[\(i)]" } else { path += (path.isEmpty ? "" : ".") + key.stringValue }
+        }
+        self.init(path: path + (index.map { "[\($0)]" } ?? ""), message: message)
+    }
+}
+
 extension KeyedDecodingContainer {
+    /// The name under `key` read as a value by `parse`; a bad one is a `FieldError` naming it.
+    func value<T>(_ key: Key, _ parse: (String) throws -> T) throws -> T? {
+        guard let name = try decodeIfPresent(String.self, forKey: key) else { return nil }
+        do { return try parse(name) } catch let e as ThemeLabError {
+            throw FieldError(at: codingPath + [key], "\(e)")
+        }
+    }
+
     /// The names under `key` read as values by `parse`; a bad one is a `FieldError` naming it (`thresholds[2]`).
     func values<T>(_ key: Key, _ parse: (String) throws -> T) throws -> [T]? {
         guard let names = try decodeIfPresent([String].self, forKey: key) else { return nil }
-        let path = (codingPath + [key]).map(\.stringValue).joined(separator: ".")
         return try names.enumerated().map { i, name in
-            do { return try parse(name) } catch let e as ThemeLabError { throw FieldError(path: "\(path)[\(i)]", message: "\(e)") }
+            do { return try parse(name) } catch let e as ThemeLabError { throw FieldError(at: codingPath + [key], index: i, "\(e)") }
         }
     }
 }

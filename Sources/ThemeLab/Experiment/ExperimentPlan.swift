@@ -17,6 +17,8 @@ public struct ExperimentPlan: Decodable, Sendable {
         /// The folder `model` names: nil for the bootstrap model.
         var modelFolder: String? { model == "default" ? nil : model }
 
+        enum CodingKeys: String, CodingKey, CaseIterable { case model, layers, embeddings }
+
         public init(model: String? = nil, layers: [Int]? = nil, embeddings: String? = nil) {
             self.model = model
             self.layers = layers
@@ -54,7 +56,7 @@ public struct ExperimentPlan: Decodable, Sendable {
         corpora = try c.decode([CorpusSpec].self, forKey: .corpora)
         encoders = try c.decodeIfPresent([Encoder].self, forKey: .encoders) ?? [Encoder()]
         gate = try c.decodeIfPresent([String: Double].self, forKey: .gate)
-        settings = try AnalysisSettings(names: c, spaces: .spaces, thresholds: .thresholds, groupings: .groupings)
+        settings = try AnalysisSettings(from: decoder)
         if let v = try c.decodeIfPresent(Int.self, forKey: .shuffles) { settings.shuffles = v }
         if let v = try c.decodeIfPresent(UInt64.self, forKey: .seed) { settings.seed = v }
         settings.replicates = try c.decodeIfPresent(Int.self, forKey: .replicates)
@@ -64,96 +66,20 @@ public struct ExperimentPlan: Decodable, Sendable {
     /// Reads and checks an experiment file: unknown fields, names and every bound that needs no
     /// input, each refusal naming the file and the field.
     public static func read(path: String) throws -> ExperimentPlan {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ThemeLabError.input("\(path): cannot read experiment file")
-        }
-        return try decode(data, path: path)
+        let (data, object) = try ExperimentSchema.object(at: path)
+        return try decode(data, object, path: path)
     }
 
     /// The checked plan in `data`, read from `path`.
     public static func decode(_ data: Data, path: String) throws -> ExperimentPlan {
-        let source = ParameterSource.experiment(path)
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw ThemeLabError.input("\(path): not a JSON object")
-        }
-        try refuseUnknownFields(object, source: source)
-        var plan: ExperimentPlan
-        do { plan = try JSONDecoder().decode(ExperimentPlan.self, from: data) } catch let e as FieldError {
-            throw source.error(e.path, e.message)
-        } catch {
-            try refuseFractionalCounts(object, source: source)
-            throw ThemeLabError.input("\(path): \(JSONOutput.describe(error))")
-        }
+        try decode(data, try ExperimentSchema.object(data, path: path), path: path)
+    }
+
+    static func decode(_ data: Data, _ object: [String: Any], path: String) throws -> ExperimentPlan {
+        var plan = try ExperimentSchema.decode(ExperimentPlan.self, data, object, path: path, keys: Keys.self, topLevel: "an experiment")
         plan.file = path
-        try plan.validate(source: source)
+        try plan.validate(source: .experiment(path))
         return plan
-    }
-
-    /// Refuses the first field of `fields` (at `path`; "" for the top level, called `topLevel`) not in `known`.
-    static func refuse(
-        _ fields: [String: Any], _ known: Set<String>, at path: String, topLevel: String = "an experiment", source: ParameterSource
-    ) throws {
-        for key in fields.keys.sorted() where !known.contains(key) {
-            throw source.error(
-                path.isEmpty ? key : "\(path).\(key)",
-                "is not a field of \(path.isEmpty ? topLevel : "this object") (expected one of \(known.sorted().joined(separator: ", ")))")
-        }
-    }
-
-    /// Fields a file may hold, per object: a misspelt one would otherwise be ignored in silence.
-    static func refuseUnknownFields(_ object: [String: Any], source: ParameterSource) throws {
-        func refuse(_ fields: [String: Any], _ known: Set<String>, at path: String) throws {
-            try ExperimentPlan.refuse(fields, known, at: path, source: source)
-        }
-        try refuse(object, Set(Keys.allCases.map(\.rawValue)), at: "")
-        let corpusFields: Set = [
-            "name", "path", "split", "level", "intents", "perIntent", "includeOutOfScope", "seed", "minimumTopicSize",
-            "maxItems", "generator", "resample",
-        ]
-        for (i, spec) in ((object["corpora"] as? [Any]) ?? []).enumerated() {
-            guard let spec = spec as? [String: Any] else { continue }
-            try refuse(spec, corpusFields, at: "corpora[\(i)]")
-            if let r = spec["resample"] as? [String: Any] { try refuse(r, ["scheme", "fraction"], at: "corpora[\(i)].resample") }
-            if let g = spec["generator"] as? [String: Any] {
-                try refuse(
-                    g, ["dimensions", "topicSizes", "anisotropy", "anisotropySpread", "topicStrength", "noise", "seed"],
-                    at: "corpora[\(i)].generator")
-            }
-        }
-        if let r = object["resample"] as? [String: Any] { try refuse(r, ["scheme", "fraction"], at: "resample") }
-        for (i, encoder) in ((object["encoders"] as? [Any]) ?? []).enumerated() {
-            if let encoder = encoder as? [String: Any] { try refuse(encoder, ["model", "layers", "embeddings"], at: "encoders[\(i)]") }
-        }
-    }
-
-    /// Fields that hold whole numbers, wherever they appear.
-    static let wholeNumberFields: Set = [
-        "shuffles", "seed", "replicates", "intents", "perIntent", "maxItems", "minimumTopicSize", "dimensions", "topicSizes", "layers",
-        "launch", "initial", "points",
-    ]
-
-    /// After a failed decode: a whole-number field given 1.5 or 1e30, which Foundation's decoder reports
-    /// only as "not valid JSON", named here.
-    static func refuseFractionalCounts(_ value: Any, at path: String = "", source: ParameterSource) throws {
-        if let object = value as? [String: Any] {
-            for (key, v) in object.sorted(by: { $0.key < $1.key }) {
-                let field = path.isEmpty ? key : "\(path).\(key)"
-                if wholeNumberFields.contains(key) {
-                    for (i, n) in ((v as? [Any]) ?? [v]).enumerated() {
-                        guard let n = n as? NSNumber, !(n is Bool) else { continue }
-                        let d = n.doubleValue
-                        let fits = key == "seed" ? (0..<0x1p64).contains(d) : abs(d) < 0x1p63
-                        if d.rounded() != d || !fits {
-                            throw source.error(v is [Any] ? "\(field)[\(i)]" : field, "must be a whole number, got \(d)")
-                        }
-                    }
-                } else {
-                    try refuseFractionalCounts(v, at: field, source: source)
-                }
-            }
-        } else if let list = value as? [Any] {
-            for (i, v) in list.enumerated() { try refuseFractionalCounts(v, at: "\(path)[\(i)]", source: source) }
-        }
     }
 
     /// An experiment's name becomes a folder under results/ and a Slurm job name: a plain file name, nothing that could

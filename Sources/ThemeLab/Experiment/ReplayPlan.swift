@@ -8,23 +8,40 @@ import Foundation
 ///      {"corpus": {"name": "clinc150", "intents": 8, "perIntent": 40, "seed": 3}, "order": "bursts(4)"}],
 ///      "launch": 25, "thresholds": ["otsu-floored"], "policies": ["always", "never", "app(1.5,0.01)"], "shuffles": 5, "seed": 0}
 public struct ReplayPlan: Decodable, Sendable {
-    public struct Journal: Codable, Sendable {
+    public struct Journal: Decodable, Sendable {
         public var corpus: CorpusSpec
-        /// `corpus`, `shuffle`, `bursts(b)`, `fading(w)`; default: `corpus` when every item has an order, else `shuffle`.
-        public var order: String?
+        /// Default: `corpus` when every item has an order, else `shuffle`.
+        public var order: JournalOrder?
         /// Saves per launch, and saves in the journal at the first launch (defaults: the plan's).
         public var launch: Int?
         public var initial: Int?
         /// A `.npy` of the corpus's vectors in place of the default encoder.
         public var embeddings: String?
+
+        public init(corpus: CorpusSpec, order: JournalOrder? = nil, launch: Int? = nil, initial: Int? = nil, embeddings: String? = nil) {
+            (self.corpus, self.order, self.launch, self.initial, self.embeddings) = (corpus, order, launch, initial, embeddings)
+        }
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case corpus, order, launch, initial, embeddings }
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            corpus = try c.decode(CorpusSpec.self, forKey: .corpus)
+            order = try c.value(.order, JournalOrder.init(named:))
+            launch = try c.decodeIfPresent(Int.self, forKey: .launch)
+            initial = try c.decodeIfPresent(Int.self, forKey: .initial)
+            embeddings = try c.decodeIfPresent(String.self, forKey: .embeddings)
+        }
     }
 
+    /// What every journal is replayed with, as values (names read once, when decoded; written back as names).
     public struct Settings: Codable, Sendable {
         public var launch = 25
         /// Default: one launch.
         public var initial: Int?
-        public var thresholds = ["otsu-floored", "kittler-illingworth"]
-        public var policies = ReplayPlan.standardPolicies
+        /// The threshold rules recomputed at every regroup (the field `thresholds`).
+        public var rules: [ThresholdRule] = [OtsuFlooredThreshold(bins: 256), KittlerIllingworthThreshold(bins: 256)]
+        public var policies: [RegroupPolicy] = ReplayPlan.standardPolicies
         /// Orders per seeded journal (its spread and intervals are over these).
         public var shuffles = 5
         public var seed: UInt64 = 0
@@ -32,12 +49,37 @@ public struct ReplayPlan: Decodable, Sendable {
         public var points = 50
 
         public init() {}
+
+        enum CodingKeys: String, CodingKey { case launch, initial, thresholds, policies, shuffles, seed, points }
+
+        /// Defaults for what `decoder` leaves out (a replay file), every field from a results file.
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            launch = try c.decodeIfPresent(Int.self, forKey: .launch) ?? launch
+            initial = try c.decodeIfPresent(Int.self, forKey: .initial)
+            rules = try c.values(.thresholds, thresholdRule(named:)) ?? rules
+            policies = try c.values(.policies, regroupPolicy(named:)) ?? policies
+            shuffles = try c.decodeIfPresent(Int.self, forKey: .shuffles) ?? shuffles
+            seed = try c.decodeIfPresent(UInt64.self, forKey: .seed) ?? seed
+            points = try c.decodeIfPresent(Int.self, forKey: .points) ?? points
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(launch, forKey: .launch)
+            try c.encodeIfPresent(initial, forKey: .initial)
+            try c.encode(rules.map(\.name), forKey: .thresholds)
+            try c.encode(policies.map(\.name), forKey: .policies)
+            try c.encode(shuffles, forKey: .shuffles)
+            try c.encode(seed, forKey: .seed)
+            try c.encode(points, forKey: .points)
+        }
     }
 
     /// Always, never, launch-only and the app's policy over g ∈ {1.25, 1.5, 2} × τ ∈ {0.002, 0.01, 0.05, 2 (off)}.
-    public static let standardPolicies =
-        ["always", "never", "launch-only"]
-        + [1.25, 1.5, 2].flatMap { g in [0.002, 0.01, 0.05, 2].map { "app(\(formatArgument(g)),\(formatArgument($0)))" } }
+    public static let standardPolicies: [RegroupPolicy] =
+        [AlwaysRegroup(), NeverRegroup(), LaunchRegroup()]
+        + [1.25, 1.5, 2].flatMap { g in [0.002, 0.01, 0.05, 2].map { AppRegroupPolicy(growth: g, drift: $0) } }
 
     /// Every file the replay reads: itself, its journals' corpora and given embeddings.
     public func inputFiles(dataDirectory: String?) throws -> [String] {
@@ -86,14 +128,7 @@ public struct ReplayPlan: Decodable, Sendable {
         name = try c.decode(String.self, forKey: .name)
         description = try c.decodeIfPresent(String.self, forKey: .description)
         journals = try c.decode([Journal].self, forKey: .journals)
-        settings = Settings()
-        if let v = try c.decodeIfPresent(Int.self, forKey: .launch) { settings.launch = v }
-        settings.initial = try c.decodeIfPresent(Int.self, forKey: .initial)
-        if let v = try c.decodeIfPresent([String].self, forKey: .thresholds) { settings.thresholds = v }
-        if let v = try c.decodeIfPresent([String].self, forKey: .policies) { settings.policies = v }
-        if let v = try c.decodeIfPresent(Int.self, forKey: .shuffles) { settings.shuffles = v }
-        if let v = try c.decodeIfPresent(UInt64.self, forKey: .seed) { settings.seed = v }
-        if let v = try c.decodeIfPresent(Int.self, forKey: .points) { settings.points = v }
+        settings = try Settings(from: decoder)
     }
 
     /// Whether the experiment file at `path` is a replay (`"kind": "replay"`) rather than an analysis grid.
@@ -106,37 +141,14 @@ public struct ReplayPlan: Decodable, Sendable {
 
     /// Reads and checks a replay file; every refusal names the file and the field.
     public static func read(path: String) throws -> ReplayPlan {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ThemeLabError.input("\(path): cannot read experiment file")
+        let (data, object) = try ExperimentSchema.object(at: path)
+        guard object["kind"] as? String == "replay" else {
+            throw ParameterSource.experiment(path).error("kind", "must be \"replay\" in a replay experiment")
         }
-        let source = ParameterSource.experiment(path)
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw ThemeLabError.input("\(path): not a JSON object")
-        }
-        guard object["kind"] as? String == "replay" else { throw source.error("kind", "must be \"replay\" in a replay experiment") }
-        try refuseUnknownFields(object, source: source)
-        var plan: ReplayPlan
-        do { plan = try JSONDecoder().decode(ReplayPlan.self, from: data) } catch {
-            try ExperimentPlan.refuseFractionalCounts(object, source: source)
-            throw ThemeLabError.input("\(path): \(JSONOutput.describe(error))")
-        }
+        var plan = try ExperimentSchema.decode(ReplayPlan.self, data, object, path: path, keys: Keys.self, topLevel: "a replay experiment")
         plan.file = path
-        try plan.validate(source: source)
+        try plan.validate(source: .experiment(path))
         return plan
-    }
-
-    static func refuseUnknownFields(_ object: [String: Any], source: ParameterSource) throws {
-        func refuse(_ fields: [String: Any], _ known: Set<String>, at path: String) throws {
-            try ExperimentPlan.refuse(fields, known, at: path, topLevel: "a replay experiment", source: source)
-        }
-        try refuse(object, Set(Keys.allCases.map(\.rawValue)), at: "")
-        for (i, journal) in ((object["journals"] as? [Any]) ?? []).enumerated() {
-            guard let journal = journal as? [String: Any] else { continue }
-            try refuse(journal, ["corpus", "order", "launch", "initial", "embeddings"], at: "journals[\(i)]")
-            if let corpus = journal["corpus"] as? [String: Any] {
-                try ExperimentPlan.refuseUnknownFields(["corpora": [corpus]], source: source)
-            }
-        }
     }
 
     /// Every bound that needs no input.
@@ -147,32 +159,16 @@ public struct ReplayPlan: Decodable, Sendable {
         if let initial = settings.initial { try checkInitial(initial, "initial", source: source) }
         try source.check(settings.shuffles, in: 1...1000, "shuffles")
         try source.check(settings.points, in: 2...100_000, "points")
-        guard !settings.thresholds.isEmpty else { throw source.error("thresholds", "is empty: nothing would be replayed") }
-        for (i, text) in settings.thresholds.enumerated() {
-            let rule: ThresholdRule
-            do { rule = try thresholdRule(named: text) } catch ThemeLabError.usage(let message) {
-                throw source.error("thresholds[\(i)]", message)
-            }
-            guard FreshRegroup.histogramRules.contains(try RuleName(rule.name).base) else {
-                throw source.error(
-                    "thresholds[\(i)]",
-                    "is \(text); a replay recomputes the rule at every save and takes those read from the pair histogram: "
-                        + FreshRegroup.histogramRules.sorted().joined(separator: ", "))
-            }
+        guard !settings.rules.isEmpty else { throw source.error("thresholds", "is empty: nothing would be replayed") }
+        for (i, rule) in settings.rules.enumerated() where !rule.readsOnlyThePairHistogram {
+            throw source.error(
+                "thresholds[\(i)]",
+                "is \(rule.name); a replay recomputes the rule at every save and takes those read from the pair histogram: "
+                    + standardThresholdRules.filter(\.readsOnlyThePairHistogram).map(\.name).joined(separator: ", "))
         }
         guard !settings.policies.isEmpty else { throw source.error("policies", "is empty: nothing would be replayed") }
-        for (i, text) in settings.policies.enumerated() {
-            do { _ = try regroupPolicy(named: text) } catch ThemeLabError.usage(let message) {
-                throw source.error("policies[\(i)]", message)
-            }
-        }
         for (i, journal) in journals.enumerated() {
             try Validation.check(journal.corpus, at: "journals[\(i)].corpus", source: source)
-            if let order = journal.order {
-                do { _ = try JournalOrder(named: order) } catch ThemeLabError.usage(let message) {
-                    throw source.error("journals[\(i)].order", message)
-                }
-            }
             if let launch = journal.launch { try checkLaunch(launch, "journals[\(i)].launch", source: source) }
             if let initial = journal.initial { try checkInitial(initial, "journals[\(i)].initial", source: source) }
             if journal.embeddings != nil && journal.corpus.generator != nil {

@@ -5,8 +5,7 @@ extension ReplayPlan {
     /// journal side by side on up to two workers.
     public func run(in environment: RunEnvironment) throws -> ReplayResults {
         let source = file.map(ParameterSource.experiment) ?? .commandLine
-        let rules = try settings.thresholds.map(thresholdRule(named:))
-        let policies = try settings.policies.map(regroupPolicy(named:))
+        let (rules, policies) = (settings.rules, settings.policies)
         let loaded = try journals.map { try DatasetRegistry.load($0.corpus, dataDirectory: environment.dataDirectory) }
         for (i, l) in loaded.enumerated() {
             let field = "journals[\(i)].corpus"
@@ -99,8 +98,7 @@ extension ReplayPlan {
 
     /// The journal's order scheme: as given, else the corpus's own order when every item has one, else shuffles.
     func order(of i: Int, _ corpus: Corpus) throws -> JournalOrder {
-        guard let text = journals[i].order else { return corpus.items.allSatisfy { $0.order != nil } ? .corpus : .shuffle }
-        let order = try JournalOrder(named: text)
+        guard let order = journals[i].order else { return corpus.items.allSatisfy { $0.order != nil } ? .corpus : .shuffle }
         if order == .corpus, let item = corpus.items.first(where: { $0.order == nil }) {
             let source = file.map(ParameterSource.experiment) ?? .commandLine
             throw source.error("journals[\(i)].order", "is 'corpus', but item '\(item.id)' of '\(corpus.name)' has no 'order' field")

@@ -9,21 +9,11 @@ public struct ParameterSource: Sendable {
     public static let commandLine = ParameterSource(file: nil)
     public static func experiment(_ file: String) -> ParameterSource { ParameterSource(file: file) }
 
-    /// Experiment fields and the options that set them.
-    static let options = [
-        "intents": "--intents", "perIntent": "--per-intent", "maxItems": "--max-items", "seed": "--corpus-seed", "split": "--split",
-        "level": "--level", "path": "--corpus", "name": "--corpus", "corpora": "--corpus", "spaces": "--space",
-        "thresholds": "--thresholds",
-        "groupings": "--groupings", "shuffles": "--shuffles", "layers": "--layer", "dimensions": "--dims", "topicSizes": "--topics",
-        "anisotropy": "--anisotropy", "anisotropySpread": "--spread", "topicStrength": "--topic-strength", "noise": "--noise",
-        "minimumTopicSize": "--minimum-topic-size", "model": "--model", "includeOutOfScope": "--out-of-scope",
-    ]
-
-    /// The field as its source spells it: the JSON path in a file, the option on a command line.
+    /// The field as its source spells it: the JSON path in a file, the option on a command line (`ExperimentSchema`).
     public func name(_ path: String) -> String {
         guard file == nil else { return "'\(path)'" }
         let key = path.split(separator: ".").last.map { String($0.prefix { $0 != "[" }) } ?? path
-        return Self.options[key] ?? "--\(key)"
+        return ExperimentSchema.option(of: path, from: ExperimentPlan.Keys.self) ?? "--\(key)"
     }
 
     /// A refusal naming the field: an input error in a file, a usage error on a command line.
@@ -73,23 +63,16 @@ public enum Validation {
 
     /// Names, and bounds that need no input.
     public static func check(_ spec: CorpusSpec, at path: String, source: ParameterSource) throws {
-        let options: [(String, Bool, Set<String>)] = [
-            ("path", spec.path != nil, ["file"]), ("split", spec.split != nil, ["clinc150"]), ("level", spec.level != nil, ["clinc150"]),
-            ("intents", spec.intents != nil, ["clinc150"]), ("perIntent", spec.perIntent != nil, ["clinc150"]),
-            ("includeOutOfScope", spec.includeOutOfScope != nil, ["clinc150"]),
-            ("minimumTopicSize", spec.minimumTopicSize != nil, ["wordnet-domains", "wordnet-lexnames"]),
-            ("maxItems", spec.maxItems != nil, ["wordnet-domains", "wordnet-lexnames"]),
-            ("generator", spec.generator != nil, ["synthetic"]),
-            ("seed", spec.seed != nil, ["clinc150", "wordnet-domains", "wordnet-lexnames", "synthetic"]),
-        ]
         guard spec.name == "file" || DatasetRegistry.entries.contains(where: { $0.name == spec.name }) else {
             throw source.error(
                 "\(path).name",
                 "is '\(spec.name)', not a known corpus (\(DatasetRegistry.entries.map(\.name).joined(separator: ", ")), or file)")
         }
-        for (field, given, corpora) in options where given && !corpora.contains(spec.name) {
+        let given = try JSONSerialization.jsonObject(with: JSONEncoder().encode(spec)) as? [String: Any] ?? [:]
+        for key in CorpusSpec.CodingKeys.allCases where given[key.stringValue] != nil {
+            guard let corpora = key.corpora, !corpora.contains(spec.name) else { continue }
             throw source.error(
-                "\(path).\(field)", "does not apply to corpus '\(spec.name)' (only to \(corpora.sorted().joined(separator: ", ")))")
+                "\(path).\(key.stringValue)", "does not apply to corpus '\(spec.name)' (only to \(corpora.sorted().joined(separator: ", ")))")
         }
         if spec.name == "file" && spec.path == nil { throw source.error("\(path).path", "is missing (corpus 'file' needs a path)") }
         if let v = spec.split, !["train", "val", "test"].contains(v) {

@@ -18,8 +18,6 @@ public struct Regroup: Sendable {
 /// centred similarities, one for the histogram, one leader pass per distinct threshold. Reuses its
 /// buffers from save to save.
 final class FreshRegroup {
-    /// The rules a replay can recompute at every save: those read from the all-pairs histogram.
-    static let histogramRules: Set = ["fixed", "noise-floor", "otsu", "otsu-floored", "kittler-illingworth"]
     static let bins = 256
 
     let rules: [ThresholdRule]

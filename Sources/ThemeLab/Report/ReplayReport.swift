@@ -116,7 +116,7 @@ public enum ReplayReport {
 
     public static func markdown(_ r: ReplayResults) -> String {
         var md = "# \(r.name)\n\n\(r.description ?? "")\n\n"
-        md += "Threshold rules recomputed at every regroup: \(r.settings.thresholds.joined(separator: ", ")). "
+        md += "Threshold rules recomputed at every regroup: \(r.settings.rules.map(\.name).joined(separator: ", ")). "
         md +=
             "Intervals: 95% percentile bootstrap over orders. Staleness = ARI between the shown grouping and a fresh regroup at that save; "
         md += "work = similarities computed.\n\n"

@@ -6,6 +6,7 @@ import Foundation
 /// over the same 256-bin histogram Otsu uses (class 1 = bins 0…t; the result is bin t's centre,
 /// as for Otsu). Splits leaving a class with zero variance are skipped.
 public struct KittlerIllingworthThreshold: ThresholdRule {
+    public var readsOnlyThePairHistogram: Bool { true }
     public let bins: Int
     public var name: String { bins == 256 ? "kittler-illingworth" : "kittler-illingworth(\(bins))" }
 

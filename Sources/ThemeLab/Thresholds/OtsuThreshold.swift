@@ -3,6 +3,7 @@
 /// between-class variance w₁(t)·w₂(t)·(μ₁(t) − μ₂(t))², class 1 = bins 0…t. A constant input
 /// returns that value.
 public struct OtsuThreshold: ThresholdRule {
+    public var readsOnlyThePairHistogram: Bool { true }
     public let bins: Int
     public var name: String { bins == 256 ? "otsu" : "otsu(\(bins))" }
 
@@ -16,6 +17,7 @@ public struct OtsuThreshold: ThresholdRule {
 
 /// The app's rule: max(Otsu, 4/√d), so the threshold never drops into the noise.
 public struct OtsuFlooredThreshold: ThresholdRule {
+    public var readsOnlyThePairHistogram: Bool { true }
     public let bins: Int
     public var name: String { bins == 256 ? "otsu-floored" : "otsu-floored(\(bins))" }
 

@@ -17,6 +17,9 @@ public protocol ThresholdRule: Sendable {
     /// True when the value is an observed similarity or merge height, or interpolates between two:
     /// the analysis then places it mid-gap (`ThresholdPlacement`).
     var isDataDerived: Bool { get }
+    /// True when the rule reads nothing but the all-pairs histogram and the dimension, so a replay can recompute it
+    /// at every save (`FreshRegroup`).
+    var readsOnlyThePairHistogram: Bool { get }
 }
 
 extension ThresholdRule {
@@ -24,6 +27,7 @@ extension ThresholdRule {
     public var neighbours: Int { 0 }
     public var needsDendrogram: Bool { false }
     public var isDataDerived: Bool { false }
+    public var readsOnlyThePairHistogram: Bool { false }
     public func whyNoThreshold(in context: ThresholdContext) -> String { "\(name) gives no threshold for this distribution" }
 
     /// What the pass must gather for it on a corpus of `items` (no neighbours when k ≥ N: the rule then gives no threshold).

@@ -20,7 +20,7 @@ public struct Resampling: Codable, Sendable, Equatable {
         self.fraction = fraction
     }
 
-    enum Keys: String, CodingKey { case scheme, fraction }
+    enum Keys: String, CodingKey, CaseIterable { case scheme, fraction }
 
     /// The scheme may be left out (there is one).
     public init(from decoder: Decoder) throws {
