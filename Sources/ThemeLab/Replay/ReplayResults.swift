@@ -84,7 +84,7 @@ public struct DriftFigures: Codable, Sendable {
     public var magnetGrowth: Estimate
     /// Never's largest-group share minus always's, at the last save.
     public var magnetExcess: Estimate
-    public var verdict: String
+    public var verdict: Verdict
 }
 
 /// Claim C9 on one journal: the app's policy against always-regroup, paired by order.
@@ -94,34 +94,7 @@ public struct PolicyFigures: Codable, Sendable {
     public var workShare: Estimate
     /// ARI(always) − ARI(policy) at the last save.
     public var finalAriLoss: Estimate
-    public var verdict: String
-}
-
-/// How the replay's verdicts are decided (stated in the README).
-public enum ReplayVerdicts {
-    /// "Close to a fresh regroup": mean staleness ARI at least this.
-    public static let closeStaleness = 0.9
-    /// "A fraction of its cost": at most this share of always-regroup's work.
-    public static let costFraction = 0.25
-
-    /// C8 holds when never falls further behind always (gap growth > 0) and its largest group grows
-    /// (magnet growth > 0), each with its interval above 0; does not hold when both intervals are at or
-    /// below 0; in part when one holds.
-    static func drift(gapGrowth g: Estimate, magnetGrowth m: Estimate) -> String {
-        switch (g.low > 0, m.low > 0) {
-        case (true, true): return "holds"
-        case (true, false), (false, true): return "in part"
-        default: return g.high <= 0 && m.high <= 0 ? "does not hold" : "inconclusive"
-        }
-    }
-
-    /// C9 holds when mean staleness ≥ `closeStaleness` and work share ≤ `costFraction`, each for the
-    /// whole interval; does not hold when either interval lies wholly on the wrong side.
-    static func policy(meanStaleness s: Estimate, workShare w: Estimate) -> String {
-        if s.low >= closeStaleness && w.high <= costFraction { return "holds" }
-        if s.high < closeStaleness || w.low > costFraction { return "does not hold" }
-        return "inconclusive"
-    }
+    public var verdict: Verdict
 }
 
 extension RuleResult {
@@ -152,26 +125,11 @@ extension RuleResult {
                 groups: band(p, \.groups), regroups: band(p, \.regroups), work: band(p, \.work))
             return PolicyResult(policy: name, summary: summary, timeline: timeline, seconds: estimate { $0.seconds[last] })
         }
-        let quarter = last / 4
         if let a = always, let n = names.firstIndex(of: "never") {
-            func paired(_ f: (JournalReplay.Timeline, JournalReplay.Timeline) -> Double) -> Estimate {
-                bootstrap.estimate(timelines.map { f($0[a], $0[n]) })
-            }
-            let growth = paired { ($0.ari[last] - $1.ari[last]) - ($0.ari[quarter] - $1.ari[quarter]) }
-            let magnet = paired { $1.largestShare[last] - $1.largestShare[quarter] }
-            c8 = DriftFigures(
-                gapFinal: paired { $0.ari[last] - $1.ari[last] }, gapGrowth: growth, magnetGrowth: magnet,
-                magnetExcess: paired { $1.largestShare[last] - $0.largestShare[last] },
-                verdict: ReplayVerdicts.drift(gapGrowth: growth, magnetGrowth: magnet))
+            c8 = C8IncrementalDrifts.figures(timelines, always: a, never: n, bootstrap)
         }
-        let app = AppRegroupPolicy(growth: AppRegroupPolicy.appGrowth, drift: AppRegroupPolicy.appDrift).name
-        if let a = always, let p = names.firstIndex(of: app) {
-            let staleness = policies[p].summary.meanStaleness
-            let share = policies[p].summary.workShare!
-            c9 = PolicyFigures(
-                policy: app, meanStaleness: staleness, workShare: share,
-                finalAriLoss: bootstrap.estimate(timelines.map { $0[a].ari[last] - $0[p].ari[last] }),
-                verdict: ReplayVerdicts.policy(meanStaleness: staleness, workShare: share))
+        if let a = always, let p = names.firstIndex(of: C9AppPolicySuffices.policy.name) {
+            c9 = C9AppPolicySuffices.figures(timelines, always: a, app: p, summary: policies[p].summary, bootstrap)
         }
     }
 }

@@ -45,8 +45,8 @@ public struct Fragility: Sendable {
         func verdicts(_ r: ReplayResults, _ verdict: (RuleResult) -> String?) -> [(String, String)] {
             r.journals.flatMap { j in j.rules.compactMap { rule in verdict(rule).map { (Self.key(j, rule), $0) } } }
         }
-        add(canonical.name, .c8, verdicts(canonical) { $0.c8?.verdict }, verdicts(perturbed) { $0.c8?.verdict })
-        add(canonical.name, .c9, verdicts(canonical) { $0.c9?.verdict }, verdicts(perturbed) { $0.c9?.verdict })
+        add(canonical.name, .c8, verdicts(canonical) { $0.c8?.verdict.rawValue }, verdicts(perturbed) { $0.c8?.verdict.rawValue })
+        add(canonical.name, .c9, verdicts(canonical) { $0.c9?.verdict.rawValue }, verdicts(perturbed) { $0.c9?.verdict.rawValue })
     }
 
     mutating func add(_ experiment: String, _ kind: Kind, _ canonical: [(String, String)], _ perturbed: [(String, String)]) {

@@ -152,8 +152,8 @@ public enum ReplayReport {
         md += "Each corpus is replayed as a journal; the shown grouping is compared at every save with the labels and with a fresh "
         md += "regroup (staleness). C8 holds when incremental-only assignment falls further behind always-regrouping between the "
         md += "quarter save and the last (ARI gap growth > 0) and its largest group grows (magnet), each interval above 0. C9 holds "
-        md += "for \(drawn[3]) when its mean staleness ARI is ≥ \(ReplayVerdicts.closeStaleness) at ≤ "
-        md += "\(Int(ReplayVerdicts.costFraction * 100))% of always's work, over the whole interval. "
+        md += "for \(drawn[3]) when its mean staleness ARI is ≥ \(C9AppPolicySuffices.closeStaleness) at ≤ "
+        md += "\(Int(C9AppPolicySuffices.costFraction * 100))% of always's work, over the whole interval. "
         md += fragility == nil ? "\n\n" : "(flips): the verdict changes when every vector moves by one unit in the last place.\n\n"
         md += "| journal | rule | C8 gap growth | C8 magnet growth | C8 | C9 mean staleness | C9 work share | C9 |\n"
         md += "|---|---|---|---|---|---|---|---|\n"
@@ -164,9 +164,9 @@ public enum ReplayReport {
                 func mark(_ kind: Fragility.Kind) -> String {
                     fragility?.flips(r.name, kind, Fragility.key(j, rule)) == true ? " (flips)" : ""
                 }
-                md += "\(c8?.verdict ?? "n/a")\(mark(.c8)) | \(figure(c9?.meanStaleness, orders: n)) | "
+                md += "\(c8?.verdict.rawValue ?? "n/a")\(mark(.c8)) | \(figure(c9?.meanStaleness, orders: n)) | "
                 md += "\(percent(c9?.workShare, orders: n)) | "
-                md += "\(c9?.verdict ?? "n/a")\(mark(.c9)) |\n"
+                md += "\(c9?.verdict.rawValue ?? "n/a")\(mark(.c9)) |\n"
             }
         }
         md += "\nThe frontier (staleness against work) per journal for \(r.journals.first?.rules.first?.rule ?? "the first rule"), "

@@ -265,17 +265,7 @@ public struct ReproductionReport {
             "Quantities: this corpus's figure, then the 95% percentile bootstrap interval of its mean over the experiment's "
             + "replicates (re-drawn samples, or stratified subsamples of a fixed corpus: see the experiment's tables). A verdict "
             + "that changes anywhere inside the intervals reads \"inconclusive\".\n\n"
-        out += ClaimsReport.markdown(ClaimsReport.rows(tabulated.map(\.results)))
-        let c7Evidence = [ClaimsReport.Evidence("largest absolute difference", c7.maxAbsDifference, c7.replicates)]
-        let (c7Verdict, c7Flips) = ClaimsReport.decide(c7Evidence) { $0[0] == 0 ? "holds" : ($0[0] < 1e-12 ? "partly" : "does not hold") }
-        out +=
-            "| C7 | summing theme sum-vectors gives exactly the sentence mean | \(c7.corpus) | \(c7.source) | unit vectors | "
-            + "largest absolute difference \(String(format: "%.1e", c7.maxAbsDifference))\(c7.identicalBits ? ", identical bits" : "")"
-            + (c7.replicates.map { ", identical bits on \(c7.identicalReplicates) of \($0.n) subsamples" } ?? "") + " | "
-            + "largest absolute difference \(String(format: "%.1e", c7.maxAbsDifference))"
-            + (c7.replicates.map { " [\(String(format: "%.1e", $0.low)), \(String(format: "%.1e", $0.high))]" } ?? "")
-            + " | \(c7Verdict) | "
-            + "Float64 sums of Float32 vectors\(c7Flips.map { "; \($0)" } ?? "") |\n"
+        out += ClaimsReport.markdown(ClaimsReport.rows(tabulated.map(\.results)) + [C7ThemeSumsGiveTheMean.row(c7)])
 
         if let sweep = experiments.first(where: { $0.name == layers.experiment }) {
             out +=

@@ -1,0 +1,30 @@
+/// C3: the app's fixed threshold (0.55, tuned on synthetic vectors) over-splits real text: leader assignment at it
+/// makes more groups than there are topics.
+enum C3FixedThresholdOverSplits: CorpusClaim {
+    static let id = "C3"
+    static let reported = "26 sentences → 25 themes"
+    /// The app's threshold, read with the app's grouping (leader assignment) in the centred space.
+    static let rule = FixedThreshold(value: 0.55)
+    /// "Over-splits": at least this many groups per topic (the author saw 25 themes for 26 sentences); more groups than
+    /// topics but fewer than this is "partly".
+    static let overSplitFactor = 2.0
+
+    /// Leader groups at the threshold, with their estimate over replicates.
+    static func evidence(_ row: GroupingOutcome, groups: Int) -> [ClaimsReport.Evidence] {
+        [.init("leader groups at \(formatArgument(rule.value))", Double(groups), row.replicates?[.groups])]
+    }
+
+    static func verdict(groups: Double, topics: Double) -> Verdict {
+        groups >= overSplitFactor * topics ? .holds : (groups > topics ? .partly : .doesNotHold)
+    }
+
+    static func finding(_ a: CorpusAnalysis, _: PairedReplicates) -> Finding? {
+        guard let topics = a.corpus.topics, let row = a.space(.centred)?.outcome(rule: rule, grouping: LeaderAssignment()),
+            let g = row.groups
+        else { return nil }
+        return Finding(
+            space: .centred, ours: "\(a.corpus.items) items → \(g) leader groups (\(topics) topics)", evidence: evidence(row, groups: g),
+            reason: g > topics ? "more groups than topics" : "no over-splitting"
+        ) { verdict(groups: $0[0], topics: Double(topics)) }
+    }
+}
