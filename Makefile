@@ -21,7 +21,7 @@ reproduce: bootstrap
 gate: bootstrap
 	swift build -c release
 	rm -rf .build/gate
-	.build/release/themelab ablate Experiments/ci-gate.json --results .build/gate
+	.build/release/themelab ablate Experiments/ci-gate.json --out .build/gate
 	.build/release/themelab check --results .build/gate/ci-gate/ci-gate.json --baseline results/baseline.json
 
 fuzz: bootstrap

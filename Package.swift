@@ -20,11 +20,13 @@ let package = Package(
             // The numeric code is optimised in debug builds too: the test suite runs real passes and replays.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
-        .executableTarget(name: "themelab", dependencies: ["ThemeLab"]),
+        // The parser and every command, callable in process (the tests) as well as by the executable.
+        .target(name: "ThemeLabCLI", dependencies: ["ThemeLab"]),
+        .executableTarget(name: "themelab", dependencies: ["ThemeLabCLI"]),
         .executableTarget(name: "themelab-fuzz", dependencies: ["ThemeLab"]),
         .testTarget(
             name: "ThemeLabTests",
-            dependencies: ["ThemeLab"],
+            dependencies: ["ThemeLab", "ThemeLabCLI"],
             resources: [.copy("Fixtures")]
         ),
     ]

@@ -16,12 +16,12 @@ let targets = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")
 let usage = "usage: themelab-fuzz TARGET [libFuzzer options] [CORPUS_DIR …]   (TARGET: \(targets))"
 let arguments = CommandLine.arguments
 guard arguments.count >= 2, let target = FuzzTarget(rawValue: arguments[1]) else {
-    FileHandle.standardError.write(Data("themelab-fuzz: \(usage)\n".utf8))
+    StandardError.write("themelab-fuzz: \(usage)\n")
     exit(2)
 }
 // libFuzzer's entry point, present only in a `-sanitize=fuzzer` build (exported by `make fuzz`).
 guard let driver = dlsym(nil, "LLVMFuzzerRunDriver").map({ unsafeBitCast($0, to: RunDriver.self) }) else {
-    FileHandle.standardError.write(Data("themelab-fuzz: built without libFuzzer; run `make fuzz` (it builds with -sanitize=fuzzer)\n".utf8))
+    StandardError.write("themelab-fuzz: built without libFuzzer; run `make fuzz` (it builds with -sanitize=fuzzer)\n")
     exit(2)
 }
 nonisolated(unsafe) let chosen = target

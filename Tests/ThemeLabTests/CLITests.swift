@@ -1,9 +1,12 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ThemeLab
+@testable import ThemeLabCLI
 
-/// Runs the built `themelab` binary, as a user would.
+/// `themelab` as a user runs it: in this process through `ThemeLabCLI.main` (`run`), or as the built binary (`launch`)
+/// where the process itself is under test: exit codes, the BLAS kernel's re-exec, an environment of its own.
 struct CLI {
     static let binary = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("themelab").path
 
@@ -13,17 +16,27 @@ struct CLI {
         var stderr: String
     }
 
-    static func run(
+    /// `themelab ARGUMENTS` in this process: its exit status and the text it wrote to stdout and stderr. Batch scripts
+    /// it writes run the built binary.
+    static func run(_ arguments: [String]) -> Result {
+        let (out, err) = (Capture(), Capture())
+        let status = ThemeLabCLI.main(
+            ["themelab"] + arguments, console: Console(output: out.append, errors: err.append), executable: binary)
+        return Result(status: status, stdout: out.text, stderr: err.text)
+    }
+
+    /// The built binary with these arguments, in this environment (less `removing`) and `workingDirectory`.
+    static func launch(
         _ arguments: [String], environment: [String: String] = [:], removing: [String] = [], workingDirectory: String? = nil
     ) throws -> Result {
         var env = ProcessInfo.processInfo.environment
         for key in removing { env[key] = nil }
         env.merge(environment) { $1 }
-        return try run(executable: binary, arguments, environment: env, workingDirectory: workingDirectory)
+        return try launch(executable: binary, arguments, environment: env, workingDirectory: workingDirectory)
     }
 
     /// Any program with these arguments and environment (in `workingDirectory`, else this one); its exit status and output.
-    static func run(
+    static func launch(
         executable: String, _ arguments: [String], environment: [String: String], workingDirectory: String? = nil
     ) throws
         -> Result
@@ -46,19 +59,88 @@ struct CLI {
     }
 }
 
-@Suite(.serialized) struct CLITests {
-    @Test(arguments: [["--help"], ["env", "--help"], ["pairs", "--help"], ["reproduce", "--help"]])
-    func helpExitsZero(_ args: [String]) throws {
-        let r = try CLI.run(args)
-        #expect(r.status == 0)
-        #expect(r.stdout.contains("usage: themelab"))
+/// Text written from any thread, kept in the order it came.
+final class Capture: Sendable {
+    private let written = Mutex("")
+    func append(_ text: String) { written.withLock { $0 += text } }
+    var text: String { written.withLock { $0 } }
+}
+
+/// The parser and every command's help, in process.
+@Suite struct ParserTests {
+    @Test func optionsSwitchesAndPositionalWords() throws {
+        let a = try Arguments(
+            ["x.json", "--out", "o", "--seed=3", "--json", "--groupings", "hdbscan(8,4),leiden(10)"],
+            options: ["out", "seed", "groupings"],
+            switches: ["json", "verify"], positionals: 1...1)
+        #expect(a.positional == ["x.json"] && a.values["out"] == "o" && a.values["seed"] == "3" && a.flags == ["json"])
+        #expect(try a.int("seed", default: 0, range: 0...9) == 3 && (try a.int("tile", default: 7, range: 0...9)) == 7)
+        #expect(a.names("groupings") == ["hdbscan(8,4)", "leiden(10)"] && a.oldSpellings.isEmpty)
+        #expect(errorMessage { _ = try a.required("tile") } == "missing --tile")
     }
 
+    @Test(arguments: [
+        (["--bogus"], "unknown option --bogus"), (["--out"], "option --out needs a value"),
+        (["--json=yes"], "--json is a switch and takes no value"),
+        (["--out", "a", "--out=b"], "--out given twice"), (["a", "b"], "unexpected argument 'b'"),
+    ])
+    func theParserRefuses(_ words: [String], _ message: String) {
+        #expect(errorMessage { _ = try Arguments(words, options: ["out"], switches: ["json"], positionals: 0...1) } == message)
+    }
+
+    @Test func aBadNumberNamesTheOptionItsRangeAndWhatWasGiven() throws {
+        let a = try Arguments(["--seed", "three", "--tile", "0"], options: ["seed", "tile"], switches: [])
+        #expect(errorMessage { _ = try a.int("seed", default: 0, range: 0...9) } == "--seed must be a whole number from 0 to 9, got three")
+        #expect(errorMessage { _ = try a.int("tile", default: 1, range: 1...9) } == "--tile must be a whole number from 1 to 9, got 0")
+    }
+
+    /// `--results DIR`, once an output folder: the option it was renamed to, kept for a note; never both spellings.
+    @Test func anOldSpellingCountsAsItsOption() throws {
+        let a = try Arguments(["--results", "r"], options: ["out"], switches: [], renamed: ["results": "out"])
+        #expect(a.values == ["out": "r"] && a.oldSpellings == ["results"])
+        #expect(
+            errorMessage {
+                _ = try Arguments(["--out", "o", "--results", "r"], options: ["out"], switches: [], renamed: ["results": "out"])
+            }
+                == "--out given twice (--results is its old spelling)")
+    }
+
+    @Test(arguments: ThemeLabCLI.commands.keys.sorted())
+    func everyCommandHasHelp(_ name: String) throws {
+        let command = try #require(ThemeLabCLI.commands[name])
+        for flag in ["--help", "-h"] {
+            let r = CLI.run([name, "--bogus", flag])
+            #expect(r.status == 0 && r.stderr.isEmpty && r.stdout == command.help + "\n", "\(name) \(flag)")
+        }
+        #expect(command.help.hasPrefix("usage: themelab \(name)"))
+    }
+
+    /// Every option and switch a command takes is in its help, and the help names no other (but in a quoted command
+    /// line of another command, such as `themelab pairs --shard i/n`).
+    @Test(arguments: ThemeLabCLI.commands.keys.sorted())
+    func everyCommandsHelpListsExactlyTheOptionsItTakes(_ name: String) throws {
+        let command = try #require(ThemeLabCLI.commands[name])
+        let own = command.help.replacing(/`themelab [^`]*`/, with: "")
+        let listed = Set(own.matches(of: /--([a-z][a-z0-9-]*)/).map { String($0.1) })
+        #expect(listed == command.options.union(command.switches).union(command.renamed.keys))
+    }
+
+    @Test func theUsageNamesEveryCommandAndTheVersionTheKernel() {
+        let usage = CLI.run([])
+        #expect(usage.status == 0 && usage.stdout == CLI.run(["--help"]).stdout && usage.stdout.hasPrefix("themelab \(Tool.version)"))
+        #expect(ThemeLabCLI.commands.keys.allSatisfy { usage.stdout.contains("\n  \($0) ") })
+        let version = CLI.run(["--version"])
+        #expect(version.status == 0 && version.stdout.contains("OpenBLAS kernel \(BLASRuntime.corename),"), "\(version.stdout)")
+    }
+}
+
+/// Commands in process: usage errors, bad input, the pass and its shards.
+@Suite struct CLITests {
     @Test(arguments: [
         ["pairs", "--bogus"], ["pairs"], ["nosuchcommand"], ["pairs", "--embeddings"], ["pairs", "--embeddings", "x", "--bins", "one"],
     ])
     func badArgumentsGiveOneLineAndExitTwo(_ args: [String]) throws {
-        let r = try CLI.run(args)
+        let r = CLI.run(args)
         #expect(r.status == 2)
         #expect(r.stderr.hasPrefix("themelab: ") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
     }
@@ -72,25 +154,25 @@ struct CLI {
         (["merge"], "expected at least 1 argument"),
     ])
     func theParserRefusesWhatItWouldOtherwiseIgnore(_ args: [String], _ message: String) throws {
-        let r = try CLI.run(args)
+        let r = CLI.run(args)
         #expect(r.status == 2 && r.stderr.contains(message) && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
     }
 
     @Test func optionsMayBeWrittenWithAnEqualsSign() throws {
         let folder = temporaryFolder()
-        let r = try CLI.run(["synth", "--out-corpus=\(folder)/c.jsonl", "--out-embeddings=\(folder)/x.npy", "--dims=8", "--topics=2,3"])
+        let r = CLI.run(["synth", "--out-corpus=\(folder)/c.jsonl", "--out-embeddings=\(folder)/x.npy", "--dims=8", "--topics=2,3"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try NPY.read(path: folder + "/x.npy").cols == 8 && (try CorpusReader.read(path: folder + "/c.jsonl")).count == 5)
     }
 
     @Test func badInputExitsOneNamingTheFile() throws {
-        let r = try CLI.run(["pairs", "--embeddings", fixture("npy-int.npy")])
+        let r = CLI.run(["pairs", "--embeddings", fixture("npy-int.npy")])
         #expect(r.status == 1)
         #expect(r.stderr.contains("npy-int.npy: header field 'descr' is '<i4'"))
         let folder = temporaryFolder()
         try NPY.write(Matrix(rows: 3, cols: 2, storage: [1, 0, 0, 1, 1, 1]), to: folder + "/x.npy")
         try AtomicFile.write("{\"id\":\"a\",\"label\":\"p\"}\n{\"id\":\"b\",\"label\":\"p\"}\n", to: folder + "/c.jsonl")
-        let mismatch = try CLI.run(["pairs", "--embeddings", folder + "/x.npy", "--labels", folder + "/c.jsonl"])
+        let mismatch = CLI.run(["pairs", "--embeddings", folder + "/x.npy", "--labels", folder + "/c.jsonl"])
         #expect(mismatch.status == 1 && mismatch.stderr.contains("has 2 items but"))
     }
 
@@ -100,7 +182,7 @@ struct CLI {
         try NPY.write(Matrix(rows: 3, cols: 2, storage: [1, 0, 0, 1, 1, 1]), to: folder + "/x.npy")
         try AtomicFile.write(
             "{\"id\":\"a\",\"label\":\"p\"}\n{\"id\":\"b\",\"label\":\"p\"}\n{\"id\":\"c\",\"label\":\"q\"}\n", to: folder + "/c.jsonl")
-        let r = try CLI.run([
+        let r = CLI.run([
             "pairs", "--embeddings", folder + "/x.npy", "--labels", folder + "/c.jsonl", "--json", "--out", folder + "/r.json",
         ])
         #expect(r.status == 0, "\(r.stderr)")
@@ -114,23 +196,23 @@ struct CLI {
         let provenance = try #require(json["provenance"] as? [String: Any])
         let inputs = try #require(provenance["inputs"] as? [String: String])
         #expect(inputs[folder + "/x.npy"] == (try SHA256.hex(file: folder + "/x.npy")))
-        #expect((provenance["blas"] as? [String: Any])?["kernel"] as? String == BLASRuntimeKernelProbe.autoKernel)
+        #expect((provenance["blas"] as? [String: Any])?["kernel"] as? String == BLASRuntime.corename)
     }
 
     @Test func shardedPairsMergeToTheSameStatistics() throws {
         let folder = temporaryFolder()
         try NPY.write(randomMatrix(rows: 900, cols: 5, seed: 3), to: folder + "/x.npy")
         let cuts = ["--components", "0.99,0.999,0.9999"]
-        let whole = try CLI.run(["pairs", "--embeddings", folder + "/x.npy", "--tile", "100", "--json"] + cuts)
+        let whole = CLI.run(["pairs", "--embeddings", folder + "/x.npy", "--tile", "100", "--json"] + cuts)
         var parts: [String] = []
         for i in 0..<4 {
-            let r = try CLI.run([
+            let r = CLI.run([
                 "pairs", "--embeddings", folder + "/x.npy", "--tile", "100", "--shard", "\(i)/4", "--out", folder + "/part\(i).json",
             ])
             #expect(r.status == 0, "\(r.stderr)")
             parts.append(folder + "/part\(i).json")
         }
-        let merged = try CLI.run(["merge", "--json"] + cuts + parts)
+        let merged = CLI.run(["merge", "--json"] + cuts + parts)
         #expect(merged.status == 0, "\(merged.stderr)")
         func field(_ name: String, _ text: String) throws -> NSObject {
             try #require((try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?[name] as? NSObject)
@@ -140,21 +222,86 @@ struct CLI {
         let components = try #require(try field("components", whole.stdout) as? [[String: Any]])
         #expect(try field("components", merged.stdout) == field("components", whole.stdout))
         #expect(components.map { $0["groups"] as? Int ?? 0 }.allSatisfy { $0 > 1 } && components.count == 3)
-        let missing = try CLI.run(["merge"] + parts.dropLast())
+        let missing = CLI.run(["merge"] + parts.dropLast())
         #expect(missing.status == 1 && missing.stderr.contains("incomplete: shard 3 of 0..<4 missing (3 of 4 given)"), "\(missing.stderr)")
         // Parts of a pass cut into other tiles are not parts of this one.
-        let otherTile = try CLI.run([
+        let otherTile = CLI.run([
             "pairs", "--embeddings", folder + "/x.npy", "--tile", "300", "--shard", "3/4", "--out", folder + "/tile300.json",
         ])
         #expect(otherTile.status == 0)
-        let mixed = try CLI.run(["merge"] + parts.dropLast() + [folder + "/tile300.json"])
+        let mixed = CLI.run(["merge"] + parts.dropLast() + [folder + "/tile300.json"])
         #expect(mixed.status == 1 && mixed.stderr.contains("tile300.json is not from the same pass as"), "\(mixed.stderr)")
+    }
+
+    @Test func envReportsThisProcesssKernelAndDatasetsListsTheCorpora() throws {
+        let env = CLI.run(["env", "--json"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(env.stdout.utf8)) as? [String: Any], "\(env.stderr)")
+        #expect(((json["provenance"] as? [String: Any])?["blas"] as? [String: Any])?["kernel"] as? String == BLASRuntime.corename)
+        #expect((json["provenance"] as? [String: Any])?["command"] as? [String] == ["themelab", "env", "--json"])
+        let datasets = CLI.run(["datasets", "list", "--json"])
+        let rows = try #require(
+            try JSONSerialization.jsonObject(with: Data(datasets.stdout.utf8)) as? [[String: Any]], "\(datasets.stderr)")
+        #expect(rows.contains { $0["name"] as? String == "seed-12" })
+        let other = CLI.run(["datasets", "fetch"])
+        #expect(other.status == 2 && other.stderr == "themelab: datasets: expected 'datasets list' (see themelab datasets --help)\n")
+    }
+
+    /// `reproduce` checks --only before any work; its old output spelling still works, with a note.
+    @Test func reproduceRefusesAnUnknownExperimentBeforeAnyWork() throws {
+        let folder = temporaryFolder() + "/results"
+        let r = CLI.run(["reproduce", "--only", "nosuch", "--results", folder])
+        let lines = r.stderr.split(separator: "\n")
+        #expect(r.status == 2 && lines.count == 2, "\(r.stderr)")
+        #expect(lines.first == "themelab: --results for an output folder is deprecated; use --out")
+        #expect(lines.last?.hasPrefix("themelab: reproduce: --only: no experiment 'nosuch' in ") == true, "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [".lock"])
+    }
+}
+
+/// `--results`, once the output folder of ablate, gather, replay, reproduce and slurm ablate, is `--out` now: the old
+/// spelling is taken with a note, never alongside --out, and never for a part.
+@Suite struct OldOutputSpellingTests {
+    @Test func theOldSpellingIsNotedAndNeverTakenTwiceOrForAPart() throws {
+        let plan = ReproducibilityTests.root + "/Experiments/ci-gate.json"
+        let note = "themelab: --results for an output folder is deprecated; use --out"
+        let part = CLI.run(["ablate", plan, "--shard", "0/3", "--results", "p.json"])
+        #expect(part.status == 2, "\(part.stderr)")
+        #expect(
+            part.stderr.split(separator: "\n") == [
+                Substring(note),
+                "themelab: ablate: --shard writes a part file to --out, not a results folder (see themelab ablate --help)",
+            ])
+        for command in [["ablate", plan], ["gather", plan, "p.json"], ["replay", plan], ["reproduce"], ["slurm", "ablate", plan]] {
+            let twice = CLI.run(command + ["--out", "a", "--results", "b"])
+            #expect(twice.status == 2 && twice.stderr.contains("--out given twice (--results is its old spelling)"), "\(twice.stderr)")
+        }
+        let check = CLI.run(["check", "--results", "r.json", "--out", "b.json"])
+        #expect(check.status == 2 && check.stderr.contains("unknown option --out"), "check reads --results: \(check.stderr)")
+    }
+}
+
+/// The built binary, where the process boundary is what is under test: exit codes, and the BLAS kernel it re-executes
+/// itself onto (OpenBLAS reads OPENBLAS_CORETYPE only when it loads).
+@Suite(.serialized) struct LaunchTests {
+    @Test func exitCodesAreWhatTheShellSees() throws {
+        let help = try CLI.launch(["--help"])
+        #expect(help.status == 0 && help.stdout.hasPrefix("themelab ") && help.stderr.isEmpty)
+        let usage = try CLI.launch(["pairs", "--bins", "one", "--embeddings", "x.npy"])
+        #expect(
+            usage.status == 2
+                && usage.stderr
+                    == "themelab: pairs: --bins must be a whole number from 2 to 16777216, got one (see themelab pairs --help)\n"
+        )
+        let input = try CLI.launch(["pairs", "--embeddings", fixture("npy-int.npy")])
+        #expect(input.status == 1 && input.stderr.hasPrefix("themelab: ") && input.stderr.contains("npy-int.npy"), "\(input.stderr)")
+        let check = try CLI.launch(["check", "--results", GateTests.committed, "--baseline", ProjectFiles.locate("results/baseline.json")!])
+        #expect(check.status == 0 && check.stdout.hasPrefix("check passed"), "\(check.stdout)\(check.stderr)")
     }
 
     /// The kernel and arithmetic `themelab env --json` reports under the given environment.
     static func envBLAS(_ environment: [String: String], removing: [String]) throws -> (kernel: String, arithmetic: String?, stderr: String)
     {
-        let r = try CLI.run(["env", "--json"], environment: environment, removing: removing + ["THEMELAB_CORETYPE_FORCED"])
+        let r = try CLI.launch(["env", "--json"], environment: environment, removing: removing + ["THEMELAB_CORETYPE_FORCED"])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stderr)")
         let blas = try #require((json["provenance"] as? [String: Any])?["blas"] as? [String: Any])
         return (try #require(blas["kernel"] as? String), blas["arithmetic"] as? String, r.stderr)
@@ -167,7 +314,7 @@ struct CLI {
         let user = try Self.envBLAS(["OPENBLAS_CORETYPE": "PRESCOTT"], removing: ["THEMELAB_KERNEL"])
         #expect(user.kernel == "Haswell" && user.arithmetic == "canonical", "\(user)")
         #expect(user.stderr.contains("themelab: note: OPENBLAS_CORETYPE=PRESCOTT set aside for the canonical kernel"), "\(user.stderr)")
-        let wrong = try CLI.run(["env"], environment: ["THEMELAB_KERNEL": "fast"])
+        let wrong = try CLI.launch(["env"], environment: ["THEMELAB_KERNEL": "fast"])
         #expect(wrong.status == 2 && wrong.stderr == "themelab: THEMELAB_KERNEL=\"fast\" is neither 'canonical' nor 'native'\n")
     }
 
@@ -178,17 +325,9 @@ struct CLI {
     }
 
     @Test func aUserChosenKernelIsRespectedUnderNativeAndWarnedAbout() throws {
-        let r = try CLI.run(
+        let r = try CLI.launch(
             ["env"], environment: ["OPENBLAS_CORETYPE": "PRESCOTT", "THEMELAB_KERNEL": "native"], removing: ["THEMELAB_CORETYPE_FORCED"])
         #expect(r.stdout.contains("Prescott (user (OPENBLAS_CORETYPE=PRESCOTT))") && r.stdout.contains("arithmetic    native"))
         #expect(r.stdout.contains("warning: OpenBLAS runs the Prescott kernel") == CPUFeatures.current().hasAVX2)
-    }
-}
-
-enum BLASRuntimeKernelProbe {
-    /// The kernel a fresh `themelab` process reports.
-    static var autoKernel: String {
-        let r = try? CLI.run(["--version"])
-        return r?.stdout.components(separatedBy: "OpenBLAS kernel ").last?.components(separatedBy: ",").first ?? "?"
     }
 }

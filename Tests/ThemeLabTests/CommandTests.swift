@@ -7,15 +7,15 @@ import Testing
     import FoundationXML
 #endif
 
-/// analyze, ablate, check, datasets fetch and synth, run as a user would.
-@Suite(.serialized) struct CommandTests {
+/// analyze, ablate, check and synth, run in process as a user would run them.
+@Suite struct CommandTests {
     @Test func analyzeOnEmbeddingsWithAndWithoutLabels() throws {
         let folder = temporaryFolder()
-        let r = try CLI.run([
+        let r = CLI.run([
             "synth", "--out-corpus", folder + "/c.jsonl", "--out-embeddings", folder + "/x.npy", "--topics", "6,5,4", "--dims", "32",
         ])
         #expect(r.status == 0, "\(r.stderr)")
-        let a = try CLI.run([
+        let a = CLI.run([
             "analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/x.npy", "--json", "--out", folder + "/out",
         ])
         #expect(a.status == 0, "\(a.stderr)")
@@ -35,7 +35,7 @@ import Testing
             .replacingOccurrences(of: #","label":"topic-[0-9]+""#, with: "", options: .regularExpression)
             .replacingOccurrences(of: #""label":"topic-[0-9]+","#, with: "", options: .regularExpression)
         try AtomicFile.write(unlabeled, to: folder + "/u.jsonl")
-        let u = try CLI.run(["analyze", "--corpus", folder + "/u.jsonl", "--embeddings", folder + "/x.npy"])
+        let u = CLI.run(["analyze", "--corpus", folder + "/u.jsonl", "--embeddings", folder + "/x.npy"])
         #expect(u.status == 0, "\(u.stderr)")
         #expect(u.stdout.contains("no labels: distributions and thresholds only"))
         #expect(!u.stdout.contains("oracle"))
@@ -45,32 +45,32 @@ import Testing
         let folder = temporaryFolder()
         try AtomicFile.write("{\"id\":\"a\",\"label\":\"x\"}\n{\"id\":\"b\",\"label\":\"y\"}\n", to: folder + "/c.jsonl")
         try NPY.write(Matrix(rows: 3, cols: 2, storage: [1, 0, 0, 1, 1, 1]), to: folder + "/three.npy")
-        let mismatch = try CLI.run(["analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/three.npy"])
+        let mismatch = CLI.run(["analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/three.npy"])
         #expect(mismatch.status == 1 && mismatch.stderr.contains("has 2 items but the vectors have 3 rows"))
         try NPY.write(Matrix(rows: 2, cols: 2, storage: [1, .nan, 0, 1]), to: folder + "/nan.npy")
-        let nan = try CLI.run(["analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/nan.npy"])
+        let nan = CLI.run(["analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/nan.npy"])
         #expect(nan.status == 1 && nan.stderr.contains("item 'a': vector has a non-finite value"))
-        let space = try CLI.run(["analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/nan.npy", "--space", "curved"])
+        let space = CLI.run(["analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/nan.npy", "--space", "curved"])
         #expect(space.status == 2 && space.stderr.contains("unknown space 'curved'"))
         try AtomicFile.write("{\"id\":\"a\",\"label\":\"x\"}\n", to: folder + "/one.jsonl")
         try NPY.write(Matrix(rows: 1, cols: 2, storage: [1, 0]), to: folder + "/one.npy")
-        let one = try CLI.run(["analyze", "--corpus", folder + "/one.jsonl", "--embeddings", folder + "/one.npy"])
+        let one = CLI.run(["analyze", "--corpus", folder + "/one.jsonl", "--embeddings", folder + "/one.npy"])
         #expect(one.status == 1 && one.stderr.contains("pairs need at least 2"))
     }
 
     @Test func checkPassesOnItselfAndFailsOnADegradedResult() throws {
         let folder = temporaryFolder()
-        _ = try CLI.run([
+        _ = CLI.run([
             "synth", "--out-corpus", folder + "/c.jsonl", "--out-embeddings", folder + "/x.npy", "--topics", "6,5,4", "--dims", "32",
         ])
-        _ = try CLI.run([
+        _ = CLI.run([
             "analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/x.npy", "--out", folder + "/r", "--groupings", "average",
         ])
-        let write = try CLI.run([
+        let write = CLI.run([
             "check", "--results", folder + "/r/analysis.json", "--write-baseline", folder + "/b.json", "--tolerance", "ari=0.01",
         ])
         #expect(write.status == 0, "\(write.stderr)")
-        let pass = try CLI.run(["check", "--results", folder + "/r/analysis.json", "--baseline", folder + "/b.json"])
+        let pass = CLI.run(["check", "--results", folder + "/r/analysis.json", "--baseline", folder + "/b.json"])
         #expect(pass.status == 0 && pass.stdout.hasPrefix("check passed"), "\(pass.stdout)")
         // Degrade: move every average-linkage grouping's ARI down by 0.1.
         var results = try JSONDecoder().decode(
@@ -81,7 +81,7 @@ import Testing
             }
         }
         try AtomicFile.write(try JSONOutput.encode(results), to: folder + "/worse.json")
-        let fail = try CLI.run(["check", "--results", folder + "/worse.json", "--baseline", folder + "/b.json"])
+        let fail = CLI.run(["check", "--results", folder + "/worse.json", "--baseline", folder + "/b.json"])
         #expect(fail.status == 1)
         #expect(fail.stdout.contains("ari fell:") && fail.stdout.contains("(−0.1000, tolerance 0.01)"), "\(fail.stdout)")
     }
@@ -95,17 +95,21 @@ import Testing
              "spaces": ["raw", "centred", "abtt(1)", "whiten(8)"], "thresholds": ["otsu", "oracle"],
              "groupings": ["components", "average", "kmeans-k"], "shuffles": 0}
             """, to: folder + "/tiny.json")
-        let r = try CLI.run(["ablate", folder + "/tiny.json", "--results", folder + "/results"])
+        let r = CLI.run(["ablate", folder + "/tiny.json", "--out", folder + "/results"])
         #expect(r.status == 0, "\(r.stderr)")
+        // The library's log and the command's note, both on the one stderr.
+        #expect(
+            r.stderr.hasPrefix("tiny: corpus ") && r.stderr.hasSuffix("\nwrote \(folder)/results/tiny/tiny.{json,csv,md} (1 analyses)\n"))
         let csv = try String(contentsOfFile: folder + "/results/tiny/tiny.csv", encoding: .utf8)
         // 4 spaces × (2 rules × 2 groupings + 1 reference) rows, plus the header.
         #expect(csv.split(separator: "\n").count == 1 + 4 * 5)
-        let again = try CLI.run(["ablate", folder + "/tiny.json", "--results", folder + "/again"])
-        #expect(again.status == 0)
+        // The old spelling of --out still works, with a note.
+        let again = CLI.run(["ablate", folder + "/tiny.json", "--results", folder + "/again"])
+        #expect(again.status == 0 && again.stderr.hasPrefix("themelab: --results for an output folder is deprecated; use --out\n"))
         #expect(try String(contentsOfFile: folder + "/again/tiny/tiny.csv", encoding: .utf8) == csv, "same inputs and seed, same bytes")
         try AtomicFile.write(
             "{\"name\": \"bad\", \"corpora\": [{\"name\": \"seed-12\"}], \"thresholds\": [\"median\"]}", to: folder + "/bad.json")
-        let bad = try CLI.run(["ablate", folder + "/bad.json"])
+        let bad = CLI.run(["ablate", folder + "/bad.json"])
         #expect(bad.status == 1 && bad.stderr.contains("bad.json: 'thresholds[0]' unknown threshold rule 'median'"), "\(bad.stderr)")
     }
 }
@@ -116,11 +120,11 @@ import Testing
 @Suite struct OwnCutsCommandTests {
     @Test func hdbscanAndLeidenRowsInAnalyze() throws {
         let folder = temporaryFolder()
-        let r = try CLI.run([
+        let r = CLI.run([
             "synth", "--out-corpus", folder + "/c.jsonl", "--out-embeddings", folder + "/x.npy", "--topics", "12,9,7,5,3", "--dims", "32",
         ])
         #expect(r.status == 0, "\(r.stderr)")
-        let a = try CLI.run([
+        let a = CLI.run([
             "analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/x.npy", "--json", "--space", "centred",
             "--thresholds", "otsu", "--groupings", "average,hdbscan(4,3),leiden(5,2)", "--out", folder + "/out",
         ])

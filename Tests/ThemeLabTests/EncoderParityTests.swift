@@ -55,7 +55,7 @@ import Testing
         try AtomicFile.write(
             Data(texts.enumerated().map { #"{"id":"t\#($0.offset)","text":"\#($0.element)"}"# + "\n" }.joined().utf8),
             to: folder + "/c.jsonl")
-        let r = try CLI.run(["bench", "encoder", "--corpus", folder + "/c.jsonl", "--repeat", "1"])
+        let r = CLI.run(["bench", "encoder", "--corpus", folder + "/c.jsonl", "--repeat", "1"])
         #expect(r.status == 0, "\(r.stderr)")
         let line = try #require(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: String])
         let tokens = try texts.map { try encoder().tokenizer.encode($0).count }.reduce(0, +)
@@ -150,7 +150,7 @@ import Testing
             {"id":"a","text":"I think I said the wrong thing in standup.","label":"work"}
             {"id":"b","text":"Baked bread for the first time.","label":"food"}
             """, to: folder + "/c.jsonl")
-        let r = try CLI.run(
+        let r = try CLI.launch(
             ["embed", "--corpus", folder + "/c.jsonl", "--out", folder + "/x.npy", "--layer", "2"],
             environment: ["THEMELAB_CACHE": folder + "/cache"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -166,7 +166,7 @@ import Testing
                 == "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db")
 
         try AtomicFile.write("{\"id\":\"a\",\"label\":\"x\"}\n", to: folder + "/notext.jsonl")
-        let bad = try CLI.run(["embed", "--corpus", folder + "/notext.jsonl", "--out", folder + "/y.npy"])
+        let bad = CLI.run(["embed", "--corpus", folder + "/notext.jsonl", "--out", folder + "/y.npy"])
         #expect(bad.status == 1 && bad.stderr.contains("item 'a' has no text to embed"))
         #expect(!FileManager.default.fileExists(atPath: folder + "/y.npy"))
     }

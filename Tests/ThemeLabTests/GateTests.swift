@@ -126,16 +126,16 @@ import Testing
         r.analyses[a].spaces[s].groupings[g].recovery!.nmi = .nan
         try AtomicFile.write(try JSONOutput.encode(r), to: folder + "/nan.json")
         #expect(try String(contentsOfFile: folder + "/nan.json", encoding: .utf8).contains("\"nmi\" : \"nan\""))
-        let run = try CLI.run([
+        let run = CLI.run([
             "check", "--results", folder + "/nan.json", "--baseline",
             Self.committed.replacingOccurrences(of: "ci-gate/ci-gate.json", with: "baseline.json"),
         ])
         #expect(run.status == 1 && run.stdout.contains("NaN nmi in the results: seed-12 |"), "\(run.stdout)")
-        let wrongCase = try CLI.run([
+        let wrongCase = CLI.run([
             "check", "--results", Self.committed, "--write-baseline", folder + "/b.json", "--tolerance", "ARI=0.5",
         ])
         #expect(wrongCase.status == 2 && wrongCase.stderr.contains("tolerance 'ARI' names no metric"), "\(wrongCase.stderr)")
-        let infinite = try CLI.run(["check", "--results", Self.committed, "--write-baseline", folder + "/b.json", "--tolerance", "ari=inf"])
+        let infinite = CLI.run(["check", "--results", Self.committed, "--write-baseline", folder + "/b.json", "--tolerance", "ari=inf"])
         #expect(infinite.status == 2 && infinite.stderr.contains("must be from 0 to 0.5"), "\(infinite.stderr)")
     }
 
@@ -185,21 +185,21 @@ import Testing
 @Suite struct OutputSafetyTests {
     @Test func anOutputThatIsAnInputIsRefusedAndTheInputSurvives() throws {
         let folder = temporaryFolder()
-        let s = try CLI.run([
+        let s = CLI.run([
             "synth", "--out-corpus", folder + "/c.jsonl", "--out-embeddings", folder + "/x.npy", "--topics", "3,3", "--dims", "8",
         ])
         #expect(s.status == 0, "\(s.stderr)")
         let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/x.npy"))
-        let same = try CLI.run(["pairs", "--embeddings", folder + "/x.npy", "--out", folder + "/./x.npy"])
+        let same = CLI.run(["pairs", "--embeddings", folder + "/x.npy", "--out", folder + "/./x.npy"])
         #expect(same.status == 2 && same.stderr.contains("is the input"), "\(same.stderr)")
         try FileManager.default.createSymbolicLink(atPath: folder + "/link.json", withDestinationPath: folder + "/c.jsonl")
-        let linked = try CLI.run([
+        let linked = CLI.run([
             "pairs", "--embeddings", folder + "/x.npy", "--labels", folder + "/c.jsonl", "--out", folder + "/link.json",
         ])
         #expect(linked.status == 2 && linked.stderr.contains("is the input"), "\(linked.stderr)")
-        let embed = try CLI.run(["embed", "--corpus", folder + "/c.jsonl", "--out", folder + "/c.jsonl"])
+        let embed = CLI.run(["embed", "--corpus", folder + "/c.jsonl", "--out", folder + "/c.jsonl"])
         #expect(embed.status == 2 && embed.stderr.contains("is the input"), "\(embed.stderr)")
-        let synth = try CLI.run(["synth", "--out-corpus", folder + "/c.jsonl", "--out-embeddings", folder + "/c.jsonl"])
+        let synth = CLI.run(["synth", "--out-corpus", folder + "/c.jsonl", "--out-embeddings", folder + "/c.jsonl"])
         #expect(synth.status == 2, "\(synth.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/x.npy")) == before)
     }
@@ -257,11 +257,11 @@ import Testing
     @Test func aFileInTheWayIsKeptAndFoldersAreReadable() throws {
         let folder = temporaryFolder()
         try AtomicFile.write("mine", to: folder + "/r/ci-gate")
-        let r = try CLI.run(["ablate", ReproducibilityTests.root + "/Experiments/ci-gate.json", "--results", folder + "/r"])
+        let r = CLI.run(["ablate", ReproducibilityTests.root + "/Experiments/ci-gate.json", "--out", folder + "/r"])
         #expect(
             r.status == 1
                 && r.stderr == "themelab: \(folder)/r/ci-gate is a file, not a results folder: move it away or choose "
-                    + "another --results\n",
+                    + "another --out\n",
             "\(r.stderr)")
         #expect(try String(contentsOfFile: folder + "/r/ci-gate", encoding: .utf8) == "mine")
         let root = try ResultsRoot(path: folder + "/s")
@@ -284,7 +284,7 @@ import Testing
         for delay in [0.2, 0.6, 1.2] {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: CLI.binary)
-            p.arguments = ["reproduce", "--only", "seeds,ci-gate", "--results", folder + "/results", "--replicates", "2"]
+            p.arguments = ["reproduce", "--only", "seeds,ci-gate", "--out", folder + "/results", "--replicates", "2"]
             p.standardError = FileHandle.nullDevice
             try p.run()
             Thread.sleep(forTimeInterval: delay)
@@ -326,14 +326,14 @@ import Testing
                 ["slurm", "pairs", "--embeddings", folder + "/w/x.npy", "--work", folder + "/w", "--shards", "2"],
                 "inside the output folder"
             ),
-            (["slurm", "ablate", folder + "/g.json", "--work", folder + "/r/g", "--results", folder + "/r"], "are one output"),
-            (["slurm", "ablate", folder + "/g.json", "--work", folder + "/r/g/w", "--results", folder + "/r"], "is inside it"),
-            (["gather", folder + "/g.json", folder + "/r/g/parts/p.json", "--results", folder + "/r"], "inside the output folder"),
+            (["slurm", "ablate", folder + "/g.json", "--work", folder + "/r/g", "--out", folder + "/r"], "are one output"),
+            (["slurm", "ablate", folder + "/g.json", "--work", folder + "/r/g/w", "--out", folder + "/r"], "is inside it"),
+            (["gather", folder + "/g.json", folder + "/r/g/parts/p.json", "--out", folder + "/r"], "inside the output folder"),
             (
                 ["analyze", "--corpus", folder + "/o/analysis.csv", "--embeddings", folder + "/x.npy", "--out", folder + "/o"],
                 "is the input"
             ),
-            (["replay", folder + "/j.json", "--results", folder + "/r"], "inside the output folder"),
+            (["replay", folder + "/j.json", "--out", folder + "/r"], "inside the output folder"),
         ]
         try FileManager.default.createDirectory(atPath: folder + "/w", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: folder + "/x.npy", toPath: folder + "/w/x.npy")
@@ -344,7 +344,7 @@ import Testing
                 + "\"path\": \"\(folder)/r/j/c.jsonl\"}, "
                 + "\"embeddings\": \"\(folder)/x.npy\"}], \"launch\": 2, \"initial\": 2}", to: folder + "/j.json")
         for (args, expected) in cases {
-            let r = try CLI.run(args)
+            let r = CLI.run(args)
             #expect(r.status == 2 && r.stderr.contains(expected) && r.stderr.split(separator: "\n").count == 1, "\(args): \(r.stderr)")
         }
         #expect(try SHA256.hex(file: model + "/model.safetensors") == weights)

@@ -210,7 +210,7 @@ func modelFolder(changing file: String? = nil, copied: Bool = false, to contents
     @Test func aCacheThatCannotBeWrittenIsFoundBeforeTheWork() throws {
         let folder = temporaryFolder()
         try AtomicFile.write("{\"id\":\"a\",\"text\":\"hello\"}\n", to: folder + "/c.jsonl")
-        let r = try CLI.run(
+        let r = try CLI.launch(
             ["embed", "--corpus", folder + "/c.jsonl", "--out", folder + "/x.npy"], environment: ["THEMELAB_CACHE": "/dev/null/x"])
         #expect(
             r.status == 1

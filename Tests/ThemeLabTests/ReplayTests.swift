@@ -233,7 +233,7 @@ import Testing
             """
         try AtomicFile.write(plan, to: folder + "/r.json")
         let started = Date()
-        let r = try CLI.run(["replay", folder + "/r.json", "--results", folder + "/out"])
+        let r = CLI.run(["replay", folder + "/r.json", "--out", folder + "/out"])
         #expect(r.status == 1 && r.stderr.contains("'journals' would take about 37 minutes"), "\(r.stderr)")
         #expect(Date().timeIntervalSince(started) < 30)
         #expect(
@@ -254,7 +254,7 @@ import Testing
              "embeddings": "\(folder)/x.npy", "order": "shuffle"}], "launch": 5, "initial": 6, "shuffles": 2}
             """
         try AtomicFile.write(plan, to: folder + "/r.json")
-        let r = try CLI.run(["replay", folder + "/r.json", "--results", folder + "/out"])
+        let r = CLI.run(["replay", folder + "/r.json", "--out", folder + "/out"])
         #expect(r.status == 0 && FileManager.default.fileExists(atPath: folder + "/out/same/same.csv"), "\(r.stderr.suffix(300))")
     }
 

@@ -43,7 +43,7 @@ import Testing
         let cache = temporaryFolder()
         func refusal(_ json: String) throws -> String {
             let path = try experiment(json)
-            let r = try CLI.run(["ablate", path, "--results", temporaryFolder()], environment: ["THEMELAB_CACHE": cache])
+            let r = try CLI.launch(["ablate", path, "--out", temporaryFolder()], environment: ["THEMELAB_CACHE": cache])
             #expect(r.status == 1)
             return r.stderr.replacingOccurrences(of: path, with: "x.json")
         }
@@ -69,7 +69,7 @@ import Testing
                 + #""thresholds": ["otsu", "percentile(90)", "noise-floor(4)"], "groupings": ["components", "average"], "#
                 + #""replicates": 4, "shuffles": 0}"#)
         let out = temporaryFolder()
-        let r = try CLI.run(["ablate", path, "--results", out])
+        let r = CLI.run(["ablate", path, "--out", out])
         #expect(r.status == 0, "\(r.stderr)")
         let results = try JSONDecoder().decode(AnalysisResults.self, from: Data(contentsOf: URL(fileURLWithPath: out + "/rep/rep.json")))
         let a = results.analyses[0]
@@ -115,7 +115,7 @@ import Testing
             #"{"name": "rep", "corpora": [\#(Self.corpora)], "spaces": ["centred"], "thresholds": ["otsu", "percentile(90)"], "#
                 + #""groupings": ["average"], "replicates": 3, "shuffles": 0}"#)
         let out = temporaryFolder()
-        #expect(try CLI.run(["ablate", path, "--results", out]).status == 0)
+        #expect(CLI.run(["ablate", path, "--out", out]).status == 0)
         let results = try JSONDecoder().decode(AnalysisResults.self, from: Data(contentsOf: URL(fileURLWithPath: out + "/rep/rep.json")))
         let table = RegretTable(analyses: results.analyses, grouping: "average", settings: results.settings)
         let row = table.rows[0]

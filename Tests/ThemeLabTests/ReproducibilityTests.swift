@@ -13,7 +13,7 @@ import Testing
         let folder = temporaryFolder()
         var env = environment
         env["THEMELAB_CACHE"] = folder + "/cache"
-        let r = try CLI.run(["ablate", root + "/Experiments/\(experiment).json", "--results", folder + "/results"], environment: env)
+        let r = try CLI.launch(["ablate", root + "/Experiments/\(experiment).json", "--out", folder + "/results"], environment: env)
         #expect(r.status == 0, "\(r.stderr)")
         return folder + "/results/\(experiment)"
     }
@@ -75,8 +75,8 @@ import Testing
         var one = plan
         one["journals"] = [journal]
         try JSONSerialization.data(withJSONObject: one).write(to: URL(fileURLWithPath: folder + "/replay.json"))
-        let r = try CLI.run(
-            ["replay", folder + "/replay.json", "--results", folder + "/results"], environment: ["THEMELAB_CACHE": folder + "/cache"])
+        let r = try CLI.launch(
+            ["replay", folder + "/replay.json", "--out", folder + "/results"], environment: ["THEMELAB_CACHE": folder + "/cache"])
         try #require(r.status == 0, "\(r.stderr)")
         let (committed, fresh) = (Self.root + "/results/replay/replay", folder + "/results/replay/replay")
         func journals(_ path: String) throws -> [(corpus: String, json: String)] {
@@ -124,9 +124,9 @@ import Testing
         #expect(results.provenance.blas.kernel.uppercased() == other, "ran under \(results.provenance.blas.kernel)")
         #expect(results.provenance.blas.arithmetic == .native)
         let baseline = Self.root + "/results/baseline.json"
-        let refused = try CLI.run(["check", "--results", resultsPath, "--baseline", baseline])
+        let refused = CLI.run(["check", "--results", resultsPath, "--baseline", baseline])
         #expect(refused.status == 1 && refused.stderr.contains("--allow-native to compare across kernels"), "\(refused.stderr)")
-        let pass = try CLI.run(["check", "--results", resultsPath, "--baseline", baseline, "--allow-native"])
+        let pass = CLI.run(["check", "--results", resultsPath, "--baseline", baseline, "--allow-native"])
         #expect(pass.status == 0, "the gate fails a run under \(other): \(pass.stdout)")
 
         let a = try #require(results.analyses.firstIndex { $0.corpus.name == "seed-26" })
@@ -135,14 +135,14 @@ import Testing
         var lower = results
         lower.analyses[a].spaces[s].groupings[g].recovery!.ari -= 0.05
         try AtomicFile.write(try JSONOutput.encode(lower), to: fresh + "/lower.json")
-        let fell = try CLI.run(["check", "--results", fresh + "/lower.json", "--baseline", baseline, "--allow-native"])
+        let fell = CLI.run(["check", "--results", fresh + "/lower.json", "--baseline", baseline, "--allow-native"])
         #expect(
             fell.status == 1 && fell.stdout.contains("ari fell: seed-26 |") && fell.stdout.contains("| centred | otsu | average"),
             "\(fell.stdout)")
 
         results.analyses[a].spaces[s].groupings[g].threshold! += 0.01
         try AtomicFile.write(try JSONOutput.encode(results), to: fresh + "/moved.json")
-        let moved = try CLI.run(["check", "--results", fresh + "/moved.json", "--baseline", baseline, "--allow-native"])
+        let moved = CLI.run(["check", "--results", fresh + "/moved.json", "--baseline", baseline, "--allow-native"])
         #expect(moved.status == 1 && moved.stdout.contains("threshold moved: seed-26 |"), "\(moved.stdout)")
     }
 }

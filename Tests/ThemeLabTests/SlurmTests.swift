@@ -13,7 +13,7 @@ enum LocalSlurm {
 
     @discardableResult
     static func shell(_ command: String) throws -> CLI.Result {
-        try CLI.run(executable: "/bin/bash", ["-c", command], environment: ProcessInfo.processInfo.environment)
+        try CLI.launch(executable: "/bin/bash", ["-c", command], environment: ProcessInfo.processInfo.environment)
     }
 
     /// The states of a job's tasks (`scontrol show job`, kept for MinJobAge after they end).
@@ -160,9 +160,9 @@ func expectSameResults(_ a: String, _ b: String) throws {
             let folder = "\(base)/\(k)/\(work)"
             for args in [
                 ["slurm", "pairs", "--embeddings", base + "/x.npy", "--shards", "2", "--work", folder, "--partition", "p$(x)"],
-                ["slurm", "ablate", base + "/grid.json", "--work", folder + "g", "--results", folder + "r"],
+                ["slurm", "ablate", base + "/grid.json", "--work", folder + "g", "--out", folder + "r"],
             ] {
-                let r = try CLI.run(args, environment: ["PATH": stubs + ":/usr/bin:/bin"], workingDirectory: base)
+                let r = try CLI.launch(args, environment: ["PATH": stubs + ":/usr/bin:/bin"], workingDirectory: base)
                 try #require(r.status == 0, "\(args): \(r.stderr)")
                 let written = args.contains("pairs") ? folder : folder + "g"
                 for file in ["array.sbatch", "finish.sbatch", "submit"] {
@@ -193,14 +193,41 @@ func expectSameResults(_ a: String, _ b: String) throws {
         (["slurm", "ablate", "Experiments/ci-gate.json", "--work", "w", "--bins", "4"], "--bins is for slurm pairs"),
         (["slurm", "grid", "--work", "w"], "slurm takes 'pairs' or 'ablate', got 'grid'"),
         (["ablate", "Experiments/ci-gate.json", "--shard", "3/4", "--out", "p.json"], "'ci-gate' has 3 corpora"),
-        (["ablate", "Experiments/ci-gate.json", "--out", "p.json"], "--out goes with --shard"),
+        (["ablate", "Experiments/ci-gate.json", "--shard", "0/3"], "missing --out"),
+        (["slurm", "pairs", "--embeddings", "x.npy", "--work", "w", "--shards", "2", "--out", "r"], "--out is for slurm ablate"),
     ])
     func badSlurmArgumentsGiveOneLine(_ args: [String], _ expected: String) throws {
         let folder = temporaryFolder()
         try NPY.write(randomMatrix(rows: 10, cols: 3, seed: 1), to: folder + "/x.npy")
         let root = ReproducibilityTests.root
-        let r = try CLI.run(args.map { $0 == "x.npy" ? folder + "/x.npy" : $0.hasPrefix("Experiments/") ? root + "/" + $0 : $0 })
+        let r = CLI.run(args.map { $0 == "x.npy" ? folder + "/x.npy" : $0.hasPrefix("Experiments/") ? root + "/" + $0 : $0 })
         #expect(r.status == 2 && r.stderr.contains(expected) && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+    }
+}
+
+/// `slurm ablate` in process: one request for every task (the largest shard's memory, the longest time), and a finish
+/// job that gathers into --out.
+@Suite struct SlurmGridScriptTests {
+    @Test func theArrayCarriesTheLargestRequestAndTheFinishJobGathersIntoOut() throws {
+        let folder = temporaryFolder()
+        let planPath = ReproducibilityTests.root + "/Experiments/ci-gate.json"
+        let r = CLI.run(["slurm", "ablate", planPath, "--work", folder + "/w", "--out", folder + "/r", "--shards", "2", "--cpus", "1"])
+        #expect(r.status == 0 && r.stderr.contains("2 task(s) of 1 CPU"), "\(r.stderr)")
+        let plan = try ExperimentPlan.read(path: planPath)
+        let task = try SlurmResources.gridArray(plan, shards: 2, dataDirectory: nil, cpus: 1, model: .reference)
+        let shards = try (0..<2).map { i in
+            let sizes = try plan.corpusSizes(dataDirectory: nil)
+            return try SlurmResources.gridShard(
+                try plan.corpusIndices(in: PairShard(index: i, count: 2)).map { sizes[$0] }, settings: plan.settings,
+                encoderRuns: plan.encoderRuns, cpus: 1, model: .reference)
+        }
+        #expect(task.memoryMiB == shards.map(\.memoryMiB).max() && task.minutes == shards.map(\.minutes).max())
+        #expect(task.reason.hasPrefix("largest of 2 tasks: corpora "))
+        let array = try String(contentsOfFile: folder + "/w/array.sbatch", encoding: .utf8)
+        #expect(array.contains("#SBATCH --mem=\(task.memoryMiB)M\n") && array.contains("#SBATCH --time=\(task.timeLimit)\n"), "\(array)")
+        #expect(array.contains("exec \(CLI.binary) ablate \(planPath) --shard \"$SLURM_ARRAY_TASK_ID\"/2 --out "), "\(array)")
+        let finish = try String(contentsOfFile: folder + "/w/finish.sbatch", encoding: .utf8)
+        #expect(finish.contains("exec \(CLI.binary) gather \(planPath) \"${parts[@]}\" --out \(folder)/r\n"), "\(finish)")
     }
 }
 
@@ -210,33 +237,33 @@ func expectSameResults(_ a: String, _ b: String) throws {
     @Test func gatheredShardsWriteTheLocalResults() throws {
         let folder = temporaryFolder()
         let plan = ReproducibilityTests.root + "/Experiments/ci-gate.json"
-        let local = try CLI.run(["ablate", plan, "--results", folder + "/local"])
+        let local = CLI.run(["ablate", plan, "--out", folder + "/local"])
         #expect(local.status == 0, "\(local.stderr)")
         var parts: [String] = []
         for i in 0..<3 {
             let part = "\(folder)/parts/shard-\(i)-of-3.json"
-            let r = try CLI.run(["ablate", plan, "--shard", "\(i)/3", "--out", part])
+            let r = CLI.run(["ablate", plan, "--shard", "\(i)/3", "--out", part])
             #expect(r.status == 0, "\(r.stderr)")
             parts.append(part)
         }
-        let gathered = try CLI.run(["gather", plan, parts[2], parts[0], parts[1], parts[0], "--results", folder + "/gathered"])
+        let gathered = CLI.run(["gather", plan, parts[2], parts[0], parts[1], parts[0], "--out", folder + "/gathered"])
         #expect(gathered.status == 0, "\(gathered.stderr)")
         try expectSameResults(folder + "/local/ci-gate", folder + "/gathered/ci-gate")
 
-        let missing = try CLI.run(["gather", plan, parts[0], parts[2], "--results", folder + "/missing"])
+        let missing = CLI.run(["gather", plan, parts[0], parts[2], "--out", folder + "/missing"])
         #expect(missing.status == 1 && missing.stderr.contains("incomplete: shard 1 of 0..<3 missing (2 of 3 given)"), "\(missing.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/missing/ci-gate"))
 
         var edited = try String(contentsOfFile: plan, encoding: .utf8)
         edited = edited.replacingOccurrences(of: "\"shuffles\": 3", with: "\"shuffles\": 4")
         try AtomicFile.write(edited, to: folder + "/ci-gate.json")
-        let other = try CLI.run(["gather", folder + "/ci-gate.json"] + parts + ["--results", folder + "/other"])
+        let other = CLI.run(["gather", folder + "/ci-gate.json"] + parts + ["--out", folder + "/other"])
         #expect(other.status == 1 && other.stderr.contains("\(parts[0]) was computed from another version of"), "\(other.stderr)")
 
         var part = try JSONOutput.decode(GridPart.self, from: Data(contentsOf: URL(fileURLWithPath: parts[1])))
         part.results.analyses[0].corpus.items += 1
         try AtomicFile.write(try JSONOutput.encode(part), to: folder + "/copy.json")
-        let twice = try CLI.run(["gather", plan, folder + "/copy.json"] + parts + ["--results", folder + "/twice"])
+        let twice = CLI.run(["gather", plan, folder + "/copy.json"] + parts + ["--out", folder + "/twice"])
         #expect(
             twice.status == 1 && twice.stderr.contains("\(parts[1]) and \(folder)/copy.json are both shard 1/3 but hold different results"),
             "\(twice.stderr)")
@@ -269,7 +296,7 @@ func expectSameResults(_ a: String, _ b: String) throws {
             var p = original
             forge(&p)
             try AtomicFile.write(try JSONOutput.encode(p), to: "\(folder)/\(label).json")
-            let r = try CLI.run(["gather", plan, "\(folder)/\(label).json", parts[0], parts[2], "--results", folder + "/" + label])
+            let r = CLI.run(["gather", plan, "\(folder)/\(label).json", parts[0], parts[2], "--out", folder + "/" + label])
             #expect(r.status == 1 && r.stderr.contains("\(folder)/\(label).json") && r.stderr.contains(expected), "\(label): \(r.stderr)")
             #expect(!r.stderr.contains("--shard"), "\(label): names an option gather was not given")
             #expect(!FileManager.default.fileExists(atPath: folder + "/" + label + "/ci-gate"))
@@ -286,16 +313,16 @@ struct SlurmClusterTests {
     /// with other figures is refused.
     @Test func shardedPassOnTheClusterEqualsTheUnshardedPassAndSurvivesFaults() throws {
         let folder = temporaryFolder()
-        let synth = try CLI.run([
+        let synth = CLI.run([
             "synth", "--out-corpus", folder + "/c.jsonl", "--out-embeddings", folder + "/x.npy", "--dims", "384", "--anisotropy", "0",
             "--spread", "0", "--topics", Array(repeating: "500", count: 40).joined(separator: ","), "--seed", "3",
         ])
         #expect(synth.status == 0, "\(synth.stderr)")
         let input = ["--embeddings", folder + "/x.npy", "--labels", folder + "/c.jsonl", "--components", "0.3,0.5,0.7"]
-        let whole = try CLI.run(["pairs"] + input + ["--out", folder + "/whole.json"])
+        let whole = CLI.run(["pairs"] + input + ["--out", folder + "/whole.json"])
         #expect(whole.status == 0, "\(whole.stderr)")
         let work = folder + "/work"
-        let made = try CLI.run(["slurm", "pairs"] + input + ["--shards", "4", "--cpus", "1", "--work", work])
+        let made = CLI.run(["slurm", "pairs"] + input + ["--shards", "4", "--cpus", "1", "--work", work])
         #expect(made.status == 0, "\(made.stderr)")
 
         // Cancel task 2 once it runs.
@@ -308,7 +335,7 @@ struct SlurmClusterTests {
         let partsFolder = work + "/parts"
         let left = try FileManager.default.contentsOfDirectory(atPath: partsFolder).filter { !$0.hasPrefix(".") }.sorted()
         #expect(left == ["shard-0-of-4.json", "shard-1-of-4.json", "shard-3-of-4.json"])
-        let refused = try CLI.run(["merge"] + left.map { "\(partsFolder)/\($0)" } + ["--out", work + "/pairs.json"])
+        let refused = CLI.run(["merge"] + left.map { "\(partsFolder)/\($0)" } + ["--out", work + "/pairs.json"])
         #expect(refused.status == 1 && refused.stderr.contains("incomplete: shard 2 of 0..<4 missing (3 of 4 given)"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: work + "/pairs.json"))
         #expect(try LocalSlurm.states(first.finish) == ["PENDING"])
@@ -334,7 +361,7 @@ struct SlurmClusterTests {
         #expect(FileManager.default.contents(atPath: part1) == before)
         try FileManager.default.copyItem(atPath: part1, toPath: folder + "/again.json")
         let parts = (0..<4).map { "\(partsFolder)/shard-\($0)-of-4.json" }
-        let again = try CLI.run(["merge", "--json", "--components", "0.3,0.5,0.7", folder + "/again.json"] + parts)
+        let again = CLI.run(["merge", "--json", "--components", "0.3,0.5,0.7", folder + "/again.json"] + parts)
         #expect(again.status == 0 && again.stderr.contains("1 part(s) repeat a shard with the same figures"), "\(again.stderr)")
         let againJSON = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: NSObject])
         #expect(againJSON["statistics"] == unsharded["statistics"])
@@ -343,7 +370,7 @@ struct SlurmClusterTests {
         related["max"] = (related["max"] as? Double ?? 0) - 0.001
         changed["related"] = related
         try AtomicFile.write(try JSONSerialization.data(withJSONObject: changed), to: folder + "/changed.json")
-        let differ = try CLI.run(["merge", folder + "/changed.json"] + parts)
+        let differ = CLI.run(["merge", folder + "/changed.json"] + parts)
         #expect(
             differ.status == 1 && differ.stderr.contains("are both shard 1/4 but hold different results"), "\(differ.stderr)")
     }
@@ -352,9 +379,9 @@ struct SlurmClusterTests {
     @Test func experimentGridOnTheClusterWritesTheLocalResults() throws {
         let folder = temporaryFolder()
         let plan = ReproducibilityTests.root + "/Experiments/ci-gate.json"
-        #expect(try CLI.run(["ablate", plan, "--results", folder + "/local"]).status == 0)
+        #expect(CLI.run(["ablate", plan, "--out", folder + "/local"]).status == 0)
         let work = folder + "/work"
-        let made = try CLI.run(["slurm", "ablate", plan, "--work", work, "--results", folder + "/cluster", "--cpus", "1"])
+        let made = CLI.run(["slurm", "ablate", plan, "--work", work, "--out", folder + "/cluster", "--cpus", "1"])
         #expect(made.status == 0 && made.stderr.contains("3 task(s)"), "\(made.stderr)")
         let jobs = try LocalSlurm.submit(work)
         #expect(try LocalSlurm.wait(jobs.array) == ["COMPLETED", "COMPLETED", "COMPLETED"])

@@ -87,16 +87,17 @@ func generator(_ fields: String) -> String {
     @Test func anExperimentIsRefusedBeforeItsFirstCorpusRuns() throws {
         // The layer is out of range only for the second encoder; nothing may be embedded first.
         let path = try experiment(#"{"name": "x", "corpora": [{"name": "seed-12"}], "encoders": [{"layers": [6]}, {"layers": [7]}]}"#)
-        let r = try CLI.run(["ablate", path, "--results", temporaryFolder()], environment: ["THEMELAB_CACHE": temporaryFolder()])
+        let r = CLI.run(["ablate", path, "--out", temporaryFolder()])
         #expect(r.status == 1)
+        // The whole of stderr: no log line of a corpus begun.
         #expect(r.stderr == "themelab: \(path): 'encoders[1].layers[0]' is 7; this model has layers 0...6\n", "\(r.stderr)")
     }
 
     @Test func theCommandLineUsesTheSameBoundsAndWording() throws {
-        let r = try CLI.run(["analyze", "--corpus", "clinc150", "--intents", "0"])
+        let r = CLI.run(["analyze", "--corpus", "clinc150", "--intents", "0"])
         #expect(r.status == 2 && r.stderr.contains("--intents must be a whole number from 1 to 150, got 0"), "\(r.stderr)")
         // k ≥ N: the rule's cells are N/A with the reason (a grid spans corpora of many sizes), not computed from fewer neighbours.
-        let k = try CLI.run([
+        let k = CLI.run([
             "analyze", "--corpus", "seed-12", "--thresholds", "knn-median(11),knn-median(12)", "--groupings", "components", "--json",
         ])
         let thresholds = try #require(
@@ -104,7 +105,7 @@ func generator(_ fields: String) -> String {
                 .first.flatMap { ($0["spaces"] as? [[String: Any]])?.first?["thresholds"] as? [[String: Any]] }, "\(k.stderr)")
         #expect(thresholds.count == 2 && thresholds[0]["value"] is Double && thresholds[1]["value"] == nil)
         #expect(thresholds[1]["note"] as? String == "k = 12 neighbours needs more than 12 items; this corpus has 12")
-        let synth = try CLI.run([
+        let synth = CLI.run([
             "synth", "--out-corpus", temporaryFolder() + "/c.jsonl", "--out-embeddings", temporaryFolder() + "/x.npy", "--noise", "nan",
         ])
         #expect(synth.status == 2 && synth.stderr.contains("--noise must be a number from 0 to 1000000, got nan"), "\(synth.stderr)")
@@ -112,26 +113,26 @@ func generator(_ fields: String) -> String {
 
     @Test func benchAndItsPlotTakeDegenerateInput() throws {
         // Fewer than 100 items made 100 topics of one and tripped a precondition.
-        let bench = try CLI.run(["bench", "pairs", "--n", "50", "--d", "8", "--repeat", "1"])
+        let bench = CLI.run(["bench", "pairs", "--n", "50", "--d", "8", "--repeat", "1"])
         #expect(bench.status == 0 && bench.stdout.contains(#""n":"50""#), "\(bench.stderr)")
         let folder = temporaryFolder()
         func line(_ n: String, _ d: String, _ s: String) -> String { #"{"n":"\#(n)","d":"\#(d)","seconds":"\#(s)","peak_rss_mib":"1"}"# }
         try AtomicFile.write([line("100", "4", "0"), line("200", "8", "1")].joined(separator: "\n"), to: folder + "/zero.jsonl")
-        let zero = try CLI.run(["plot", "--bench", folder + "/zero.jsonl", "--out", folder + "/zero.svg"])
+        let zero = CLI.run(["plot", "--bench", folder + "/zero.jsonl", "--out", folder + "/zero.svg"])
         let refusal = "zero.jsonl:1: n must be 2 to 10⁹, d 1 to 10⁹, seconds above 0"
         #expect(zero.status == 1 && zero.stderr.contains(refusal), "\(zero.stderr)")
         // Valid lines whose fit is degenerate (a negative flop rate): the plot leaves out what it cannot draw, and ends.
         try AtomicFile.write(
             [line("2", "4", "5"), line("3", "8", "1e-9"), line("1000000000", "1000000000", "1e-9")].joined(separator: "\n"),
             to: folder + "/odd.jsonl")
-        let odd = try CLI.run(["plot", "--bench", folder + "/odd.jsonl", "--out", folder + "/odd.svg"])
+        let odd = CLI.run(["plot", "--bench", folder + "/odd.jsonl", "--out", folder + "/odd.svg"])
         #expect(odd.status == 0 && FileManager.default.fileExists(atPath: folder + "/odd.svg"), "\(odd.stderr)")
     }
 
     @Test func aFileSystemErrorIsOneLineNamingThePath() throws {
         let folder = temporaryFolder()
         try AtomicFile.write("x", to: folder + "/file")
-        let r = try CLI.run(["plot", "--results", fixture("fuzz/results/seed-baseline"), "--out", folder + "/file/plots"])
+        let r = CLI.run(["plot", "--results", fixture("fuzz/results/seed-baseline"), "--out", folder + "/file/plots"])
         #expect(r.status == 1 && r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("file/plots"), "\(r.stderr)")
     }
 
@@ -149,7 +150,7 @@ func generator(_ fields: String) -> String {
     func parts(labels: String?, folder: String, name: String) throws -> [String] {
         try (0..<2).map { i in
             let out = "\(folder)/\(name)\(i).json"
-            let r = try CLI.run(
+            let r = CLI.run(
                 ["pairs", "--embeddings", folder + "/x.npy", "--tile", "10", "--shard", "\(i)/2", "--out", out]
                     + (labels.map { ["--labels", $0] } ?? []))
             #expect(r.status == 0, "\(r.stderr)")
@@ -166,23 +167,23 @@ func generator(_ fields: String) -> String {
         }
         let a = try parts(labels: folder + "/a.jsonl", folder: folder, name: "a")
         let b = try parts(labels: folder + "/b.jsonl", folder: folder, name: "b")
-        #expect(try CLI.run(["merge"] + a).status == 0)
+        #expect(CLI.run(["merge"] + a).status == 0)
         // Same shape, different labels: the old merge accepted this mix.
-        let mixed = try CLI.run(["merge", a[0], b[1]])
+        let mixed = CLI.run(["merge", a[0], b[1]])
         #expect(
             mixed.status == 1 && mixed.stderr.contains("\(b[1]) was computed from other inputs than \(a[0]) (input checksums differ)"),
             "\(mixed.stderr)")
         var part = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: a[0]))) as? [String: Any])
         part["forest"] = [["i": 0, "j": 400, "w": 0.5]]
         try AtomicFile.write(try JSONSerialization.data(withJSONObject: part), to: a[0])
-        let tampered = try CLI.run(["merge", "--components", "0.5"] + a)
+        let tampered = CLI.run(["merge", "--components", "0.5"] + a)
         #expect(
             tampered.status == 1 && tampered.stderr.contains("\(a[0]): 'forest' has an edge (0, 400, 0.5) outside the 30 items"),
             "\(tampered.stderr)")
         part["forest"] = nil
         part["items"] = "many"
         try AtomicFile.write(try JSONSerialization.data(withJSONObject: part), to: a[0])
-        let garbled = try CLI.run(["merge"] + a)
+        let garbled = CLI.run(["merge"] + a)
         #expect(garbled.stderr.contains("not a part written by themelab pairs --shard ('items' is not an integer)"), "\(garbled.stderr)")
     }
 }

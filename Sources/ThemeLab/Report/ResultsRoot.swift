@@ -18,7 +18,7 @@ public final class ResultsRoot {
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)
             throw ThemeLabError.input(
-                "\(path): another themelab is writing these results (it holds \(path)/.lock); wait for it or use --results")
+                "\(path): another themelab is writing these results (it holds \(path)/.lock); wait for it or use --out")
         }
         lockDescriptor = fd
         removeLeftovers()
@@ -47,7 +47,7 @@ public final class ResultsRoot {
     static func refuseNonFolder(_ final: String) throws {
         var isFolder: ObjCBool = false
         guard !FileManager.default.fileExists(atPath: final, isDirectory: &isFolder) || isFolder.boolValue else {
-            throw ThemeLabError.input("\(final) is a file, not a results folder: move it away or choose another --results")
+            throw ThemeLabError.input("\(final) is a file, not a results folder: move it away or choose another --out")
         }
     }
 

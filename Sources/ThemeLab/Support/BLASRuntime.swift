@@ -150,10 +150,8 @@ public enum BLASRuntime {
             let coreType = coreTypeToForce(kernel: corename, cpu: cpu, userCoreType: env["OPENBLAS_CORETYPE"], requested: requested)
         else { return notes }
         if requested == .canonical, let user = env["OPENBLAS_CORETYPE"], user.uppercased() != canonicalCoreType {
-            FileHandle.standardError.write(
-                Data(
-                    "themelab: note: OPENBLAS_CORETYPE=\(user) set aside for the canonical kernel; \(arithmeticVariable)=native uses it\n"
-                        .utf8))
+            StandardError.write(
+                "themelab: note: OPENBLAS_CORETYPE=\(user) set aside for the canonical kernel; \(arithmeticVariable)=native uses it\n")
         }
         setenv("OPENBLAS_CORETYPE", coreType, 1)
         setenv(reexecMarker, coreType, 1)

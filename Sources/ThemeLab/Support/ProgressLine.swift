@@ -1,16 +1,20 @@
 import Foundation
 
-/// A progress line with an ETA on stderr for long work. Silent for work that ends within a
-/// second, and redrawn at most twice a second. When the count starts over (a new task reports
+/// A progress line with an ETA on stderr (or `write`, where a caller captures it) for long work. Silent for work
+/// that ends within a second, and redrawn at most twice a second. When the count starts over (a new task reports
 /// through the same line), the clock starts over too.
 public final class ProgressLine: @unchecked Sendable {
     private let label: String
+    private let write: (String) -> Void
     private var start = Date()
     private var lastDraw = Date.distantPast
     private var lastDone = Int.max
     private var drew = false
 
-    public init(label: String) { self.label = label }
+    public init(label: String, write: @escaping (String) -> Void = StandardError.write) {
+        self.label = label
+        self.write = write
+    }
 
     public func update(done: Int, total: Int) {
         if done < lastDone {
@@ -27,10 +31,10 @@ public final class ProgressLine: @unchecked Sendable {
         let fraction = Double(done) / Double(total)
         let eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
         let text = String(format: "\r%@: %5.1f%% (%d/%d), %.0fs elapsed, ETA %.0fs ", label, 100 * fraction, done, total, elapsed, eta)
-        FileHandle.standardError.write(Data(text.utf8))
+        write(text)
     }
 
     public func finish() {
-        if drew { FileHandle.standardError.write(Data("\n".utf8)) }
+        if drew { write("\n") }
     }
 }

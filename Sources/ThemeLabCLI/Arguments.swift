@@ -2,13 +2,18 @@ import ThemeLab
 
 /// A parsed command line: `--name value` or `--name=value` options, `--flag` switches and the
 /// positional words a command takes. Unknown options, a missing value, an option given twice and a
-/// positional word the command does not take are usage errors.
+/// positional word the command does not take are usage errors. An old spelling of an option (`renamed`,
+/// old name → option) counts as the option and is kept in `oldSpellings` for the caller's note.
 struct Arguments {
     var positional: [String] = []
     var values: [String: String] = [:]
     var flags: Set<String> = []
+    var oldSpellings: [String] = []
 
-    init(_ words: [String], options: Set<String>, switches: Set<String>, positionals: ClosedRange<Int> = 0...0) throws {
+    init(
+        _ words: [String], options: Set<String>, switches: Set<String>, positionals: ClosedRange<Int> = 0...0,
+        renamed: [String: String] = [:]
+    ) throws {
         var i = 0
         while i < words.count {
             let w = words[i]
@@ -20,16 +25,20 @@ struct Arguments {
             let body = w.dropFirst(2)
             let name = String(body.prefix { $0 != "=" })
             let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
-            if switches.contains(name) {
+            let key = renamed[name] ?? name
+            if key != name { oldSpellings.append(name) }
+            if switches.contains(key) {
                 guard inline == nil else { throw ThemeLabError.usage("--\(name) is a switch and takes no value") }
-                guard flags.insert(name).inserted else { throw ThemeLabError.usage("--\(name) given twice") }
-            } else if options.contains(name) {
-                guard values[name] == nil else { throw ThemeLabError.usage("--\(name) given twice") }
+                guard flags.insert(key).inserted else { throw ThemeLabError.usage("--\(name) given twice") }
+            } else if options.contains(key) {
+                guard values[key] == nil else {
+                    throw ThemeLabError.usage("--\(key) given twice" + (key == name ? "" : " (--\(name) is its old spelling)"))
+                }
                 if let inline {
-                    values[name] = inline
+                    values[key] = inline
                 } else {
                     guard i < words.count else { throw ThemeLabError.usage("option --\(name) needs a value") }
-                    values[name] = words[i]
+                    values[key] = words[i]
                     i += 1
                 }
             } else {

@@ -1,5 +1,3 @@
-import COpenBLAS
-import Dispatch
 import Foundation
 import ThemeLab
 
@@ -33,8 +31,8 @@ let benchCommand = Command(
         """,
     options: ["n", "d", "mode", "grouping", "tile", "repeat", "seed", "out", "corpus", "model", "layer"],
     positionals: 1...1
-) { args in
-    if args.positional == ["encoder"] { return try benchEncoder(args) }
+) { args, io in
+    if args.positional == ["encoder"] { return try benchEncoder(args, io) }
     guard args.positional == ["pairs"] else { throw ThemeLabError.usage("expected 'bench pairs' or 'bench encoder'") }
     let n = try args.int("n", default: 2000, range: 2...1_000_000)
     let d = try args.int("d", default: 384, range: 1...65_536)
@@ -54,21 +52,12 @@ let benchCommand = Command(
     let x = try EmbeddingSpace.centred.transform(raw) { "synthetic item \($0)" }
     // Histogram quantiles only: exact quantiles (sorting kept values) are not part of the pass.
     let engine = PairEngine(tileSize: try args.int("tile", default: PairEngine().tileSize, range: 1...65_536), exactPairLimit: 0)
-    var c = mode == "ssyrk" ? [Float](repeating: 0, count: n * n) : []
-    var seconds = Double.infinity
+    let repeats = try args.int("repeat", default: 3, range: 1...100)
+    var seconds = mode == "ssyrk" ? BLASReference.ssyrkSeconds(x, repeats: repeats) : Double.infinity
     var extra: [String: String] = [:]
-    for _ in 0..<(try args.int("repeat", default: 3, range: 1...100)) {
+    for _ in 0..<repeats where mode != "ssyrk" {
         let start = Date()
-        // The reference uses every core.
-        if mode == "ssyrk" { openblas_set_num_threads(Int32(ProcessInfo.processInfo.activeProcessorCount)) }
-        if mode == "ssyrk" {
-            x.withUnsafePointer { a in
-                c.withUnsafeMutableBufferPointer { out in
-                    cblas_ssyrk(CblasRowMajor, CblasUpper, CblasNoTrans, Int32(n), Int32(d), 1, a, Int32(d), 0, out.baseAddress!, Int32(n))
-                }
-            }
-            precondition(c[1].isFinite)
-        } else if mode == "gram" {
+        if mode == "gram" {
             engine.feed(x, consumers: [])
         } else if let method {
             let needs = PassNeeds.of(groupings: [method], items: n)
@@ -89,7 +78,7 @@ let benchCommand = Command(
             }
         } else {
             let forest = mode == "full" ? SpanningForest(items: n) : nil
-            let progress = ProgressLine(label: "bench \(mode) N=\(n)")
+            let progress = io.progress("bench \(mode) N=\(n)")
             let dist = engine.run(x, labels: labels, consumers: forest.map { [$0] } ?? [], progress: progress.update)
             progress.finish()
             precondition(dist.all.count == n * (n - 1) / 2)
@@ -113,42 +102,24 @@ let benchCommand = Command(
         "kernel": BLASRuntime.corename,
     ]
     line.merge(extra) { a, _ in a }
-    try printBenchLine(line)
+    try printBenchLine(line, io)
 }
 
 /// `bench encoder`: the encoder against bare sgemm on the products its forward pass makes.
-func benchEncoder(_ args: Arguments) throws {
+func benchEncoder(_ args: Arguments, _ io: Invocation) throws {
     let request = try EmbeddingRequest(args)
     let (texts, encoder, layer) = (request.texts, request.encoder, request.layer)
     let repeats = try args.int("repeat", default: 3, range: 1...100)
     let ids = texts.map(encoder.tokenizer.encode)
     let products = encoder.batches(ids).map { batch in encoder.model.matrixProducts(lengths: batch.map { ids[$0].count }, layer: layer) }
     let flops = products.joined().reduce(0.0) { $0 + 2 * Double($1.m) * Double($1.n) * Double($1.k) }
-    let largest = products.joined().reduce(0) { Swift.max($0, $1.m * $1.k, $1.n * $1.k, $1.m * $1.n) }
     var encoderSeconds = Double.infinity
     var sgemmSeconds = Double.infinity
-    let blasThreads = openblas_get_num_threads()
-    openblas_set_num_threads(1)
-    defer { openblas_set_num_threads(blasThreads) }
     for _ in 0..<repeats {
-        var start = Date()
+        let start = Date()
         _ = try encoder.embed(texts, layer: layer)
         encoderSeconds = min(encoderSeconds, Date().timeIntervalSince(start))
-        start = Date()
-        let queue = WorkQueue(count: products.count, state: ())
-        DispatchQueue.concurrentPerform(iterations: min(encoder.workers, products.count)) { _ in
-            let a = [Float](repeating: 0.01, count: largest)
-            let b = [Float](repeating: 0.01, count: largest)
-            var c = [Float](repeating: 0, count: largest)
-            while let job = queue.take() {
-                for p in products[job] {
-                    cblas_sgemm(
-                        CblasRowMajor, CblasNoTrans, CblasTrans, Int32(p.m), Int32(p.n), Int32(p.k), 1, a, Int32(p.k), b, Int32(p.k), 0,
-                        &c, Int32(p.n))
-                }
-            }
-        }
-        sgemmSeconds = min(sgemmSeconds, Date().timeIntervalSince(start))
+        sgemmSeconds = min(sgemmSeconds, BLASReference.sgemmSeconds(products, workers: encoder.workers))
     }
     let line: [String: String] = [
         "sentences": "\(texts.count)", "tokens": "\(ids.joined().count)", "layer": "\(layer)",
@@ -157,10 +128,10 @@ func benchEncoder(_ args: Arguments) throws {
         "sgemm_gflops": String(format: "%.1f", flops / sgemmSeconds / 1e9),
         "sgemm_share": String(format: "%.3f", sgemmSeconds / encoderSeconds), "kernel": BLASRuntime.corename,
     ]
-    try printBenchLine(line)
+    try printBenchLine(line, io)
 }
 
 /// One benchmark measurement as a JSON line on stdout, keys sorted (what `CostModel.Point` and the bench scripts read).
-func printBenchLine(_ line: [String: String]) throws {
-    print(String(decoding: try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]), as: UTF8.self))
+func printBenchLine(_ line: [String: String], _ io: Invocation) throws {
+    io.print(String(decoding: try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]), as: UTF8.self))
 }

@@ -20,7 +20,7 @@ let checkCommand = Command(
         """,
     options: ["results", "baseline", "write-baseline", "tolerance"],
     switches: ["allow-native"]
-) { args in
+) { args, io in
     let resultsPath = try args.required("results")
     if let out = args.values["write-baseline"] { try CommandPaths(reads: [resultsPath], writes: [(out, .file)]).check() }
     let results = try RegressionCheck.readBaseline(path: resultsPath)
@@ -39,7 +39,7 @@ let checkCommand = Command(
         try AtomicFile.write(
             try JSONOutput.encode(
                 RegressionCheck.Baseline(tolerances: tolerances, analyses: results.analyses, provenance: results.provenance)), to: out)
-        note("wrote baseline \(out)")
+        io.note("wrote baseline \(out)")
         return
     }
     let baselinePath = try args.required("baseline")
@@ -49,10 +49,10 @@ let checkCommand = Command(
     let failures = try RegressionCheck.compare(
         results: results.analyses, baseline: baseline, resultsFile: resultsPath, baselineFile: baselinePath)
     if failures.isEmpty {
-        print("check passed: \(resultsPath) holds every baseline row within tolerance")
+        io.print("check passed: \(resultsPath) holds every baseline row within tolerance")
         return
     }
-    print("check failed: \(failures.count) regression(s) in \(resultsPath)")
-    for f in failures { print("  " + f) }
-    exit(1)
+    io.print("check failed: \(failures.count) regression(s) in \(resultsPath)")
+    for f in failures { io.print("  " + f) }
+    throw ExitStatus(status: 1)
 }

@@ -21,7 +21,7 @@ let embedCommand = Command(
         """,
     options: ["corpus", "out", "model", "layer"],
     switches: ["normalize", "no-cache"]
-) { args in
+) { args, io in
     let corpusPath = try args.required("corpus")
     let out = try args.required("out")
     let model = try ModelFolder.locate(explicit: args.values["model"])
@@ -29,7 +29,7 @@ let embedCommand = Command(
     let request = try EmbeddingRequest(args)
     let (corpus, texts, encoder, layer) = (request.corpus, request.texts, request.encoder, request.layer)
     let layers = encoder.configuration.layers
-    let progress = ProgressLine(label: "embed")
+    let progress = io.progress("embed")
     let start = Date()
     var vectors: Matrix
     if args.flags.contains("no-cache") {
@@ -44,14 +44,13 @@ let embedCommand = Command(
     if normalize { vectors = try unitRows(vectors) { "\(corpusPath): item '\(corpus.items[$0].id)'" } }
     let record = EmbeddingRecord(
         provenance: .current(
-            command: CommandLine.arguments, inputs: try Provenance.checksums([corpusPath] + encoder.folder.configurationPaths),
+            command: io.commandLine, inputs: try Provenance.checksums([corpusPath] + encoder.folder.configurationPaths),
             model: encoder.modelHash),
         modelFolder: encoder.folder.path, layer: layer, normalized: normalize, items: vectors.rows, dimensions: vectors.cols)
     // Both or neither: vectors never lie on disk without the record of where they came from.
     try AtomicFile.write([(NPY.encode(vectors), out), (try JSONOutput.encode(record), out + ".json")])
     let rate = String(format: "%.1f s, %.0f sentences/s", seconds, Double(texts.count) / seconds)
-    FileHandle.standardError.write(
-        Data("wrote \(out): \(vectors.rows) × \(vectors.cols), layer \(layer)\(normalize ? ", normalised" : "") (encoding \(rate))\n".utf8))
+    io.note("wrote \(out): \(vectors.rows) × \(vectors.cols), layer \(layer)\(normalize ? ", normalised" : "") (encoding \(rate))")
 }
 
 /// The provenance sidecar of an embeddings file.

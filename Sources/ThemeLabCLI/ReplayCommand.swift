@@ -4,7 +4,7 @@ import ThemeLab
 let replayCommand = Command(
     summary: "replay labeled corpora as journals under regrouping policies (C8, C9)",
     help: """
-        usage: themelab replay Experiments/replay.json [--results DIR] [--data-dir DIR] [--shuffles R]
+        usage: themelab replay Experiments/replay.json [--out DIR] [--data-dir DIR] [--shuffles R]
                                                       [--budget-minutes M]
 
         Replays each journal of a replay experiment save by save. At every save each policy shows
@@ -14,7 +14,7 @@ let replayCommand = Command(
         Writes DIR/NAME/NAME.json (provenance, timelines, estimates, C8/C9 figures), NAME.csv
         (one row per journal × rule × policy), NAME-timeline.csv, NAME.md, plots/*.svg, and the
         wall-clock seconds in NAME-timings.csv (outside the byte contract).
-          --results DIR    output root (default results)
+          --out DIR        output root (default results; --results DIR, its old spelling, is deprecated)
           --data-dir DIR   folder holding real corpora such as clinc150/ (default $THEMELAB_DATA)
           --shuffles R     orders per seeded journal (1 to 1000), overriding the file's "shuffles"
           --budget-minutes M  refuse a replay estimated to take longer (default 30; 1 to 100000): a
@@ -29,18 +29,20 @@ let replayCommand = Command(
         cos(μ_now, μ_last) < 1 − τ (g > 1, τ in [0, 2]). Rules: fixed, noise-floor, otsu,
         otsu-floored, kittler-illingworth.
         """,
-    options: ["results", "data-dir", "shuffles", "budget-minutes"],
+    options: ["out", "data-dir", "shuffles", "budget-minutes"],
+    renamed: ["results": "out"],
     positionals: 1...1
-) { args in
+) { args, io in
     var plan = try ReplayPlan.read(path: args.positional[0])
     if args.values["shuffles"] != nil { plan.settings.shuffles = try args.int("shuffles", default: 0, range: 1...1000) }
-    let root = try ResultsRoot(path: args.values["results"] ?? "results")
+    let root = try ResultsRoot(path: args.values["out"] ?? "results")
     try root.prepare(plan.name, reading: try plan.inputFiles(dataDirectory: args.values["data-dir"]))
-    let progress = ProgressLine(label: "embed")
-    var environment = RunEnvironment(dataDirectory: args.values["data-dir"], log: note, progress: progress.update)
+    let progress = io.progress("embed")
+    var environment = RunEnvironment(
+        dataDirectory: args.values["data-dir"], command: io.commandLine, log: io.note, progress: progress.update)
     environment.replayBudgetSeconds = Double(try args.int("budget-minutes", default: 30, range: 1...100_000)) * 60
     let results = try plan.run(in: environment)
     progress.finish()
     try root.replaceFolder(plan.name) { try ReplayReport.write(results, folder: $0) }
-    note("wrote \(root.path)/\(plan.name)/\(plan.name).{json,csv,md} (\(results.journals.count) journals)")
+    io.note("wrote \(root.path)/\(plan.name)/\(plan.name).{json,csv,md} (\(results.journals.count) journals)")
 }

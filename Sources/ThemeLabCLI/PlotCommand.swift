@@ -18,20 +18,20 @@ let plotCommand = Command(
         SCALE.svg beside the file). Experiments/bench/scale does both.
         """,
     options: ["results", "bench", "out"]
-) { args in
+) { args, io in
     if let bench = args.values["bench"] {
         let points = try CostModel.Point.read(path: bench)
         let model = try CostModel(fitting: points)
-        print(model.markdown(points), terminator: "")
+        io.print(model.markdown(points), terminator: "")
         let out = args.values["out"] ?? URL(fileURLWithPath: bench).deletingPathExtension().appendingPathExtension("svg").path
         try CommandPaths(reads: [bench], writes: [(out, .file)]).check()
         try AtomicFile.write(model.plot(points), to: out)
-        note("wrote \(out)")
+        io.note("wrote \(out)")
         return
     }
     let path = try args.required("results")
     let results = try JSONOutput.read(AnalysisResults.self, path: path, expected: "ThemeLab results file")
     let out = args.values["out"] ?? URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("plots").path
     let written = try SVGPlot.writeAll(results, folder: out)
-    note("wrote \(written.count) plots to \(out)")
+    io.note("wrote \(written.count) plots to \(out)")
 }

@@ -13,14 +13,14 @@ let datasetsCommand = Command(
     options: ["data-dir"],
     switches: ["json"],
     positionals: 1...1
-) { args in
+) { args, io in
     switch args.positional.first {
     case "list":
         let rows = DatasetCatalogue.rows(dataDirectory: args.values["data-dir"])
         if args.flags.contains("json") {
-            print(try JSONOutput.string(rows), terminator: "")
+            io.print(try JSONOutput.string(rows), terminator: "")
         } else {
-            print(DatasetCatalogue.markdown(rows), terminator: "")
+            io.print(DatasetCatalogue.markdown(rows), terminator: "")
         }
     default:
         throw ThemeLabError.usage("expected 'datasets list'")

@@ -14,7 +14,7 @@ let synthCommand = Command(
         Options override the preset.
         """,
     options: ["out-corpus", "out-embeddings", "preset", "dims", "topics", "anisotropy", "spread", "topic-strength", "noise", "seed"]
-) { args in
+) { args, io in
     guard (args.values["preset"] ?? "app-raw") == "app-raw" else { throw ThemeLabError.usage("--preset: only app-raw exists") }
     var g = SyntheticVectors.appRaw()
     func number(_ name: String) throws -> Double? {
@@ -47,5 +47,5 @@ let synthCommand = Command(
     }
     // Both or neither: a killed run never leaves a corpus without its vectors.
     try AtomicFile.write([(Data((lines.joined(separator: "\n") + "\n").utf8), corpusPath), (NPY.encode(vectors), npyPath)])
-    note("wrote \(corpusPath) and \(npyPath): \(vectors.rows) items, \(g.topicSizes.count) topics, d = \(g.dimensions)")
+    io.note("wrote \(corpusPath) and \(npyPath): \(vectors.rows) items, \(g.topicSizes.count) topics, d = \(g.dimensions)")
 }

@@ -6,18 +6,19 @@ let slurmCommand = Command(
     help: """
         usage: themelab slurm pairs --embeddings X.npy [--labels C.jsonl] --shards n --work DIR [--components T,…]
                                     [--bins N] [--tile N] [slurm options]
-               themelab slurm ablate Experiments/NAME.json --work DIR [--shards n] [--results DIR] [--data-dir DIR]
+               themelab slurm ablate Experiments/NAME.json --work DIR [--shards n] [--out DIR] [--data-dir DIR]
                                     [--replicates R] [slurm options]
 
         Writes DIR/array.sbatch (a job array, one task per shard, each writing DIR/parts/shard-I-of-N.json),
         DIR/finish.sbatch (`themelab merge` into DIR/pairs.json, or `themelab gather` into the results
-        folder) and DIR/submit, which submits the array and the finish job with --dependency=afterok on it.
+        folder) and DIR/submit, which submits the array and the finish job (held until every task succeeds).
         After a failed or cancelled task, `DIR/submit I` re-runs task I and the finish job; the finish job
         refuses an incomplete set of parts, naming the missing shards. Memory and time requests come from
         the cost model and are explained in each script. Jobs start in the current folder.
           pairs:  --shards n (1 to 4096) splits the pass's tiles k mod n; other options as `themelab pairs`
           ablate: one task per corpus by default (--shards n: corpora k mod n), options as `themelab ablate`;
-                  the finish job writes DIR/NAME/ of --results (default results) as a local ablate does
+                  the finish job writes OUT/NAME/ of --out OUT (default results) as a local ablate does
+                  (--results OUT, the old spelling of --out, is deprecated)
         slurm options:
           --work DIR          folder for the scripts, parts/ and logs/ (required)
           --partition P       --account A    passed to every job
@@ -28,25 +29,26 @@ let slurmCommand = Command(
           --submit            run DIR/submit (needs sbatch on PATH and a reachable controller)
         """,
     options: [
-        "embeddings", "labels", "shards", "work", "components", "bins", "tile", "results", "data-dir", "replicates", "partition", "account",
+        "embeddings", "labels", "shards", "work", "components", "bins", "tile", "out", "data-dir", "replicates", "partition", "account",
         "cpus", "mem", "time", "cost-model",
     ],
     switches: ["submit"],
+    renamed: ["results": "out"],
     positionals: 1...2
-) { args in
+) { args, io in
     let kind = args.positional[0]
     let folder = absolute(try args.required("work"))
     let cpus = try args.int("cpus", default: 2, range: 1...256)
     let mem = try args.values["mem"].map { _ in try args.int("mem", default: 0, range: 64...16_777_216) }
     let minutes = try args.values["time"].map { _ in try args.int("time", default: 0, range: 1...525_600) }
     let model = try args.values["cost-model"].map(fittedCostModel) ?? CostModel.reference
-    let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+    let exe = io.executable
     let cwd = FileManager.default.currentDirectoryPath
     var batch: SlurmBatch
     switch kind {
     case "pairs":
         guard args.positional.count == 1 else { throw ThemeLabError.usage("slurm pairs takes no other argument") }
-        for option in ["results", "data-dir", "replicates"] where args.values[option] != nil {
+        for option in ["out", "data-dir", "replicates"] where args.values[option] != nil {
             throw ThemeLabError.usage("--\(option) is for slurm ablate")
         }
         let embeddings = absolute(try args.required("embeddings"))
@@ -79,47 +81,33 @@ let slurmCommand = Command(
         }
         let planPath = args.positional[1]
         let plan = try args.experimentPlan(path: planPath)
-        let results = absolute(args.values["results"] ?? "results")
+        let results = absolute(args.values["out"] ?? "results")
         try CommandPaths(
             reads: try plan.inputFiles(dataDirectory: args.values["data-dir"]),
             writes: [(folder, .folder), (results + "/" + plan.name, .replacedFolder)]
         ).check()
         let shards = try args.int("shards", default: plan.corpora.count, range: 1...plan.corpora.count)
-        let sizes = try plan.corpusSizes(dataDirectory: args.values["data-dir"])
-        var requests: [SlurmResources] = []
-        for i in 0..<shards {
-            let mine = try plan.corpusIndices(in: PairShard(index: i, count: shards)).map { sizes[$0] }
-            requests.append(
-                try .gridShard(
-                    mine, settings: plan.settings, encoderRuns: plan.encoderRuns, cpus: cpus, model: model, memoryMiB: mem, minutes: minutes
-                ))
-        }
-        // One request fits every task of an array: the largest memory and the longest time.
-        var task = requests.max { $0.memoryMiB < $1.memoryMiB }!
-        task.minutes = requests.map(\.minutes).max()!
-        task.reason = "largest of \(shards) tasks: " + task.reason
         var command = [exe, "ablate", planPath, "--shard", "\(SlurmBatch.taskIndex)/\(shards)", "--out", SlurmBatch.partPath]
         for option in ["data-dir", "replicates"] {
             if let v = args.values[option] { command += ["--\(option)", option == "data-dir" ? absolute(v) : v] }
         }
         batch = SlurmBatch(
             name: "themelab-\(plan.name)", folder: folder, workingDirectory: cwd, partition: args.values["partition"],
-            account: args.values["account"], tasks: shards, task: task,
-            finish: try SlurmResources(
-                cpus: 1, predictedMiB: 512, predictedSeconds: 120, reason: "gather of \(shards) parts and the plots"),
-            taskCommand: command,
-            finishCommand: ([exe, "gather", planPath], ["--results", results]))
+            account: args.values["account"], tasks: shards,
+            task: try .gridArray(
+                plan, shards: shards, dataDirectory: args.values["data-dir"], cpus: cpus, model: model, memoryMiB: mem, minutes: minutes),
+            finish: try .gridGather(shards: shards), taskCommand: command, finishCommand: ([exe, "gather", planPath], ["--out", results]))
     default:
         throw ThemeLabError.usage("slurm takes 'pairs' or 'ablate', got '\(kind)'")
     }
     try batch.write()
     func describe(_ r: SlurmResources) -> String { "\(r.cpus) CPU\(r.cpus == 1 ? "" : "s"), \(r.memoryMiB) MiB, \(r.timeLimit)" }
-    note(
+    io.note(
         "wrote \(folder)/{array.sbatch,finish.sbatch,submit}: \(batch.tasks) task(s) of \(describe(batch.task)); "
             + "finish \(describe(batch.finish))"
     )
     guard args.flags.contains("submit") else {
-        note("submit with: \(SlurmBatch.shellQuote(folder + "/submit"))")
+        io.note("submit with: \(SlurmBatch.shellQuote(folder + "/submit"))")
         return
     }
     let submit = Process()

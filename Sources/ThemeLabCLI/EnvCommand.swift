@@ -16,27 +16,27 @@ let envCommand = Command(
                      exit 1 when the remembered hash was wrong
         """,
     switches: ["json", "verify"]
-) { args in
+) { args, io in
     if args.flags.contains("verify") {
         let folder = try ModelFolder.locate()
         let weights = folder.path + "/model.safetensors"
         let (remembered, actual) = try FileHashCache.verify(file: weights)
         switch remembered {
-        case actual?: print("\(weights): SHA-256 \(actual), remembered value verified")
-        case nil: print("\(weights): SHA-256 \(actual), now remembered (none was for this state of the file)")
+        case actual?: io.print("\(weights): SHA-256 \(actual), remembered value verified")
+        case nil: io.print("\(weights): SHA-256 \(actual), now remembered (none was for this state of the file)")
         case let wrong?: throw ThemeLabError.input("\(weights): remembered SHA-256 \(wrong) was wrong; it is \(actual) (record replaced)")
         }
         return
     }
-    let p = Provenance.current(command: CommandLine.arguments, inputs: [:])
+    let p = Provenance.current(command: io.commandLine, inputs: [:])
     let env = EnvironmentReport(
         provenance: p, swiftVersion: swiftVersion,
         modelFolder: ModelFolder.bootstrapFolder() ?? ProcessInfo.processInfo.environment["THEMELAB_MODEL"])
     if args.flags.contains("json") {
-        print(try JSONOutput.string(env), terminator: "")
+        io.print(try JSONOutput.string(env), terminator: "")
         return
     }
-    print(
+    io.print(
         """
         themelab      \(p.version)
         swift         \(env.swiftVersion)
@@ -47,7 +47,7 @@ let envCommand = Command(
         features      \(p.cpuFeatures)
         model folder  \(env.modelFolder ?? "none found")
         """)
-    if let warning = BLASRuntime.slowKernelWarning(kernel: p.blas.kernel, cpu: .current()) { print(warning) }
+    if let warning = BLASRuntime.slowKernelWarning(kernel: p.blas.kernel, cpu: .current()) { io.print(warning) }
 }
 
 struct EnvironmentReport: Codable {

@@ -4,7 +4,7 @@ import ThemeLab
 let reproduceCommand = Command(
     summary: "run every Experiments/*.json and write results/ with REPORT.md",
     help: """
-        usage: themelab reproduce [--results DIR] [--data-dir DIR] [--only NAME,…] [--replicates R]
+        usage: themelab reproduce [--out DIR] [--data-dir DIR] [--only NAME,…] [--replicates R]
 
         Runs every experiment file in Experiments/ (sorted by name), writes DIR/NAME/ for each,
         and DIR/REPORT.md: the claims table (C1–C7 against the app's reported figures), the
@@ -16,22 +16,23 @@ let reproduceCommand = Command(
         DIR/NAME/NAME-timings.csv) change between runs. The experiments that layout.json names
         are re-run with every vector moved by one unit in the last place, and the verdicts that
         flip are listed in DIR/fragility.{md,csv} and marked in REPORT.md.
-          --results DIR    output folder (default results)
+          --out DIR        output folder (default results; --results DIR, its old spelling, is deprecated)
           --data-dir DIR   folder holding real corpora (default $THEMELAB_DATA)
           --only N,…       run only these experiments
           --replicates R   replicates per corpus in the experiments that ask for them (default: each
                            file's own, 10); every figure's 95% interval is over these
         """,
-    options: ["results", "data-dir", "only", "replicates"]
-) { args in
+    options: ["out", "data-dir", "only", "replicates"],
+    renamed: ["results": "out"]
+) { args, io in
     let start = Date()
-    let root = args.values["results"] ?? "results"
+    let root = args.values["out"] ?? "results"
     guard let folder = ProjectFiles.locate("Experiments") else { throw ThemeLabError.input("Experiments/ not found (run from a checkout)") }
     let output = try ResultsRoot(path: root)
     // A private cache made afresh (a new folder with an unpredictable name, never one left or planted before).
     let cache = try AtomicFile.makeTemporaryFolder(in: NSTemporaryDirectory(), prefix: "themelab-reproduce-")
     defer { try? FileManager.default.removeItem(atPath: cache) }
-    let progress = ProgressLine(label: "embed")
+    let progress = io.progress("embed")
     let replicates = try args.values["replicates"].map { _ in try args.int("replicates", default: 0, range: ReplicateCorpus.count) }
     var summary: Reproduction.Summary?
     // The whole tree at once: a killed run leaves the previous results/ exactly as it was.
@@ -40,9 +41,10 @@ let reproduceCommand = Command(
             experiments: folder, only: args.values["only"].map { Set($0.split(separator: ",").map(String.init)) },
             replicates: replicates, root: staging,
             environment: RunEnvironment(
-                dataDirectory: args.values["data-dir"], cacheFolder: cache, startedAt: start, log: note, progress: progress.update))
+                dataDirectory: args.values["data-dir"], cacheFolder: cache, command: io.commandLine, startedAt: start, log: io.note,
+                progress: progress.update))
     }
     progress.finish()
     guard let summary else { return }
-    note("wrote \(root)/REPORT.md (\(summary.experiments.count) experiments) in \(Int(summary.seconds)) s")
+    io.note("wrote \(root)/REPORT.md (\(summary.experiments.count) experiments) in \(Int(summary.seconds)) s")
 }

@@ -4,18 +4,19 @@ import ThemeLab
 let ablateCommand = Command(
     summary: "run an experiment file's grid and write results/NAME/",
     help: """
-        usage: themelab ablate Experiments/NAME.json [--results DIR] [--data-dir DIR] [--replicates R]
+        usage: themelab ablate Experiments/NAME.json [--out DIR] [--data-dir DIR] [--replicates R]
                themelab ablate Experiments/NAME.json --shard i/n --out PART.json [--data-dir DIR] [--replicates R]
 
         Runs every corpus × encoder/layer × space × threshold × grouping the experiment file
         names and writes DIR/NAME/NAME.json (full provenance), NAME.csv (tidy, one row per
         corpus × source × space × rule × grouping), NAME.md and plots/*.svg. Progress on stderr.
-          --results DIR    output root (default results)
+          --out DIR        output root (default results; --results DIR, its old spelling, is deprecated);
+                           with --shard, the part file
           --data-dir DIR   folder holding real corpora such as clinc150/ (default $THEMELAB_DATA)
           --replicates R   R replicates of every corpus (2 to 1000), overriding the file's "replicates":
                            every figure gets a 95% interval and rules are compared pairwise
           --shard i/n      only the corpora k with k mod n = i (n ≤ the number of corpora), written
-                           to --out for `themelab gather`, which writes DIR/NAME/ as above
+                           to --out PART.json for `themelab gather`, which writes DIR/NAME/ as above
                            (`themelab slurm ablate` runs the shards as a Slurm job array)
 
         Experiment file: {"name": …, "corpora": [{"name": "seed-12"}, {"name": "clinc150",
@@ -27,39 +28,40 @@ let ablateCommand = Command(
         replicate with seed + r; a fixed one (the seeds, a whole split, a file) needs "resample"
         (here or on the corpus): each replicate keeps that fraction of every topic.
         """,
-    options: ["results", "data-dir", "replicates", "shard", "out"],
+    options: ["out", "data-dir", "replicates", "shard"],
+    renamed: ["results": "out"],
     positionals: 1...1
-) { args in
+) { args, io in
     let plan = try args.experimentPlan(path: args.positional[0])
-    let progress = ProgressLine(label: "embed")
-    let environment = RunEnvironment(dataDirectory: args.values["data-dir"], log: note, progress: progress.update)
+    let progress = io.progress("embed")
+    let environment = RunEnvironment(
+        dataDirectory: args.values["data-dir"], command: io.commandLine, log: io.note, progress: progress.update)
     if let shardText = args.values["shard"] {
-        guard args.values["results"] == nil else { throw ThemeLabError.usage("--shard writes a part to --out; --results is for gather") }
+        guard args.oldSpellings.isEmpty else { throw ThemeLabError.usage("--shard writes a part file to --out, not a results folder") }
         let shard = try PairShard(text: shardText)
         let out = try args.required("out")
         try CommandPaths(reads: try plan.inputFiles(dataDirectory: args.values["data-dir"]), writes: [(out, .file)]).check()
         let part = try GridPart.run(plan, planPath: args.positional[0], shard: shard, in: environment)
         progress.finish()
         try AtomicFile.write(try JSONOutput.encode(part), to: out)
-        note(
+        io.note(
             "wrote shard \(shard.index)/\(shard.count) of \(plan.name) (corpora "
                 + "\(part.corpora.map(String.init).joined(separator: ", "))) to \(out)"
         )
         return
     }
-    guard args.values["out"] == nil else { throw ThemeLabError.usage("--out goes with --shard; without it results go to --results") }
-    let root = try ResultsRoot(path: args.values["results"] ?? "results")
+    let root = try ResultsRoot(path: args.values["out"] ?? "results")
     try root.prepare(plan.name, reading: try plan.inputFiles(dataDirectory: args.values["data-dir"]))
     let results = try plan.run(in: environment)
     progress.finish()
     try root.write(results, as: plan.name)
-    note("wrote \(root.path)/\(plan.name)/\(plan.name).{json,csv,md} (\(results.analyses.count) analyses)")
+    io.note("wrote \(root.path)/\(plan.name)/\(plan.name).{json,csv,md} (\(results.analyses.count) analyses)")
 }
 
 let gatherCommand = Command(
     summary: "write results/NAME/ from the parts of `ablate --shard`",
     help: """
-        usage: themelab gather Experiments/NAME.json PART.json … [--results DIR]
+        usage: themelab gather Experiments/NAME.json PART.json … [--out DIR]
 
         Gathers the parts written by `themelab ablate NAME.json --shard i/n` (one per shard) and
         writes DIR/NAME/ exactly as a local `themelab ablate` writes it: the same files, byte for
@@ -67,21 +69,23 @@ let gatherCommand = Command(
         parts of an edited experiment file or of other settings, parts computed on another BLAS
         kernel or themelab version, an input that changed between tasks, and a shard given twice
         with different figures (twice with the same figures counts once).
-          --results DIR    output root (default results); DIR/NAME/ is replaced whole
+          --out DIR        output root (default results; --results DIR, its old spelling, is deprecated);
+                           DIR/NAME/ is replaced whole
         """,
-    options: ["results"],
+    options: ["out"],
+    renamed: ["results": "out"],
     positionals: 2...Int.max
-) { args in
+) { args, io in
     let planPath = args.positional[0]
     let plan = try ExperimentPlan.read(path: planPath)
     let names = Array(args.positional.dropFirst())
-    let root = try ResultsRoot(path: args.values["results"] ?? "results")
+    let root = try ResultsRoot(path: args.values["out"] ?? "results")
     try root.prepare(plan.name, reading: names + [planPath])
     let parts = try names.map(GridPart.read(path:))
     let results = try GridPart.gather(
-        parts, names: names, plan: plan, planChecksum: try SHA256.hex(file: planPath), command: CommandLine.arguments, createdAt: Date())
+        parts, names: names, plan: plan, planChecksum: try SHA256.hex(file: planPath), command: io.commandLine, createdAt: Date())
     try root.write(results, as: plan.name)
-    note("wrote \(root.path)/\(plan.name)/\(plan.name).{json,csv,md} (\(results.analyses.count) analyses from \(parts.count) parts)")
+    io.note("wrote \(root.path)/\(plan.name)/\(plan.name).{json,csv,md} (\(results.analyses.count) analyses from \(parts.count) parts)")
 }
 
 extension Arguments {

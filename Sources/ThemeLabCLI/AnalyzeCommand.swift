@@ -40,7 +40,7 @@ let analyzeCommand = Command(
         "data-dir", "split", "level", "intents", "per-intent", "max-items", "corpus-seed",
     ],
     switches: ["json"]
-) { args in
+) { args, io in
     let corpusPath = try args.required("corpus")
     if args.values["embeddings"] != nil && (args.values["model"] != nil || args.values["layer"] != nil) {
         throw ThemeLabError.usage("give --embeddings or --model/--layer, not both")
@@ -76,20 +76,15 @@ let analyzeCommand = Command(
             writes: AnalysisResults.files(folder: out, stem: "analysis").map { ($0, .file) }
         ).check()
     }
-    let progress = ProgressLine(label: "embed")
+    let progress = io.progress("embed")
     var result = try plan.run(
-        in: RunEnvironment(dataDirectory: args.values["data-dir"], log: note, progress: progress.update))
+        in: RunEnvironment(dataDirectory: args.values["data-dir"], command: io.commandLine, log: io.note, progress: progress.update))
     progress.finish()
     result.name = "analysis of \(result.analyses.first?.corpus.name ?? corpusPath)"
     if let out = args.values["out"] { try result.write(folder: out, stem: "analysis") }
     if args.flags.contains("json") {
-        print(try JSONOutput.string(result), terminator: "")
+        io.print(try JSONOutput.string(result), terminator: "")
     } else {
-        print(result.markdown(), terminator: "")
+        io.print(result.markdown(), terminator: "")
     }
-}
-
-/// A line on stderr.
-func note(_ message: String) {
-    FileHandle.standardError.write(Data("\(message)\n".utf8))
 }

@@ -25,7 +25,7 @@ let pairsCommand = Command(
         """,
     options: ["embeddings", "labels", "bins", "tile", "out", "shard", "components"],
     switches: ["json"]
-) { args in
+) { args, io in
     let embeddingsPath = try args.required("embeddings")
     if let out = args.values["out"] {
         try CommandPaths(reads: [embeddingsPath] + [args.values["labels"]].compactMap { $0 }, writes: [(out, .file)]).check()
@@ -43,7 +43,7 @@ let pairsCommand = Command(
             throw ThemeLabError.input("\(corpusPath) has \(corpus.count) items but \(embeddingsPath) has \(raw.rows) rows")
         }
         labels = corpus.labelIndices()
-        if labels == nil { FileHandle.standardError.write(Data("note: \(corpusPath) has no labels; reporting all pairs only\n".utf8)) }
+        if labels == nil { io.note("note: \(corpusPath) has no labels; reporting all pairs only") }
         itemName = { "\(embeddingsPath): row \($0) (item '\(corpus.items[$0].id)')" }
         inputs.append(corpusPath)
     }
@@ -52,15 +52,14 @@ let pairsCommand = Command(
         bytes: MemoryBudget.pass(items: raw.rows, dimensions: raw.cols),
         for: "the pairwise pass over \(raw.rows) × \(raw.cols) vectors", source: .commandLine, "embeddings")
     let unit = try unitRows(raw, itemName: itemName)
-    let progress = ProgressLine(label: "pairs")
+    let progress = io.progress("pairs")
     if let shardText = args.values["shard"] {
         let shard = try PairShard(text: shardText)
         let out = try args.required("out")
         let partial = try PairPartial.compute(unit, labels: labels, shard: shard, engine: engine, inputs: inputs, progress: progress.update)
         progress.finish()
         try AtomicFile.write(try JSONOutput.encode(partial), to: out)
-        FileHandle.standardError.write(
-            Data("wrote shard \(shard.index)/\(shard.count) (\(partial.tileSums.count) of \(partial.tiles) tiles) to \(out)\n".utf8))
+        io.note("wrote shard \(shard.index)/\(shard.count) (\(partial.tileSums.count) of \(partial.tiles) tiles) to \(out)")
         return
     }
     let thresholds = try componentThresholds(args)
@@ -68,10 +67,10 @@ let pairsCommand = Command(
     let distribution = engine.run(unit, labels: labels, consumers: forest.map { [$0] } ?? [], progress: progress.update)
     progress.finish()
     var summary = PairsSummary(
-        provenance: .current(command: CommandLine.arguments, inputs: try Provenance.checksums(inputs)),
+        provenance: .current(command: io.commandLine, inputs: try Provenance.checksums(inputs)),
         items: raw.rows, dimensions: raw.cols, bins: engine.bins, distribution: distribution)
     if let forest { summary.addComponents(forest, thresholds: thresholds) }
-    try show(summary, args)
+    try show(summary, args, io)
 }
 
 /// The thresholds of --components T,… (none when absent).
@@ -86,16 +85,16 @@ func componentThresholds(_ args: Arguments) throws -> [Double] {
 }
 
 /// Prints a pairs summary as a table or JSON, and writes it to --out when given.
-func show(_ summary: PairsSummary, _ args: Arguments) throws {
+func show(_ summary: PairsSummary, _ args: Arguments, _ io: Invocation) throws {
     if let out = args.values["out"] { try AtomicFile.write(try JSONOutput.encode(summary), to: out) }
     if args.flags.contains("json") {
-        print(try JSONOutput.string(summary), terminator: "")
+        io.print(try JSONOutput.string(summary), terminator: "")
     } else {
-        print(
+        io.print(
             "\(summary.items) items × \(summary.dimensions) dims, quantiles: \(summary.quantileMethod), kernel "
                 + "\(summary.provenance.blas.kernel)"
         )
-        print(summary.markdown(), terminator: "")
+        io.print(summary.markdown(), terminator: "")
     }
 }
 
@@ -118,17 +117,17 @@ let mergeCommand = Command(
     options: ["out", "components"],
     switches: ["json"],
     positionals: 1...Int.max
-) { args in
+) { args, io in
     if let out = args.values["out"] { try CommandPaths(reads: args.positional, writes: [(out, .file)]).check() }
     let given = try args.positional.map(PairPartial.read(path:))
     let parts = try PairPartial.distinctShards(given, names: args.positional)
     if parts.count < given.count {
-        note("\(given.count - parts.count) part(s) repeat a shard with the same figures (a requeued task); each shard counted once")
+        io.note("\(given.count - parts.count) part(s) repeat a shard with the same figures (a requeued task); each shard counted once")
     }
     let distribution = try PairPartial.merge(parts)
     let thresholds = try componentThresholds(args)
     var summary = PairsSummary(
-        provenance: .current(command: CommandLine.arguments, inputs: try Provenance.checksums(args.positional)),
+        provenance: .current(command: io.commandLine, inputs: try Provenance.checksums(args.positional)),
         items: parts[0].items, dimensions: parts[0].dimensions, bins: parts[0].related.histogram.count,
         distribution: distribution)
     if !thresholds.isEmpty {
@@ -137,5 +136,5 @@ let mergeCommand = Command(
         }
         summary.addComponents(forest, thresholds: thresholds)
     }
-    try show(summary, args)
+    try show(summary, args, io)
 }

@@ -1,0 +1,47 @@
+import Foundation
+import ThemeLab
+
+/// Where a run's text goes: stdout and stderr, each a writer of text exactly as given. `standard` is the process's
+/// own streams; tests hand in writers that capture both.
+public struct Console: Sendable {
+    public var output: @Sendable (String) -> Void
+    public var errors: @Sendable (String) -> Void
+
+    public init(output: @escaping @Sendable (String) -> Void, errors: @escaping @Sendable (String) -> Void) {
+        self.output = output
+        self.errors = errors
+    }
+
+    /// stdout as `print` writes it (buffered, flushed at exit) and stderr through `StandardError`.
+    public static let standard = Console(output: { print($0, terminator: "") }, errors: { StandardError.write($0) })
+}
+
+/// One run of a command: where its text goes, the command line its provenance records and the program Slurm batch
+/// jobs run.
+struct Invocation: Sendable {
+    var console: Console
+    var commandLine: [String]
+    var executable: String
+
+    /// `executable` nil: this process's own program.
+    init(console: Console, commandLine: [String], executable: String? = nil) {
+        self.console = console
+        self.commandLine = commandLine
+        self.executable = executable ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+    }
+
+    /// Text on stdout, a line unless `terminator` says otherwise.
+    func print(_ text: String, terminator: String = "\n") { console.output(text + terminator) }
+
+    /// A note, warning or error as a line on stderr: the one way a command speaks besides its output.
+    func note(_ message: String) { console.errors(message + "\n") }
+
+    /// `themelab: message` on stderr; returns `status`, the exit status that goes with it.
+    func fail(_ message: String, status: Int32) -> Int32 {
+        note("themelab: \(message)")
+        return status
+    }
+
+    /// A progress line with an ETA on stderr.
+    func progress(_ label: String) -> ProgressLine { ProgressLine(label: label, write: console.errors) }
+}
