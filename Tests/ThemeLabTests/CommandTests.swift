@@ -139,7 +139,9 @@ import Testing
         // The same labels as the groupings called directly on the centred vectors.
         let x = try EmbeddingSpace.centred.transform(try NPY.read(path: folder + "/x.npy")) { "\($0)" }
         let topics = try #require(try CorpusReader.read(path: folder + "/c.jsonl").labelIndices())
-        let (hdbscanGrouping, leidenGrouping) = (HDBSCANGrouping(minClusterSize: 4, neighbours: 3), LeidenGrouping(neighbours: 5, resolution: 2))
+        let (hdbscanGrouping, leidenGrouping) = (
+            HDBSCANGrouping(minClusterSize: 4, neighbours: 3), LeidenGrouping(neighbours: 5, resolution: 2)
+        )
         let needs = PassNeeds.of(groupings: [hdbscanGrouping, leidenGrouping], items: x.rows)
         let products = PassPlan(needs: needs, exactHistogramPairLimit: 0).run(x, labels: nil, engine: PairEngine())
         let request = GroupingRequest(target: .ownCuts, order: Array(0..<x.rows))

@@ -41,7 +41,9 @@ import Testing
     static func matrix(_ rows: [[Float]]) -> Matrix { Matrix(rows: rows.count, cols: rows[0].count, storage: rows.flatMap { $0 }) }
 
     static func pass(_ x: Matrix, neighbours: Int) -> PassProducts {
-        let needs = PassNeeds(neighbours: neighbours, reachabilityTrees: Set(1...neighbours + 1), neighbourGraphs: [neighbours]).on(items: x.rows)
+        // Every HDBSCAN k these neighbours serve (k − 1 lists) and Leiden's graph at k.
+        let needs = PassNeeds(neighbours: neighbours, reachabilityTrees: Set(1...neighbours + 1), neighbourGraphs: [neighbours])
+            .on(items: x.rows)
         return PassPlan(needs: needs, exactHistogramPairLimit: 0).run(x, labels: nil, engine: PairEngine())
     }
 

@@ -48,7 +48,9 @@ public struct AnalysisSettings: Codable, Sendable, Equatable {
     /// Equal when they name the same spaces, rules and groupings and agree on the rest.
     public static func == (a: AnalysisSettings, b: AnalysisSettings) -> Bool {
         a.spaces == b.spaces && a.rules.map(\.name) == b.rules.map(\.name) && a.groupings.map(\.name) == b.groupings.map(\.name)
-            && (a.shuffles, a.seed, a.replicates, a.exactHistogramPairLimit) == (b.shuffles, b.seed, b.replicates, b.exactHistogramPairLimit)
+            && (a.shuffles, a.seed, a.replicates, a.exactHistogramPairLimit) == (
+                b.shuffles, b.seed, b.replicates, b.exactHistogramPairLimit
+            )
     }
 }
 

@@ -23,7 +23,9 @@ extension SchemaKey {
 enum ExperimentSchema {
     /// The bytes of the file at `path` and the JSON object they hold.
     static func object(at path: String) throws -> (Data, [String: Any]) {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ThemeLabError.input("\(path): cannot read experiment file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ThemeLabError.input("\(path): cannot read experiment file")
+        }
         return (data, try object(data, path: path))
     }
 
@@ -58,7 +60,9 @@ enum ExperimentSchema {
             let field = path.isEmpty ? name : "\(path).\(name)"
             guard let key = keys.init(stringValue: name) else {
                 throw source.error(
-                    field, "is not a field of \(path.isEmpty ? topLevel : "this object") (expected one of \(keys.names.sorted().joined(separator: ", ")))")
+                    field,
+                    "is not a field of \(path.isEmpty ? topLevel : "this object") (expected one of \(keys.names.sorted().joined(separator: ", ")))"
+                )
             }
             guard let nested = key.fields else { continue }
             for (inner, value) in elements(object[name], at: field) {
@@ -71,7 +75,9 @@ enum ExperimentSchema {
 
     /// After a failed decode: a whole-number field given 1.5 or 1e30, which Foundation's decoder reports only as
     /// "not valid JSON", named here.
-    static func refuseFractionalCounts(_ object: [String: Any], _ keys: any SchemaKey.Type, at path: String = "", source: ParameterSource)
+    static func refuseFractionalCounts(
+        _ object: [String: Any], _ keys: any SchemaKey.Type, at path: String = "", source: ParameterSource
+    )
         throws
     {
         for (name, value) in object.sorted(by: { $0.key < $1.key }) {

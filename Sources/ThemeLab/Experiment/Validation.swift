@@ -72,7 +72,8 @@ public enum Validation {
         for key in CorpusSpec.CodingKeys.allCases where given[key.stringValue] != nil {
             guard let corpora = key.corpora, !corpora.contains(spec.name) else { continue }
             throw source.error(
-                "\(path).\(key.stringValue)", "does not apply to corpus '\(spec.name)' (only to \(corpora.sorted().joined(separator: ", ")))")
+                "\(path).\(key.stringValue)",
+                "does not apply to corpus '\(spec.name)' (only to \(corpora.sorted().joined(separator: ", ")))")
         }
         if spec.name == "file" && spec.path == nil { throw source.error("\(path).path", "is missing (corpus 'file' needs a path)") }
         if let v = spec.split, !["train", "val", "test"].contains(v) {
@@ -112,7 +113,9 @@ public enum Validation {
 
     /// That no list is empty, the shuffle count and the replicates (names were read when the settings were made).
     public static func check(_ settings: AnalysisSettings, source: ParameterSource) throws {
-        for (field, count) in [("spaces", settings.spaces.count), ("thresholds", settings.rules.count), ("groupings", settings.groupings.count)] {
+        for (field, count) in [
+            ("spaces", settings.spaces.count), ("thresholds", settings.rules.count), ("groupings", settings.groupings.count),
+        ] {
             guard count > 0 else { throw source.error(field, "is empty: nothing would be computed") }
         }
         try source.check(settings.shuffles, in: shuffles, "shuffles")

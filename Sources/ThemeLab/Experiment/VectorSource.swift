@@ -47,7 +47,7 @@ public enum VectorSource: Sendable, Equatable {
                 URL(fileURLWithPath: encoder.folder.path).standardizedFileURL.pathComponents.suffix(2)
                 .first(where: { $0 != "model" }) ?? "model"
             return Vectors(
-                matrix: m, description: "\(name) (\(encoder.modelHash.prefix(8))) layer \(k)", modelHash: encoder.modelHash,
+                matrix: m, description: "\(name) (\(encoder.modelHash.prefix(8)))\(Self.layerMark)\(k)", modelHash: encoder.modelHash,
                 files: encoder.folder.files)
         }
     }
@@ -65,5 +65,16 @@ extension SentenceEncoder {
             loaded[folder.path] = e
             return e
         }
+    }
+}
+
+extension VectorSource {
+    /// What precedes the layer in an encoder's description.
+    static let layerMark = " layer "
+
+    /// The layer an encoder's description (`Vectors.description`) names, nil for embeddings files.
+    static func layer(inDescription description: String) -> Int? {
+        guard let range = description.range(of: layerMark, options: .backwards) else { return nil }
+        return Int(description[range.upperBound...])
     }
 }

@@ -164,6 +164,8 @@ public struct PairEngine: Sendable {
 
     /// The pass over one shard's tiles (tile k belongs to shard k mod count): a partial state
     /// that `PairPartial.merge` folds with the other shards' into exactly the unsharded result.
+    /// The one function over 60 lines: the workers' loop shares the tile buffers, the label runs and the
+    /// per-tile sums through pointers set up here, and splitting it would pass them all as arguments.
     public func pass(
         _ x: Matrix, labels: [Int32]? = nil, shard: PairShard, consumers: [PairConsumer] = [],
         progress: ((_ done: Int, _ total: Int) -> Void)? = nil, countsPairs: Bool = true
@@ -174,31 +176,8 @@ public struct PairEngine: Sendable {
         let pairCount = n * (n - 1) / 2
         let keep = pairCount <= exactPairLimit
 
-        // Sort positions by label (stable), and note each position's run of same-label positions.
-        let order: [Int32] = labels.map { l in (0..<Int32(n)).sorted { (l[Int($0)], $0) < (l[Int($1)], $1) } } ?? Array(0..<Int32(n))
-        var runStart = [Int](repeating: 0, count: n)
-        var runEnd = [Int](repeating: n, count: n)
-        if let l = labels {
-            var s = 0
-            while s < n {
-                var e = s + 1
-                while e < n && l[Int(order[e])] == l[Int(order[s])] { e += 1 }
-                for p in s..<e {
-                    runStart[p] = s
-                    runEnd[p] = e
-                }
-                s = e
-            }
-        } else {
-            runStart = Array(0..<n)
-            runEnd = runStart.map { $0 + 1 }
-        }
-        var sorted = Matrix(rows: n, cols: d)
-        sorted.withUnsafeMutablePointer { dst in
-            x.withUnsafePointer { src in
-                for (p, i) in order.enumerated() { (dst + p * d).update(from: src + Int(i) * d, count: d) }
-            }
-        }
+        let (order, runStart, runEnd) = Self.labelRuns(labels, items: n)
+        let sorted = x.rows(order.map(Int.init))
 
         let related = (0..<workers).map { _ in WorkerTotals(bins: bins, keepValues: keep) }
         let unrelated = (0..<workers).map { _ in WorkerTotals(bins: bins, keepValues: keep) }
@@ -285,6 +264,22 @@ public struct PairEngine: Sendable {
             tileSums: Dictionary(uniqueKeysWithValues: mine.map { k in (k, (0..<4).map { tileSums[4 * k + $0] }) }),
             relatedValues: keep ? related.flatMap { $0.exactValues! } : nil,
             unrelatedValues: keep ? unrelated.flatMap { $0.exactValues! } : nil)
+    }
+
+    /// Positions sorted by label (stable), and each position's run [start, end) of same-label positions (itself alone
+    /// without labels).
+    static func labelRuns(_ labels: [Int32]?, items n: Int) -> (order: [Int32], start: [Int], end: [Int]) {
+        guard let l = labels else { return (Array(0..<Int32(n)), Array(0..<n), Array(1..<n + 1)) }
+        let order = (0..<Int32(n)).sorted { (l[Int($0)], $0) < (l[Int($1)], $1) }
+        var (start, end) = ([Int](repeating: 0, count: n), [Int](repeating: n, count: n))
+        var s = 0
+        while s < n {
+            var e = s + 1
+            while e < n && l[Int(order[e])] == l[Int(order[s])] { e += 1 }
+            for p in s..<e { (start[p], end[p]) = (s, e) }
+            s = e
+        }
+        return (order, start, end)
     }
 
     /// Adds each row's three runs (unrelated, related, unrelated) to the worker's totals.

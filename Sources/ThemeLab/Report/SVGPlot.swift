@@ -251,7 +251,7 @@ public enum SVGPlot {
     /// Median raw cosine of unrelated pairs and unrelated band width, per layer, raw vs centred.
     public static func layers(_ analyses: [CorpusAnalysis], corpus: String) -> String {
         let layers = analyses.compactMap { a -> (Int, CorpusAnalysis)? in
-            guard let k = a.source.components(separatedBy: "layer ").last.flatMap({ Int($0) }) else { return nil }
+            guard let k = VectorSource.layer(inDescription: a.source) else { return nil }
             return (k, a)
         }.sorted { $0.0 < $1.0 }
         var series: [Series] = []
@@ -289,7 +289,7 @@ public enum SVGPlot {
         }
         let byCorpus = Dictionary(grouping: r.analyses, by: { $0.corpus.name })
         for (corpus, list) in byCorpus.sorted(by: { $0.key < $1.key })
-        where list.count > 1 && list.allSatisfy({ $0.source.contains("layer ") }) {
+        where list.count > 1 && list.allSatisfy({ VectorSource.layer(inDescription: $0.source) != nil }) {
             let path = "\(folder)/\(slug(corpus))-layers.svg"
             try AtomicFile.write(layers(list, corpus: corpus), to: path)
             written.append(path)
