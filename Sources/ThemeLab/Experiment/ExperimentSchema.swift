@@ -59,10 +59,8 @@ enum ExperimentSchema {
         for name in object.keys.sorted() {
             let field = path.isEmpty ? name : "\(path).\(name)"
             guard let key = keys.init(stringValue: name) else {
-                throw source.error(
-                    field,
-                    "is not a field of \(path.isEmpty ? topLevel : "this object") (expected one of \(keys.names.sorted().joined(separator: ", ")))"
-                )
+                let expected = keys.names.sorted().joined(separator: ", ")
+                throw source.error(field, "is not a field of \(path.isEmpty ? topLevel : "this object") (expected one of \(expected))")
             }
             guard let nested = key.fields else { continue }
             for (inner, value) in elements(object[name], at: field) {
