@@ -188,12 +188,47 @@ public struct ExperimentPlan: Decodable, Sendable {
         try runCounting(in: environment, shard: shard).results
     }
 
+    /// A replicate set of one corpus: its replicates and how they were drawn.
+    typealias Replicates = (replicates: [ReplicateCorpus], scheme: String)
+    /// One vector source of a corpus: its description, and how to get the vectors of any replicate of the corpus.
+    typealias ReplicateVectors = (description: String, vectors: (ReplicateCorpus) throws -> Matrix)
+
     /// `run`, and how many analyses each corpus gave (one per vector source), in corpus order.
     func runCounting(in environment: RunEnvironment, shard: PairShard?) throws -> (results: AnalysisResults, perCorpus: [Int]) {
         let log = environment.log
         let source = file.map(ParameterSource.experiment) ?? .commandLine
         let selected = try corpusIndices(in: shard)
         let loaded = try selected.map { try DatasetRegistry.load(corpora[$0], dataDirectory: environment.dataDirectory) }
+        let (given, models) = try givenVectorsAndModels(of: loaded, source: source)
+        try checkInputs(of: loaded, given: given, models: models, source: source)
+
+        // Replicate corpora are drawn (and checked) before anything is embedded.
+        let replicateSets = try drawReplicates(
+            selected: selected, loaded: loaded, given: given, source: source, dataDirectory: environment.dataDirectory)
+
+        var analyses: [CorpusAnalysis] = []
+        var perCorpus: [Int] = []
+        var files: [String] = []
+        var modelHash: String?
+        let (analysis, replicateAnalysis) = analysers(environment)
+        for (i, loaded) in loaded.enumerated() {
+            files += loaded.files
+            log("\(name): corpus \(loaded.corpus.name) (\(loaded.corpus.count) items)")
+            let sources = try vectorSources(of: loaded, given: given, environment, files: &files, modelHash: &modelHash)
+            for source in sources {
+                analyses.append(
+                    try analyse(loaded, source, replicates: replicateSets[i], analysis, replicateAnalysis, log: log))
+            }
+            perCorpus.append(sources.count)
+        }
+        return (try results(analyses, files: files, modelHash: modelHash, environment), perCorpus)
+    }
+
+    /// The vectors of each encoder that names embeddings, and the configuration of each model that will embed a
+    /// corpus, by encoder index.
+    private func givenVectorsAndModels(
+        of loaded: [LoadedCorpus], source: ParameterSource
+    ) throws -> (given: [Int: VectorSource.Vectors], models: [Int: BERTConfiguration]) {
         var given: [Int: VectorSource.Vectors] = [:]
         var models: [Int: BERTConfiguration] = [:]
         for (e, encoder) in encoders.enumerated() {
@@ -206,6 +241,13 @@ public struct ExperimentPlan: Decodable, Sendable {
                 models[e] = try ModelFolder.locate(explicit: encoder.modelFolder).configuration()
             }
         }
+        return (given, models)
+    }
+
+    /// Checks every corpus with each of its vector sources against the settings, and each encoder's layers against its model.
+    private func checkInputs(
+        of loaded: [LoadedCorpus], given: [Int: VectorSource.Vectors], models: [Int: BERTConfiguration], source: ParameterSource
+    ) throws {
         for corpus in loaded {
             let name = corpus.corpus.name
             if let own = corpus.vectors, given.isEmpty {
@@ -223,9 +265,13 @@ public struct ExperimentPlan: Decodable, Sendable {
                 }
             }
         }
+    }
 
-        // Replicate corpora are drawn (and checked) before anything is embedded.
-        let replicateSets = try zip(selected, loaded).map { i, full in
+    /// The replicates of each selected corpus, drawn and checked; nil for each without `replicates`.
+    private func drawReplicates(
+        selected: [Int], loaded: [LoadedCorpus], given: [Int: VectorSource.Vectors], source: ParameterSource, dataDirectory: String?
+    ) throws -> [Replicates?] {
+        try zip(selected, loaded).map { i, full in
             try settings.replicates.map {
                 if !given.isEmpty && full.isSample {
                     throw source.error(
@@ -233,76 +279,88 @@ public struct ExperimentPlan: Decodable, Sendable {
                         "are the vectors of one draw; replicates of '\(full.corpus.name)' re-draw it and need an encoder")
                 }
                 return try ReplicateCorpus.all(
-                    of: corpora[i], at: i, full: full, plan: self, count: $0, dataDirectory: environment.dataDirectory)
+                    of: corpora[i], at: i, full: full, plan: self, count: $0, dataDirectory: dataDirectory)
             }
         }
+    }
 
-        var analyses: [CorpusAnalysis] = []
-        var perCorpus: [Int] = []
-        var files: [String] = []
-        var modelHash: String?
+    /// The analysis of each corpus (logged), and the one of its replicates (no shuffles, silent).
+    private func analysers(_ environment: RunEnvironment) -> (analysis: Analysis, replicates: Analysis) {
         var analysis = Analysis(settings: settings)
-        analysis.log = log
+        analysis.log = environment.log
         analysis.perturbation = environment.perturbation
         var replicateAnalysis = analysis
         replicateAnalysis.settings.shuffles = 0
         replicateAnalysis.log = { _ in }
-        for (i, loaded) in loaded.enumerated() {
-            files += loaded.files
-            log("\(name): corpus \(loaded.corpus.name) (\(loaded.corpus.count) items)")
-            // One entry per vector source: how to get the vectors of any replicate of this corpus.
-            var sources: [(description: String, vectors: (ReplicateCorpus) throws -> Matrix)] = []
-            if let own = loaded.vectors, given.isEmpty {
-                sources.append(("generator", { $0.loaded.vectors ?? own }))
-            }
-            for (e, encoder) in encoders.enumerated() where loaded.vectors == nil || !given.isEmpty {
-                if let v = given[e] {
-                    files += v.files
-                    sources.append((v.description, { r in r.kept.map { v.matrix.rows($0) } ?? v.matrix }))
-                    continue
-                }
-                for layer in encoder.layers.map({ $0.map(Optional.some) }) ?? [nil] {
-                    let model = VectorSource.model(folder: encoder.modelFolder, layer: layer)
-                    let v = try model.vectors(
-                        for: loaded.corpus, cacheFolder: environment.cacheFolder, log: log, progress: environment.progress)
-                    files += v.files
-                    modelHash = v.modelHash ?? modelHash
-                    sources.append(
-                        (
-                            v.description,
-                            { r in
-                                if let kept = r.kept { return v.matrix.rows(kept) }
-                                if r.loaded.corpus == loaded.corpus { return v.matrix }
-                                return try model.vectors(
-                                    for: r.loaded.corpus, cacheFolder: environment.cacheFolder, progress: environment.progress
-                                )
-                                .matrix
-                            }
-                        ))
-                }
-            }
-            for (description, vectors) in sources {
-                var primary = try analysis.run(
-                    corpus: loaded.corpus, vectors: try vectors(ReplicateCorpus(loaded: loaded)), source: description)
-                if let set = replicateSets[i] {
-                    log("\(loaded.corpus.name): \(set.replicates.count) replicates (\(set.scheme))")
-                    // Embed in order (one encoder), then analyse the replicates side by side.
-                    let inputs = try set.replicates.enumerated().map { r, replicate in
-                        replicate.kept == nil && r == 0 ? nil : (replicate.loaded.corpus, try vectors(replicate))
-                    }
-                    let runs = try replicateAnalysis.runAll(inputs, source: description).map { $0 ?? primary }
-                    primary.attach(replicates: runs, scheme: set.scheme, seed: settings.seed)
-                }
-                analyses.append(primary)
-            }
-            perCorpus.append(sources.count)
+        return (analysis, replicateAnalysis)
+    }
+
+    /// One entry per vector source of a corpus (each model layer embeds it now), adding the files read to `files`.
+    private func vectorSources(
+        of loaded: LoadedCorpus, given: [Int: VectorSource.Vectors], _ environment: RunEnvironment, files: inout [String],
+        modelHash: inout String?
+    ) throws -> [ReplicateVectors] {
+        var sources: [ReplicateVectors] = []
+        if let own = loaded.vectors, given.isEmpty {
+            sources.append(("generator", { $0.loaded.vectors ?? own }))
         }
+        for (e, encoder) in encoders.enumerated() where loaded.vectors == nil || !given.isEmpty {
+            if let v = given[e] {
+                files += v.files
+                sources.append((v.description, { r in r.kept.map { v.matrix.rows($0) } ?? v.matrix }))
+                continue
+            }
+            for layer in encoder.layers.map({ $0.map(Optional.some) }) ?? [nil] {
+                let model = VectorSource.model(folder: encoder.modelFolder, layer: layer)
+                let v = try model.vectors(
+                    for: loaded.corpus, cacheFolder: environment.cacheFolder, log: environment.log, progress: environment.progress)
+                files += v.files
+                modelHash = v.modelHash ?? modelHash
+                sources.append((v.description, Self.replicateVectors(model, v, of: loaded, environment)))
+            }
+        }
+        return sources
+    }
+
+    /// How to get a replicate's vectors from one model layer, given the corpus's own vectors `v` from it.
+    private static func replicateVectors(
+        _ model: VectorSource, _ v: VectorSource.Vectors, of loaded: LoadedCorpus, _ environment: RunEnvironment
+    ) -> (ReplicateCorpus) throws -> Matrix {
+        { r in
+            if let kept = r.kept { return v.matrix.rows(kept) }
+            if r.loaded.corpus == loaded.corpus { return v.matrix }
+            return try model.vectors(for: r.loaded.corpus, cacheFolder: environment.cacheFolder, progress: environment.progress).matrix
+        }
+    }
+
+    /// The analysis of one vector source of a corpus, with its replicates' analyses attached when `set` is given.
+    private func analyse(
+        _ loaded: LoadedCorpus, _ source: ReplicateVectors, replicates set: Replicates?, _ analysis: Analysis,
+        _ replicateAnalysis: Analysis, log: (String) -> Void
+    ) throws -> CorpusAnalysis {
+        let (description, vectors) = source
+        var primary = try analysis.run(corpus: loaded.corpus, vectors: try vectors(ReplicateCorpus(loaded: loaded)), source: description)
+        if let set {
+            log("\(loaded.corpus.name): \(set.replicates.count) replicates (\(set.scheme))")
+            // Embed in order (one encoder), then analyse the replicates side by side.
+            let inputs = try set.replicates.enumerated().map { r, replicate in
+                replicate.kept == nil && r == 0 ? nil : (replicate.loaded.corpus, try vectors(replicate))
+            }
+            let runs = try replicateAnalysis.runAll(inputs, source: description).map { $0 ?? primary }
+            primary.attach(replicates: runs, scheme: set.scheme, seed: settings.seed)
+        }
+        return primary
+    }
+
+    /// The grid's results: the analyses, with the checksums of every file read.
+    private func results(
+        _ analyses: [CorpusAnalysis], files: [String], modelHash: String?, _ environment: RunEnvironment
+    ) throws -> AnalysisResults {
         let unique = Array(Set(files)).sorted()
-        let results = AnalysisResults(
+        return AnalysisResults(
             name: name,
             provenance: .current(
                 command: environment.command, inputs: try Provenance.checksums(unique), model: modelHash, createdAt: environment.startedAt),
             settings: settings, analyses: analyses)
-        return (results, perCorpus)
     }
 }

@@ -68,46 +68,80 @@ public struct GridPart: Codable, Sendable {
         guard let first = parts.first else { throw ThemeLabError.usage("nothing to gather") }
         var now: [String: String?] = [:]  // each input hashed once, however many parts name it
         for (p, name) in zip(parts, names) {
-            guard p.planChecksum == planChecksum, p.results.name == plan.name else {
-                throw ThemeLabError.input("\(name) was computed from another version of \(plan.file ?? plan.name) (its checksum differs)")
-            }
-            guard p.results.settings == first.results.settings, p.shard.count == first.shard.count else {
-                throw ThemeLabError.input("\(name) was run with other settings or shard count than \(names[0]) (e.g. --replicates)")
-            }
-            let (a, b) = (p.results.provenance, first.results.provenance)
-            guard a.version == b.version, a.blas.kernel == b.blas.kernel else {
-                throw ThemeLabError.input(
-                    "\(name) ran themelab \(a.version) on kernel \(a.blas.kernel), \(names[0]) \(b.version) on \(b.blas.kernel): "
-                        + "figures of one grid come from one kernel (pin the nodes or OPENBLAS_CORETYPE)")
-            }
-            guard p.shard.count <= plan.corpora.count else {
-                throw ThemeLabError.input("\(name): shard count \(p.shard.count); the experiment has \(plan.corpora.count) corpora")
-            }
-            guard p.corpora == (try plan.corpusIndices(in: p.shard)) else {
-                throw ThemeLabError.input("\(name): its corpora \(p.corpora) are not those of shard \(p.shard.index)/\(p.shard.count)")
-            }
-            for (k, count) in zip(p.corpora, p.analysesPerCorpus) where count != plan.analysesPerCorpus(k) {
-                throw ThemeLabError.input(
-                    "\(name): says corpus \(k) gave \(count) analyses; the experiment gives \(plan.analysesPerCorpus(k)) "
-                        + "(one per vector source)")
-            }
-            for (path, sum) in p.results.provenance.inputs.sorted(by: { $0.key < $1.key }) {
-                if now[path] == nil { now[path] = try checksum(path) }
-                guard let current = now[path]! else { throw ThemeLabError.input("\(name): its input \(path) is not there to check") }
-                guard current == sum else {
-                    throw ThemeLabError.input("\(name): its input \(path) has another checksum now than the part records")
-                }
-            }
+            try p.check(name, against: first, named: names[0], plan: plan, planChecksum: planChecksum)
+            try p.checkInputs(name, now: &now, checksum: checksum)
         }
         let distinct = try ShardSet.distinct(zip(parts, names).map { ($0.shard, $1, (part: $0, name: $1)) }, count: first.shard.count) {
-            let (a, b) = ($0.part, $1.part)
-            return try JSONOutput.encode(a.results.analyses) == JSONOutput.encode(b.results.analyses)
-                && a.results.provenance.inputs == b.results.provenance.inputs && a.results.provenance.model == b.results.provenance.model
+            try sameFigures($0.part, $1.part)
         }
+        var merged = Merged()
+        for (p, name) in distinct { try merged.add(p, name: name) }
+        var provenance = first.results.provenance
+        provenance.command = command
+        provenance.inputs = merged.inputs
+        provenance.model = merged.model
+        provenance.createdAt = ISO8601DateFormatter().string(from: createdAt)
+        return AnalysisResults(
+            name: plan.name, provenance: provenance, settings: first.results.settings,
+            analyses: plan.corpora.indices.flatMap { merged.byCorpus[$0] ?? [] })
+    }
+
+    /// Refuses this part (`name`) unless it is of `plan` as it is, run like `first` (`firstName`), and holds the corpora
+    /// of its shard with as many analyses each as the experiment gives.
+    private func check(
+        _ name: String, against first: GridPart, named firstName: String, plan: ExperimentPlan, planChecksum: String
+    ) throws {
+        guard self.planChecksum == planChecksum, results.name == plan.name else {
+            throw ThemeLabError.input("\(name) was computed from another version of \(plan.file ?? plan.name) (its checksum differs)")
+        }
+        guard results.settings == first.results.settings, shard.count == first.shard.count else {
+            throw ThemeLabError.input("\(name) was run with other settings or shard count than \(firstName) (e.g. --replicates)")
+        }
+        let (a, b) = (results.provenance, first.results.provenance)
+        guard a.version == b.version, a.blas.kernel == b.blas.kernel else {
+            throw ThemeLabError.input(
+                "\(name) ran themelab \(a.version) on kernel \(a.blas.kernel), \(firstName) \(b.version) on \(b.blas.kernel): "
+                    + "figures of one grid come from one kernel (pin the nodes or OPENBLAS_CORETYPE)")
+        }
+        guard shard.count <= plan.corpora.count else {
+            throw ThemeLabError.input("\(name): shard count \(shard.count); the experiment has \(plan.corpora.count) corpora")
+        }
+        guard corpora == (try plan.corpusIndices(in: shard)) else {
+            throw ThemeLabError.input("\(name): its corpora \(corpora) are not those of shard \(shard.index)/\(shard.count)")
+        }
+        for (k, count) in zip(corpora, analysesPerCorpus) where count != plan.analysesPerCorpus(k) {
+            throw ThemeLabError.input(
+                "\(name): says corpus \(k) gave \(count) analyses; the experiment gives \(plan.analysesPerCorpus(k)) "
+                    + "(one per vector source)")
+        }
+    }
+
+    /// Refuses this part (`name`) unless every input it records is there with the checksum it records; `now` holds the
+    /// checksums taken so far.
+    private func checkInputs(_ name: String, now: inout [String: String?], checksum: (String) throws -> String?) throws {
+        for (path, sum) in results.provenance.inputs.sorted(by: { $0.key < $1.key }) {
+            if now[path] == nil { now[path] = try checksum(path) }
+            guard let current = now[path]! else { throw ThemeLabError.input("\(name): its input \(path) is not there to check") }
+            guard current == sum else {
+                throw ThemeLabError.input("\(name): its input \(path) has another checksum now than the part records")
+            }
+        }
+    }
+
+    /// Whether two parts of one shard hold the same figures: analyses, input checksums and model.
+    private static func sameFigures(_ a: GridPart, _ b: GridPart) throws -> Bool {
+        try JSONOutput.encode(a.results.analyses) == JSONOutput.encode(b.results.analyses)
+            && a.results.provenance.inputs == b.results.provenance.inputs && a.results.provenance.model == b.results.provenance.model
+    }
+
+    /// The parts gathered so far: analyses by corpus, input checksums and the model embedded with.
+    private struct Merged {
         var byCorpus: [Int: [CorpusAnalysis]] = [:]
         var inputs: [String: String] = [:]
         var model: String?
-        for (p, name) in distinct {
+
+        /// Adds one part's (`name`) analyses corpus by corpus, its input checksums and its model, refusing any that conflict.
+        mutating func add(_ p: GridPart, name: String) throws {
             var rest = p.results.analyses[...]
             for (k, count) in zip(p.corpora, p.analysesPerCorpus) {
                 let mine = Array(rest.prefix(count))
@@ -130,13 +164,5 @@ public struct GridPart: Codable, Sendable {
                 model = m
             }
         }
-        var provenance = first.results.provenance
-        provenance.command = command
-        provenance.inputs = inputs
-        provenance.model = model
-        provenance.createdAt = ISO8601DateFormatter().string(from: createdAt)
-        return AnalysisResults(
-            name: plan.name, provenance: provenance, settings: first.results.settings,
-            analyses: plan.corpora.indices.flatMap { byCorpus[$0] ?? [] })
     }
 }

@@ -14,42 +14,14 @@ public enum Reproduction {
     public static func run(
         experiments folder: String, only: Set<String>? = nil, replicates: Int? = nil, root: ResultsRoot, environment: RunEnvironment
     ) throws -> Summary {
-        let all = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.map {
-            String($0.dropLast(5))
-        }
-        if let unknown = only?.subtracting(all).sorted().first {
-            throw ThemeLabError.usage("--only: no experiment '\(unknown)' in \(folder) (there are \(all.sorted().joined(separator: ", ")))")
-        }
+        let all = try experimentNames(in: folder, only: only)
         let layout = try ReportLayout.read(path: "\(folder)/report/layout.json")
         let chosen = all.filter { only?.contains($0) ?? true }.sorted { "\($0).json" < "\($1).json" }
         for name in chosen { try root.refuseNonFolder(name) }
-        let isReplay = Dictionary(uniqueKeysWithValues: chosen.map { ($0, ReplayPlan.isReplay(path: "\(folder)/\($0).json")) })
-        let replays = try chosen.filter { isReplay[$0]! }.map { try ReplayPlan.read(path: "\(folder)/\($0).json") }
-        let plans = try chosen.filter { !isReplay[$0]! }.map {
-            var plan = try ExperimentPlan.read(path: "\(folder)/\($0).json")
-            if let replicates, plan.settings.replicates != nil { plan.settings.replicates = replicates }
-            return plan
-        }
-        guard plans.filter({ $0.gate != nil }).count <= 1 else {
-            throw ThemeLabError.input("\(folder): more than one experiment has a \"gate\"")
-        }
-        var done: [(plan: ExperimentPlan, results: AnalysisResults)] = []
+        let (plans, replays) = try readPlans(chosen, in: folder, replicates: replicates)
         var timings = WallClock()
-        for plan in plans {
-            let results = try timings.time(plan.name) { try plan.run(in: environment) }
-            try root.write(results, as: plan.name)
-            done.append((plan, results))
-            if let tolerances = plan.gate {
-                let baseline = RegressionCheck.Baseline(tolerances: tolerances, analyses: results.analyses, provenance: results.provenance)
-                try AtomicFile.write(try JSONOutput.encode(baseline), to: "\(root.path)/baseline.json")
-            }
-        }
-        var replayed: [ReplayResults] = []
-        for plan in replays {
-            let results = try timings.time(plan.name) { try plan.run(in: environment) }
-            try root.replaceFolder(plan.name) { try ReplayReport.write(results, folder: $0) }
-            replayed.append(results)
-        }
+        let done = try runExperiments(plans, root: root, environment, timings: &timings)
+        let replayed = try runReplays(replays, root: root, environment, timings: &timings)
         var report = ReproductionReport(
             experiments: done.map { ($0.plan.name, $0.plan.description ?? "", $0.results) },
             c7: try timings.time("c7") { try themeSums(on: layout.themeSums, environment) }, layout: layout)
@@ -62,12 +34,78 @@ public enum Reproduction {
             try AtomicFile.write("# Verdicts that rest on rounding\n\n" + fragility.markdown(), to: "\(root.path)/fragility.md")
             report.fragility = fragility
         }
+        return try write(report, experiments: done.map(\.plan.name) + replayed.map(\.name), timings: timings, root: root, environment)
+    }
+
+    /// The experiments of `folder` (its .json files' names), refusing a name in `only` that is not one of them.
+    private static func experimentNames(in folder: String, only: Set<String>?) throws -> [String] {
+        let all = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.map {
+            String($0.dropLast(5))
+        }
+        if let unknown = only?.subtracting(all).sorted().first {
+            throw ThemeLabError.usage("--only: no experiment '\(unknown)' in \(folder) (there are \(all.sorted().joined(separator: ", ")))")
+        }
+        return all
+    }
+
+    /// The `chosen` experiment files of `folder`, read and checked: the analysis experiments (`replicates` overriding the
+    /// count of each that has replicates, at most one with a "gate") and the replays.
+    private static func readPlans(
+        _ chosen: [String], in folder: String, replicates: Int?
+    ) throws -> (plans: [ExperimentPlan], replays: [ReplayPlan]) {
+        let isReplay = Dictionary(uniqueKeysWithValues: chosen.map { ($0, ReplayPlan.isReplay(path: "\(folder)/\($0).json")) })
+        let replays = try chosen.filter { isReplay[$0]! }.map { try ReplayPlan.read(path: "\(folder)/\($0).json") }
+        let plans = try chosen.filter { !isReplay[$0]! }.map {
+            var plan = try ExperimentPlan.read(path: "\(folder)/\($0).json")
+            if let replicates, plan.settings.replicates != nil { plan.settings.replicates = replicates }
+            return plan
+        }
+        guard plans.filter({ $0.gate != nil }).count <= 1 else {
+            throw ThemeLabError.input("\(folder): more than one experiment has a \"gate\"")
+        }
+        return (plans, replays)
+    }
+
+    /// Runs each analysis experiment into its results folder, writing the CI baseline from the one with a "gate".
+    private static func runExperiments(
+        _ plans: [ExperimentPlan], root: ResultsRoot, _ environment: RunEnvironment, timings: inout WallClock
+    ) throws -> [(plan: ExperimentPlan, results: AnalysisResults)] {
+        var done: [(plan: ExperimentPlan, results: AnalysisResults)] = []
+        for plan in plans {
+            let results = try timings.time(plan.name) { try plan.run(in: environment) }
+            try root.write(results, as: plan.name)
+            done.append((plan, results))
+            if let tolerances = plan.gate {
+                let baseline = RegressionCheck.Baseline(tolerances: tolerances, analyses: results.analyses, provenance: results.provenance)
+                try AtomicFile.write(try JSONOutput.encode(baseline), to: "\(root.path)/baseline.json")
+            }
+        }
+        return done
+    }
+
+    /// Runs each replay into its results folder.
+    private static func runReplays(
+        _ replays: [ReplayPlan], root: ResultsRoot, _ environment: RunEnvironment, timings: inout WallClock
+    ) throws -> [ReplayResults] {
+        var replayed: [ReplayResults] = []
+        for plan in replays {
+            let results = try timings.time(plan.name) { try plan.run(in: environment) }
+            try root.replaceFolder(plan.name) { try ReplayReport.write(results, folder: $0) }
+            replayed.append(results)
+        }
+        return replayed
+    }
+
+    /// Writes REPORT.md with its plots, provenance.json (naming `experiments`) and timings.csv; the run's summary.
+    private static func write(
+        _ report: ReproductionReport, experiments: [String], timings: WallClock, root: ResultsRoot, _ environment: RunEnvironment
+    ) throws -> Summary {
         for (path, svg) in report.plots() { try AtomicFile.write(svg, to: "\(root.path)/\(path)") }
         try AtomicFile.write(report.markdown(), to: "\(root.path)/REPORT.md")
         let seconds = (Date().timeIntervalSince(environment.startedAt) * 10).rounded() / 10
         let provenance = RunProvenance(
             provenance: .current(command: environment.command, inputs: [:], createdAt: environment.startedAt),
-            experiments: done.map(\.plan.name) + replayed.map(\.name))
+            experiments: experiments)
         try AtomicFile.write(try JSONOutput.encode(provenance), to: "\(root.path)/provenance.json")
         try AtomicFile.write(timings.csv(total: seconds), to: "\(root.path)/timings.csv")
         return Summary(experiments: provenance.experiments, seconds: seconds)

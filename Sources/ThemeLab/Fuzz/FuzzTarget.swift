@@ -35,76 +35,108 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// The parser and the properties of what it accepts; throws what the parser throws.
     func parse(_ data: Data) throws {
         switch self {
-        case .npy:
-            let m = try NPY.decode(data, name: "fuzz.npy")
-            let again = try NPY.decode(NPY.encode(m), name: "re-encoded")
-            precondition(again.rows == m.rows && again.cols == m.cols && again.storage.map(\.bitPattern) == m.storage.map(\.bitPattern))
-        case .corpus:
-            // The first byte picks the format; the rest is the file.
-            let body = data.dropFirst()
-            let corpus: Corpus
-            switch data.first.map({ $0 % 3 }) ?? 0 {
-            case 0: corpus = try CorpusReader.parseJSONL(Data(body), file: "fuzz.jsonl", name: "fuzz")
-            case 1: corpus = try CorpusReader.parseDelimited(Data(body), delimiter: ",", file: "fuzz.csv", name: "fuzz")
-            default: corpus = try CorpusReader.parseDelimited(Data(body), delimiter: "\t", file: "fuzz.tsv", name: "fuzz")
-            }
-            if let labels = corpus.labelIndices() {
-                precondition(corpus.topicSizes.reduce(0, +) == corpus.count && labels.count == corpus.count)
-            }
-        case .safetensors:
-            let path = try Self.scratchFile("fuzz.safetensors", data)
-            let file = try SafeTensors(path: path)
-            for (name, entry) in file.entries.sorted(by: { $0.key < $1.key }) where ["F32", "F16", "BF16"].contains(entry.dtype) {
-                _ = try file.floats(name, shape: entry.shape)
-            }
-        case .vocab:
-            // The first byte picks the file of a model folder to replace; the others are minimal and valid.
-            let folder = try Self.scratchModelFolder(
-                replacing: Self.modelFiles[Int(data.first ?? 0) % Self.modelFiles.count], with: Data(data.dropFirst()))
-            let configuration = try BERTConfiguration(folder: ModelFolder(path: folder))
-            let tokenizer = try WordPieceTokenizer(folder: ModelFolder(path: folder), configuration: configuration)
-            let ids = tokenizer.encode("Fuzzing: café naïve 東京 unaffable!")
-            precondition(
-                ids.count >= 2 && ids.count <= configuration.maxSequenceLength && ids.allSatisfy { Int($0) < configuration.vocabSize })
-        case .experiment:
-            let plan = try ExperimentPlan.decode(data, path: "fuzz.json")
-            for spec in plan.corpora where spec.name == "synthetic" {
-                let g = spec.generator ?? .appRaw()
-                guard g.topicSizes.reduce(0, +) * g.dimensions <= 100_000 else { continue }
-                let (corpus, vectors) = g.corpus(name: g.identity)
-                try Validation.check(
-                    plan.settings, items: corpus.count, dimensions: vectors.cols, corpus: corpus.name, source: .experiment("fuzz.json"))
-            }
-        case .results:
-            let baseline = try RegressionCheck.decodeBaseline(data, path: "fuzz.json")
-            _ = try RegressionCheck.compare(results: baseline.analyses, baseline: baseline)
-            _ = AnalysisReport.tidyCSV(baseline.analyses)
-            for a in baseline.analyses {
-                _ = AnalysisReport.markdown(a)
-                for s in a.spaces {
-                    _ = SVGPlot.histogram(s, corpus: a.corpus.name, source: a.source)
-                    _ = SVGPlot.ablation(s, corpus: a.corpus.name, source: a.source)
-                }
-            }
-        case .grid:
-            let part = try GridPart.decode(data, name: "fuzz.json")
-            let plan = ExperimentPlan(name: part.results.name, corpora: part.corpora.map { _ in CorpusSpec(name: "seed-12") })
-            let results = try GridPart.gather(
-                [part], names: ["fuzz.json"], plan: plan, planChecksum: part.planChecksum, command: [],
-                createdAt: Date(timeIntervalSince1970: 0), checksum: { part.results.provenance.inputs[$0] })
-            precondition(results.analyses.count <= part.results.analyses.count)
-            _ = results.markdown()
-            try Self.checkScripts(names: [results.name] + results.analyses.map(\.corpus.name) + results.analyses.map(\.source))
-        case .part:
-            let part = try PairPartial.decode(data, name: "fuzz.json")
-            let merged = try PairPartial.merge([part])
-            precondition(merged.all.count == part.related.count + part.unrelated.count)
-            _ = PairPartial.mergedForest([part])?.labels(atLeast: 0.5)
-            _ = PairsSummary(
-                provenance: .current(command: [], inputs: [:]), items: part.items, dimensions: part.dimensions,
-                bins: part.related.histogram.count, distribution: merged
-            ).markdown()
+        case .npy: try Self.parseNPY(data)
+        case .corpus: try Self.parseCorpus(data)
+        case .safetensors: try Self.parseSafetensors(data)
+        case .vocab: try Self.parseVocab(data)
+        case .experiment: try Self.parseExperiment(data)
+        case .results: try Self.parseResults(data)
+        case .grid: try Self.parseGrid(data)
+        case .part: try Self.parsePart(data)
         }
+    }
+
+    /// A `.npy` file: what decodes re-encodes to the same shape and bits.
+    static func parseNPY(_ data: Data) throws {
+        let m = try NPY.decode(data, name: "fuzz.npy")
+        let again = try NPY.decode(NPY.encode(m), name: "re-encoded")
+        precondition(again.rows == m.rows && again.cols == m.cols && again.storage.map(\.bitPattern) == m.storage.map(\.bitPattern))
+    }
+
+    /// A corpus file (the first byte picks JSONL, CSV or TSV): a labelled corpus's topic sizes add up to its items.
+    static func parseCorpus(_ data: Data) throws {
+        // The first byte picks the format; the rest is the file.
+        let body = data.dropFirst()
+        let corpus: Corpus
+        switch data.first.map({ $0 % 3 }) ?? 0 {
+        case 0: corpus = try CorpusReader.parseJSONL(Data(body), file: "fuzz.jsonl", name: "fuzz")
+        case 1: corpus = try CorpusReader.parseDelimited(Data(body), delimiter: ",", file: "fuzz.csv", name: "fuzz")
+        default: corpus = try CorpusReader.parseDelimited(Data(body), delimiter: "\t", file: "fuzz.tsv", name: "fuzz")
+        }
+        if let labels = corpus.labelIndices() {
+            precondition(corpus.topicSizes.reduce(0, +) == corpus.count && labels.count == corpus.count)
+        }
+    }
+
+    /// A `.safetensors` file: every float tensor it lists can be read.
+    static func parseSafetensors(_ data: Data) throws {
+        let path = try Self.scratchFile("fuzz.safetensors", data)
+        let file = try SafeTensors(path: path)
+        for (name, entry) in file.entries.sorted(by: { $0.key < $1.key }) where ["F32", "F16", "BF16"].contains(entry.dtype) {
+            _ = try file.floats(name, shape: entry.shape)
+        }
+    }
+
+    /// One text file of a model folder (the first byte picks which): the tokenizer's ids fit the sequence and vocabulary.
+    static func parseVocab(_ data: Data) throws {
+        // The first byte picks the file of a model folder to replace; the others are minimal and valid.
+        let folder = try Self.scratchModelFolder(
+            replacing: Self.modelFiles[Int(data.first ?? 0) % Self.modelFiles.count], with: Data(data.dropFirst()))
+        let configuration = try BERTConfiguration(folder: ModelFolder(path: folder))
+        let tokenizer = try WordPieceTokenizer(folder: ModelFolder(path: folder), configuration: configuration)
+        let ids = tokenizer.encode("Fuzzing: café naïve 東京 unaffable!")
+        precondition(
+            ids.count >= 2 && ids.count <= configuration.maxSequenceLength && ids.allSatisfy { Int($0) < configuration.vocabSize })
+    }
+
+    /// An experiment file: each small synthetic corpus it names is checked against its settings.
+    static func parseExperiment(_ data: Data) throws {
+        let plan = try ExperimentPlan.decode(data, path: "fuzz.json")
+        for spec in plan.corpora where spec.name == "synthetic" {
+            let g = spec.generator ?? .appRaw()
+            guard g.topicSizes.reduce(0, +) * g.dimensions <= 100_000 else { continue }
+            let (corpus, vectors) = g.corpus(name: g.identity)
+            try Validation.check(
+                plan.settings, items: corpus.count, dimensions: vectors.cols, corpus: corpus.name, source: .experiment("fuzz.json"))
+        }
+    }
+
+    /// A baseline file: compared with itself and rendered as CSV, Markdown and plots.
+    static func parseResults(_ data: Data) throws {
+        let baseline = try RegressionCheck.decodeBaseline(data, path: "fuzz.json")
+        _ = try RegressionCheck.compare(results: baseline.analyses, baseline: baseline)
+        _ = AnalysisReport.tidyCSV(baseline.analyses)
+        for a in baseline.analyses {
+            _ = AnalysisReport.markdown(a)
+            for s in a.spaces {
+                _ = SVGPlot.histogram(s, corpus: a.corpus.name, source: a.source)
+                _ = SVGPlot.ablation(s, corpus: a.corpus.name, source: a.source)
+            }
+        }
+    }
+
+    /// A grid part: gathered alone, rendered, and its names put through the Slurm scripts.
+    static func parseGrid(_ data: Data) throws {
+        let part = try GridPart.decode(data, name: "fuzz.json")
+        let plan = ExperimentPlan(name: part.results.name, corpora: part.corpora.map { _ in CorpusSpec(name: "seed-12") })
+        let results = try GridPart.gather(
+            [part], names: ["fuzz.json"], plan: plan, planChecksum: part.planChecksum, command: [],
+            createdAt: Date(timeIntervalSince1970: 0), checksum: { part.results.provenance.inputs[$0] })
+        precondition(results.analyses.count <= part.results.analyses.count)
+        _ = results.markdown()
+        try Self.checkScripts(names: [results.name] + results.analyses.map(\.corpus.name) + results.analyses.map(\.source))
+    }
+
+    /// A pair-pass part: merged alone, it holds every pair it counts, and its summary renders.
+    static func parsePart(_ data: Data) throws {
+        let part = try PairPartial.decode(data, name: "fuzz.json")
+        let merged = try PairPartial.merge([part])
+        precondition(merged.all.count == part.related.count + part.unrelated.count)
+        _ = PairPartial.mergedForest([part])?.labels(atLeast: 0.5)
+        _ = PairsSummary(
+            provenance: .current(command: [], inputs: [:]), items: part.items, dimensions: part.dimensions,
+            bins: part.related.histogram.count, distribution: merged
+        ).markdown()
     }
 
     static let modelFiles = [

@@ -35,42 +35,53 @@ public final class NearestNeighbours: PairConsumer, @unchecked Sendable {
     /// True when (w, j) comes before (v, i): more similar, or as similar and a lower item number.
     @inline(__always) static func precedes(_ w: Float, _ j: Int32, _ v: Float, _ i: Int32) -> Bool { w > v || (w == v && j < i) }
 
+    /// Puts item u at similarity w into item v's list (values at `top`, items at `index`) if it comes before the k-th.
+    @inline(__always) static func offer(
+        _ top: UnsafeMutablePointer<Float>, _ index: UnsafeMutablePointer<Int32>, _ k: Int, _ v: Int, _ u: Int32, _ w: Float
+    ) {
+        let (values, items) = (top + v * k, index + v * k)
+        guard Self.precedes(w, u, values[k - 1], items[k - 1]) else { return }
+        var p = k - 1
+        while p > 0 && Self.precedes(w, u, values[p - 1], items[p - 1]) {
+            values[p] = values[p - 1]
+            items[p] = items[p - 1]
+            p -= 1
+        }
+        values[p] = w
+        items[p] = u
+    }
+
+    /// The tile's column items and each one's current k-th value (lists at `top`), in buffers the caller deallocates.
+    @inline(__always) static func columns(
+        of tile: SimilarityTile, top: UnsafeMutablePointer<Float>, k: Int
+    ) -> (items: UnsafeMutableBufferPointer<Int32>, kth: UnsafeMutableBufferPointer<Float>) {
+        let columns = UnsafeMutableBufferPointer<Int32>.allocate(capacity: tile.colCount)
+        let columnKth = UnsafeMutableBufferPointer<Float>.allocate(capacity: tile.colCount)
+        for b in 0..<tile.colCount {
+            columns[b] = tile.item[tile.colStart + b]
+            columnKth[b] = top[Int(columns[b]) * k + k - 1]
+        }
+        return (columns, columnKth)
+    }
+
     public func consume(_ tile: SimilarityTile, worker: Int) {
         let k = self.k
         let list = lists[worker]
         list.values.withUnsafeMutableBufferPointer { top in
             list.indices.withUnsafeMutableBufferPointer { index in
                 let (top, index) = (top.baseAddress!, index.baseAddress!)
-                /// Puts item u at similarity w into item v's list if it comes before the k-th.
-                @inline(__always) func offer(_ v: Int, _ u: Int32, _ w: Float) {
-                    let (values, items) = (top + v * k, index + v * k)
-                    guard Self.precedes(w, u, values[k - 1], items[k - 1]) else { return }
-                    var p = k - 1
-                    while p > 0 && Self.precedes(w, u, values[p - 1], items[p - 1]) {
-                        values[p] = values[p - 1]
-                        items[p] = items[p - 1]
-                        p -= 1
-                    }
-                    values[p] = w
-                    items[p] = u
-                }
-                let columns = UnsafeMutableBufferPointer<Int32>.allocate(capacity: tile.colCount)
-                let columnKth = UnsafeMutableBufferPointer<Float>.allocate(capacity: tile.colCount)
+                let (columns, columnKth) = Self.columns(of: tile, top: top, k: k)
                 defer {
                     columns.deallocate()
                     columnKth.deallocate()
-                }
-                for b in 0..<tile.colCount {
-                    columns[b] = tile.item[tile.colStart + b]
-                    columnKth[b] = top[Int(columns[b]) * k + k - 1]
                 }
                 for a in 0..<tile.rowCount {
                     let row = tile.values + a * tile.stride
                     let i = tile.item[tile.rowStart + a]
                     let rowKth = top + Int(i) * k + k - 1
                     @inline(__always) func pair(_ b: Int) {
-                        offer(Int(i), columns[b], row[b])
-                        offer(Int(columns[b]), i, row[b])
+                        Self.offer(top, index, k, Int(i), columns[b], row[b])
+                        Self.offer(top, index, k, Int(columns[b]), i, row[b])
                         columnKth[b] = top[Int(columns[b]) * k + k - 1]
                     }
                     var b = tile.firstColumn(ofRow: a)

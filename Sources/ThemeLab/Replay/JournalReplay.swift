@@ -73,35 +73,8 @@ public struct JournalReplay {
         let journalTopics = order.map { topics[$0] }
         for _ in 0..<initial { gram.addSave() }
         var current = fresh.regroups(gram)
-        let meanSquare = gram.meanSquare
-        // Every policy starts from the first regroup, counted as its first.
-        var tracks: [[Track]] = current.map { r in
-            policies.map { _ in
-                var t = Track(regroup: r, itemsAtRegroup: initial, meanSquareAtRegroup: meanSquare)
-                t.adopt(r, items: initial, meanSquare: meanSquare)
-                return t
-            }
-        }
-        func record(_ n: Int) {
-            let topicsSoFar = Array(journalTopics[0..<n])
-            for r in rules.indices {
-                for p in policies.indices {
-                    let labels = tracks[r][p].labels
-                    let sizes = tracks[r][p].sizes
-                    let (regroups, work, seconds) = (tracks[r][p].regroups, tracks[r][p].work, tracks[r][p].seconds)
-                    // Appended in place: a copy of the timeline would copy every array at every save.
-                    tracks[r][p].timeline.ari.append(adjustedRandIndex(PairConfusion(denseClasses: topicsSoFar, clusters: labels)))
-                    tracks[r][p].timeline.staleness.append(
-                        adjustedRandIndex(PairConfusion(denseClasses: current[r].labels, clusters: labels)))
-                    tracks[r][p].timeline.largestShare.append(Double(sizes.max() ?? 0) / Double(n))
-                    tracks[r][p].timeline.groups.append(Double(sizes.count))
-                    tracks[r][p].timeline.regroups.append(Double(regroups))
-                    tracks[r][p].timeline.work.append(work)
-                    tracks[r][p].timeline.seconds.append(seconds)
-                }
-            }
-        }
-        record(initial)
+        var tracks = startingTracks(current, meanSquare: gram.meanSquare)
+        record(initial, &tracks, current: current, topics: journalTopics)
         for a in initial..<n {
             let before = current
             let meanSquareBefore = gram.meanSquare
@@ -113,27 +86,65 @@ public struct JournalReplay {
                     if policy.regroupsAtLaunch && launchStarts && tracks[r][p].itemsAtRegroup < a {
                         tracks[r][p].adopt(before[r], items: a, meanSquare: meanSquareBefore)
                     }
-                    let (itemsThen, squareThen) = (tracks[r][p].itemsAtRegroup, tracks[r][p].meanSquareAtRegroup)
-                    let context = SaveContext(
-                        items: a + 1, itemsAtLastRegroup: itemsThen,
-                        meanCosine: { gram.meanCosine(then: itemsThen, meanSquareThen: squareThen) })
-                    if tracks[r][p].regroup.threshold == nil || policy.regroups(after: context) {
-                        tracks[r][p].adopt(current[r], items: a + 1, meanSquare: gram.meanSquare)
-                        continue
-                    }
-                    let started = Date()
-                    // Taken out of the track while it changes, so its sums are never copied.
-                    var groups =
-                        tracks[r][p].incremental
-                        ?? IncrementalGroups(regroup: tracks[r][p].regroup, mean: gram.mean(of: itemsThen), vectors: gram.vectors)
-                    tracks[r][p].incremental = nil
-                    tracks[r][p].work += Double(groups.assign(gram.vectors, row: a))
-                    tracks[r][p].incremental = groups
-                    tracks[r][p].seconds += Date().timeIntervalSince(started)
+                    advance(&tracks[r][p], policy, save: a, fresh: current[r], gram: gram)
                 }
             }
-            record(a + 1)
+            record(a + 1, &tracks, current: current, topics: journalTopics)
         }
         return tracks.map { $0.map(\.timeline) }
+    }
+
+    /// Every rule's track of every policy, each starting from the rule's first regroup, counted as its first.
+    private func startingTracks(_ first: [Regroup], meanSquare: Double) -> [[Track]] {
+        first.map { r in
+            policies.map { _ in
+                var t = Track(regroup: r, itemsAtRegroup: initial, meanSquareAtRegroup: meanSquare)
+                t.adopt(r, items: initial, meanSquare: meanSquare)
+                return t
+            }
+        }
+    }
+
+    /// Appends what every track shows after `n` saves to its timeline, against the labels and the fresh regroups `current`.
+    private func record(_ n: Int, _ tracks: inout [[Track]], current: [Regroup], topics journalTopics: [Int32]) {
+        let topicsSoFar = Array(journalTopics[0..<n])
+        for r in rules.indices {
+            for p in policies.indices {
+                let labels = tracks[r][p].labels
+                let sizes = tracks[r][p].sizes
+                let (regroups, work, seconds) = (tracks[r][p].regroups, tracks[r][p].work, tracks[r][p].seconds)
+                // Appended in place: a copy of the timeline would copy every array at every save.
+                tracks[r][p].timeline.ari.append(adjustedRandIndex(PairConfusion(denseClasses: topicsSoFar, clusters: labels)))
+                tracks[r][p].timeline.staleness.append(
+                    adjustedRandIndex(PairConfusion(denseClasses: current[r].labels, clusters: labels)))
+                tracks[r][p].timeline.largestShare.append(Double(sizes.max() ?? 0) / Double(n))
+                tracks[r][p].timeline.groups.append(Double(sizes.count))
+                tracks[r][p].timeline.regroups.append(Double(regroups))
+                tracks[r][p].timeline.work.append(work)
+                tracks[r][p].timeline.seconds.append(seconds)
+            }
+        }
+    }
+
+    /// Save `a` on one policy's track: it adopts `regroup`, the fresh regroup of all a + 1 items, if the policy asks for
+    /// a regroup (or its last regroup gave no threshold); otherwise the save is assigned incrementally.
+    private func advance(_ track: inout Track, _ policy: RegroupPolicy, save a: Int, fresh regroup: Regroup, gram: JournalGram) {
+        let (itemsThen, squareThen) = (track.itemsAtRegroup, track.meanSquareAtRegroup)
+        let context = SaveContext(
+            items: a + 1, itemsAtLastRegroup: itemsThen,
+            meanCosine: { gram.meanCosine(then: itemsThen, meanSquareThen: squareThen) })
+        if track.regroup.threshold == nil || policy.regroups(after: context) {
+            track.adopt(regroup, items: a + 1, meanSquare: gram.meanSquare)
+            return
+        }
+        let started = Date()
+        // Taken out of the track while it changes, so its sums are never copied.
+        var groups =
+            track.incremental
+            ?? IncrementalGroups(regroup: track.regroup, mean: gram.mean(of: itemsThen), vectors: gram.vectors)
+        track.incremental = nil
+        track.work += Double(groups.assign(gram.vectors, row: a))
+        track.incremental = groups
+        track.seconds += Date().timeIntervalSince(started)
     }
 }
