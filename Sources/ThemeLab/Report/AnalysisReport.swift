@@ -24,72 +24,103 @@ public enum AnalysisReport {
     static func space(_ s: SpaceAnalysis, heading: String) -> String {
         var out = "\(heading) \(s.space) space\n\nDistribution of pair similarities (quantiles: \(s.quantileMethod)):\n\n"
         out += distributionTable(s.statistics)
-        if let sep = s.separation {
-            func figure(_ f: Separation.Figure) -> String { formatShort(sep.value(f), s.replicateSeparation?[f]) }
-            out +=
-                "\nSeparation: AUC \(figure(.auc)), d′ \(figure(.dPrime)), unrelated band (p99 − p1) \(figure(.bandWidth)), "
-                + "per-topic band median \(figure(.topicBandMedian)), max \(figure(.topicBandMax)).\n"
-        }
+        out += separationLine(s)
+        out += thresholdTable(s)
+        out += ownCutsLine(s)
+        out += referencesLine(s)
+        out += ceilingsLine(s)
+        out += leaderShufflesLine(s)
+        return out
+    }
+
+    /// Writes the separation figures (AUC, d′, bands), or nothing without labels.
+    private static func separationLine(_ s: SpaceAnalysis) -> String {
+        guard let sep = s.separation else { return "" }
+        func figure(_ f: Separation.Figure) -> String { formatShort(sep.value(f), s.replicateSeparation?[f]) }
+        return
+            "\nSeparation: AUC \(figure(.auc)), d′ \(figure(.dPrime)), unrelated band (p99 − p1) \(figure(.bandWidth)), "
+            + "per-topic band median \(figure(.topicBandMedian)), max \(figure(.topicBandMax)).\n"
+    }
+
+    /// Writes the threshold × grouping table: one row per threshold rule, one column per grouping that takes a threshold.
+    private static func thresholdTable(_ s: SpaceAnalysis) -> String {
         var groupings: [String] = []
         for g in s.groupings where g.rule != nil && !groupings.contains(g.grouping) { groupings.append(g.grouping) }
-        out += "\n| rule | threshold | " + groupings.map { "\($0): ARI / pair F1 / groups" }.joined(separator: " | ") + " |\n"
+        var out = "\n| rule | threshold | " + groupings.map { "\($0): ARI / pair F1 / groups" }.joined(separator: " | ") + " |\n"
         out += "|---|---|" + String(repeating: "---|", count: groupings.count) + "\n"
         var best: [String: Double] = [:]
         for g in s.groupings where !g.labelInformed && g.rule != nil {
             if let ari = g.recovery?.ari { best[g.grouping] = max(best[g.grouping] ?? -.infinity, ari) }
         }
-        for t in s.thresholds {
-            var cells: [String] = []
-            for g in groupings {
-                guard let o = s.groupings.first(where: { $0.grouping == g && $0.rule == t.rule }) else {
-                    cells.append("")
-                    continue
-                }
-                cells.append(cell(o, bold: !o.labelInformed && o.recovery?.ari == best[g]))
-            }
-            out +=
-                "| \(t.rule)\(t.labelInformed ? " †" : "") | \(withInterval(t.value.map(formatFigure) ?? "n/a", t.replicates)) | "
-                + cells.joined(separator: " | ")
-                + " |\n"
-        }
-        let ownCuts = s.groupings.filter { $0.rule == nil && !$0.labelInformed }
-        if !ownCuts.isEmpty {
-            out +=
-                "\nGroupings that choose their own cuts (ARI / pair F1 / groups; noise counted as one group per item): "
-                + ownCuts.map { g in
-                    "\(g.grouping) \(cell(g, bold: false))"
-                        + (g.noise.map { n in
-                            ", noise \(formatPercent(n.share))"
-                                + (n.recoveryExcludingNoise.map { " (ARI without it \(formatFigure($0.ari)))" } ?? "")
-                        } ?? "")
-                }.joined(separator: "; ") + ".\n"
-        }
-        let references = s.groupings.filter { $0.rule == nil && $0.labelInformed }
-        if !references.isEmpty {
-            out +=
-                "\nLabel-informed references (k = number of topics) †: "
-                + references.map { "\($0.grouping) \(cell($0, bold: false))" }.joined(separator: "; ") + ".\n"
-        }
-        if let ceilings = s.ceilings, !ceilings.isEmpty {
-            out +=
-                "\nBest threshold (or parameter) per grouping † (regret of a rule = this ARI − its ARI): "
-                + ceilings.map {
-                    "\($0.grouping) ARI \(withInterval(formatFigure($0.ari), $0.replicates)) at "
-                        + ($0.parameter.map { p in "\(p) = " } ?? "")
-                        + ($0.parameter == nil ? formatFigure($0.threshold) : formatArgument($0.threshold))
-                        + ", \($0.groups) groups (\($0.search))"
-                }
-                .joined(separator: "; ") + ".\n"
-        }
-        if s.groupings.contains(where: { $0.spread != nil && $0.spread?.ari != nil }) {
-            out +=
-                "\nLeader over seeded shuffles of the visiting order (ARI mean ± std [min, max]): "
-                + s.groupings.compactMap { g -> String? in
-                    guard let a = g.spread?.ari, let r = g.rule else { return nil }
-                    return "\(r) \(formatFigure(a.mean)) ± \(formatFigure(a.std)) [\(formatFigure(a.min)), \(formatFigure(a.max))]"
-                }.joined(separator: "; ") + ".\n"
-        }
+        for t in s.thresholds { out += thresholdRow(t, s, groupings: groupings, best: best) }
         return out
+    }
+
+    /// Writes one threshold rule's row: its threshold, then a cell per grouping (bold where it is that grouping's best ARI).
+    private static func thresholdRow(
+        _ t: ThresholdOutcome, _ s: SpaceAnalysis, groupings: [String], best: [String: Double]
+    ) -> String {
+        var cells: [String] = []
+        for g in groupings {
+            guard let o = s.groupings.first(where: { $0.grouping == g && $0.rule == t.rule }) else {
+                cells.append("")
+                continue
+            }
+            cells.append(cell(o, bold: !o.labelInformed && o.recovery?.ari == best[g]))
+        }
+        return
+            "| \(t.rule)\(t.labelInformed ? " †" : "") | \(withInterval(t.value.map(formatFigure) ?? "n/a", t.replicates)) | "
+            + cells.joined(separator: " | ")
+            + " |\n"
+    }
+
+    /// Writes the groupings that choose their own cuts, with their noise share, or nothing if there are none.
+    private static func ownCutsLine(_ s: SpaceAnalysis) -> String {
+        let ownCuts = s.groupings.filter { $0.rule == nil && !$0.labelInformed }
+        guard !ownCuts.isEmpty else { return "" }
+        return
+            "\nGroupings that choose their own cuts (ARI / pair F1 / groups; noise counted as one group per item): "
+            + ownCuts.map { g in
+                "\(g.grouping) \(cell(g, bold: false))"
+                    + (g.noise.map { n in
+                        ", noise \(formatPercent(n.share))"
+                            + (n.recoveryExcludingNoise.map { " (ARI without it \(formatFigure($0.ari)))" } ?? "")
+                    } ?? "")
+            }.joined(separator: "; ") + ".\n"
+    }
+
+    /// Writes the label-informed references (k = number of topics), or nothing if there are none.
+    private static func referencesLine(_ s: SpaceAnalysis) -> String {
+        let references = s.groupings.filter { $0.rule == nil && $0.labelInformed }
+        guard !references.isEmpty else { return "" }
+        return
+            "\nLabel-informed references (k = number of topics) †: "
+            + references.map { "\($0.grouping) \(cell($0, bold: false))" }.joined(separator: "; ") + ".\n"
+    }
+
+    /// Writes each grouping's best threshold or parameter (the regret ceiling), or nothing if none was searched.
+    private static func ceilingsLine(_ s: SpaceAnalysis) -> String {
+        guard let ceilings = s.ceilings, !ceilings.isEmpty else { return "" }
+        return
+            "\nBest threshold (or parameter) per grouping † (regret of a rule = this ARI − its ARI): "
+            + ceilings.map {
+                "\($0.grouping) ARI \(withInterval(formatFigure($0.ari), $0.replicates)) at "
+                    + ($0.parameter.map { p in "\(p) = " } ?? "")
+                    + ($0.parameter == nil ? formatFigure($0.threshold) : formatArgument($0.threshold))
+                    + ", \($0.groups) groups (\($0.search))"
+            }
+            .joined(separator: "; ") + ".\n"
+    }
+
+    /// Writes leader's ARI spread over seeded shuffles of the visiting order, or nothing if no shuffles were run.
+    private static func leaderShufflesLine(_ s: SpaceAnalysis) -> String {
+        guard s.groupings.contains(where: { $0.spread != nil && $0.spread?.ari != nil }) else { return "" }
+        return
+            "\nLeader over seeded shuffles of the visiting order (ARI mean ± std [min, max]): "
+            + s.groupings.compactMap { g -> String? in
+                guard let a = g.spread?.ari, let r = g.rule else { return nil }
+                return "\(r) \(formatFigure(a.mean)) ± \(formatFigure(a.std)) [\(formatFigure(a.min)), \(formatFigure(a.max))]"
+            }.joined(separator: "; ") + ".\n"
     }
 
     static func cell(_ o: GroupingOutcome, bold: Bool) -> String {
