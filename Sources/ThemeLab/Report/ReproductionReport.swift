@@ -261,7 +261,7 @@ public struct ReproductionReport {
             else { continue }
             out +=
                 "![\(corpus), \(space) "
-                + "space](\(experiment)/plots/\(SVGPlot.slug(corpus))-\(SVGPlot.slug(a.source))-\(space)-histogram.svg)\n"
+                + "space](\(experiment)/plots/\(SVGPlot.stem(corpus: corpus, source: a.source, space: space))-histogram.svg)\n"
         }
         let layers = layout.layers
         if experiments.contains(where: { $0.name == layers.experiment }) {

@@ -271,13 +271,17 @@ public enum SVGPlot {
     /// A file-name-safe form: lower case, anything but letters and digits as "-".
     public static func slug(_ s: String) -> String { String(s.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }) }
 
+    /// The start of a space's plot files, CORPUS-SOURCE-SPACE, each part slugged: the one spelling `writeAll` and the
+    /// report's links share.
+    static func stem(corpus: String, source: String, space: String) -> String { "\(slug(corpus))-\(slug(source))-\(slug(space))" }
+
     /// Every plot of a results file: FOLDER/CORPUS-SOURCE-SPACE-{histogram,ablation-ari,ablation-pair-f1}.svg, and a
     /// layer plot when one corpus was pooled at several layers. Returns the paths written.
     public static func writeAll(_ r: AnalysisResults, folder: String) throws -> [String] {
         var written: [String] = []
         for a in r.analyses {
             for s in a.spaces {
-                let stem = "\(folder)/\(slug(a.corpus.name))-\(slug(a.source))-\(slug(s.space))"
+                let stem = "\(folder)/\(stem(corpus: a.corpus.name, source: a.source, space: s.space))"
                 try AtomicFile.write(histogram(s, corpus: a.corpus.name, source: a.source), to: stem + "-histogram.svg")
                 written.append(stem + "-histogram.svg")
                 for metric in Metric.allCases where a.corpus.labeled {
