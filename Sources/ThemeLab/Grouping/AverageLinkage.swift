@@ -91,7 +91,9 @@ public final class AverageLinkage: PairConsumer {
                 }
             }
         }
-        return Dendrogram(items: n, merges: merges)
+        let tree = Dendrogram(items: n, merges: merges)
+        tree.checkInvariants()
+        return tree
     }
 }
 
@@ -100,6 +102,42 @@ public struct Dendrogram: Sendable {
     public let items: Int
     /// In the order performed; each names the surviving representative of two groups.
     public let merges: [AverageLinkage.Merge]
+
+    /// Debug builds: traps naming the broken invariants (`invariantViolations`); compiled out of release builds.
+    func checkInvariants() {
+        #if DEBUG
+            let broken = invariantViolations()
+            precondition(broken.isEmpty, "dendrogram: \(broken.joined(separator: "; "))")
+        #endif
+    }
+
+    /// How far a merge may rise above the merges that made its groups: Float's Lance–Williams averages of equal
+    /// similarities (duplicate items) can round a unit in the last place above them.
+    static let heightTolerance = 8 * Float.ulpOfOne
+
+    /// What the merges break of a dendrogram's contract: N − 1 merges, each of two live groups' representatives
+    /// a < b (b is merged once, then gone), heights not above those of the merges that made the two groups (but for
+    /// rounding, `heightTolerance`), and the sizes adding up to N.
+    func invariantViolations() -> [String] {
+        var broken: [String] = []
+        if merges.count != Swift.max(items - 1, 0) { broken.append("\(merges.count) merges on \(items) items") }
+        var size = [Int](repeating: 1, count: items)
+        var height = [Float](repeating: .infinity, count: items)
+        for (k, m) in merges.enumerated() {
+            guard 0 <= m.a && m.a < m.b && m.b < items, size[m.a] > 0, size[m.b] > 0 else {
+                broken.append("merge \(k) (\(m.a), \(m.b)) is not of two live groups a < b within 0..<\(items)")
+                continue
+            }
+            if m.similarity > Swift.min(height[m.a], height[m.b]) + Self.heightTolerance {
+                broken.append("merge \(k) at \(m.similarity) is above a merge that made its groups")
+            }
+            size[m.a] += size[m.b]
+            size[m.b] = 0
+            height[m.a] = m.similarity
+        }
+        if items > 0 && size.max() != items { broken.append("no group holds all \(items) items") }
+        return broken
+    }
 
     /// Groups after every merge with similarity ≥ t. Heights are monotone for average linkage,
     /// so these merges form a forest that includes all their children.

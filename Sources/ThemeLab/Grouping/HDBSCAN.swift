@@ -28,6 +28,44 @@ public enum HDBSCAN {
         public var stability: [Double]
         /// Per item: the cluster it last belongs to (it falls out of it, or the cluster ends with it).
         public var itemCluster: [Int]
+
+        /// Debug builds: traps naming the broken invariants (`invariantViolations`); compiled out of release builds.
+        func checkInvariants() {
+            #if DEBUG
+                let broken = invariantViolations()
+                precondition(broken.isEmpty, "condensed tree: \(broken.joined(separator: "; "))")
+            #endif
+        }
+
+        /// What the tree breaks of its contract: one entry per cluster in each list; the root (0) has parent −1;
+        /// every other cluster is numbered after its parent, born at a λ no lower, and one of its parent's two
+        /// children (the children lists are the parent links, in order); no stability is negative (∞ − ∞ at λ = ∞
+        /// gives NaN, let through); every item is in a cluster.
+        func invariantViolations() -> [String] {
+            let count = parent.count
+            guard count > 0, [birth.count, children.count, stability.count].allSatisfy({ $0 == count }) else {
+                return ["\(count) parents, \(birth.count) births, \(children.count) children lists, \(stability.count) stabilities"]
+            }
+            var broken: [String] = []
+            if parent[0] != -1 { broken.append("the root's parent is \(parent[0]), not −1") }
+            var expected = [[Int]](repeating: [], count: count)
+            for c in 1..<count {
+                let p = parent[c]
+                guard 0 <= p && p < c else {
+                    broken.append("cluster \(c) has parent \(p), not one numbered before it")
+                    continue
+                }
+                expected[p].append(c)
+                if !(birth[c] >= birth[p]) { broken.append("cluster \(c) is born at λ \(birth[c]) below its parent's \(birth[p])") }
+            }
+            if children != expected { broken.append("the children lists are not the parent links") }
+            if let c = expected.firstIndex(where: { ![0, 2].contains($0.count) }) { broken.append("cluster \(c) does not split in two") }
+            if let c = stability.firstIndex(where: { $0 < 0 }) { broken.append("cluster \(c) has negative stability \(stability[c])") }
+            if let v = itemCluster.firstIndex(where: { !(0..<count).contains($0) }) {
+                broken.append("item \(v) is in cluster \(itemCluster[v]), not one of 0..<\(count)")
+            }
+            return broken
+        }
     }
 
     /// Core similarities: each item's (k − 1)-th highest similarity to another item (+∞ for k = 1,
@@ -100,6 +138,7 @@ public enum HDBSCAN {
                 if r >= n { stack.append((r, c)) } else { fallOut(r, from: c, at: at) }
             }
         }
+        out.checkInvariants()
         return out
     }
 

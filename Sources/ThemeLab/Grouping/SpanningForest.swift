@@ -116,6 +116,7 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
         capacity = 0
         forest = Self.kruskal(items: items, edges)
         snapshot = Snapshot(items: items, forest: [], levelCount: 0)
+        checkInvariants()
     }
 
     /// The forest's edges, heaviest first (ties by item numbers).
@@ -192,6 +193,7 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
     public func finish() {
         for b in buffers where !b.edges.isEmpty { _ = fold(b) }
         buffers = []
+        checkInvariants()
     }
 
     /// Kruskal over the forest and a worker's candidates; publishes the new snapshot. One fold
@@ -302,6 +304,31 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
             return (UInt64(~ascending) << 32 | UInt64(UInt32(bitPattern: edges[k].i)), k)
         }.sorted { $0.0 < $1.0 || ($0.0 == $1.0 && edges[$0.1].j < edges[$1.1].j) }
         return keys.map { edges[$0.1] }
+    }
+
+    /// Debug builds: traps naming the broken invariants (`invariantViolations`); compiled out of release builds.
+    func checkInvariants() {
+        #if DEBUG
+            let broken = Self.invariantViolations(items: items, edges: forest)
+            precondition(broken.isEmpty, "spanning forest: \(broken.joined(separator: "; "))")
+        #endif
+    }
+
+    /// What `edges` breaks of a forest's contract on `items` items: at most items − 1 edges, endpoints
+    /// i < j in range, heaviest first with ties by (i, j), no cycle.
+    static func invariantViolations(items: Int, edges: [Edge]) -> [String] {
+        var broken: [String] = []
+        if edges.count > Swift.max(items - 1, 0) { broken.append("\(edges.count) edges on \(items) items") }
+        var sets = UnionFind(count: items)
+        for (k, e) in edges.enumerated() {
+            guard 0 <= e.i && e.i < e.j && Int(e.j) < items else {
+                broken.append("edge \(k) (\(e.i), \(e.j)) is not i < j within 0..<\(items)")
+                continue
+            }
+            if k > 0 && !precedes(edges[k - 1], e) { broken.append("edge \(k) is out of order (heaviest first, ties by i, j)") }
+            if !sets.union(Int(e.i), Int(e.j)) { broken.append("edge \(k) (\(e.i), \(e.j)) closes a cycle") }
+        }
+        return broken
     }
 
     /// Components of "similarity ≥ t", numbered by first appearance.

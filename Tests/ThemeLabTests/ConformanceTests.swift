@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+
+@testable import ThemeLab
+
+/// One suite over every grouping and every threshold rule (as scikit-learn's `parametrize_with_checks`
+/// runs one over every estimator): the contract each must keep on ordinary and on degenerate inputs.
+@Suite struct ConformanceTests {
+    /// Every grouping: the fixed ones and instances of those that cut themselves (both HDBSCAN selections).
+    static let groupingNames = allGroupings.map(\.name) + ["hdbscan(3)", "hdbscan-leaf(3,2)", "leiden(3)", "leiden(3,2)"]
+    /// Every rule `thresholdRule(named:)` accepts.
+    static let ruleNames = [
+        "fixed(0.5)", "noise-floor(4)", "percentile(90)", "otsu", "otsu-floored", "kittler-illingworth", "mixture", "knn-otsu(3)",
+        "knn-mixture(3)", "knn-median(3)", "silhouette", "oracle",
+    ]
+    /// The groupings that promise the same partition whatever the order of the items, with the inputs they keep
+    /// it on: HDBSCAN only up to ties, and its mutual-reachability weights tie on the random input (a core
+    /// similarity is the weight of several edges), so there the tie-break by item number decides.
+    static let orderFree: [(String, Input)] =
+        ["components", "average", "average-k"].flatMap { [($0, .separated), ($0, .random)] }
+        + ["hdbscan(3)", "hdbscan-leaf(3,2)"].map { ($0, .separated) }
+
+    /// The inputs, in 16 dimensions (where noise-floor(4) = 4/√16 is still a similarity): two and three
+    /// items (k = 3 neighbours is not below N) and six identical rows besides two ordinary ones.
+    enum Input: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case separated, random, twoItems, threeItems, identical
+
+        var testDescription: String { rawValue }
+
+        /// Unit rows and their topics.
+        func vectors() throws -> (x: Matrix, topics: [Int32]) {
+            switch self {
+            case .separated:
+                // Four topics of six along orthogonal axes, with small noise.
+                var x = randomMatrix(rows: 24, cols: 16, seed: 21)
+                for i in 0..<24 {
+                    for k in 0..<16 { x[i, k] = (k == i / 6 ? 1 : 0) + 0.05 * x[i, k] }
+                }
+                return (try unitRows(x), (0..<24).map { Int32($0 / 6) })
+            case .random: return (try unitRows(randomMatrix(rows: 20, cols: 16, seed: 22)), (0..<20).map { Int32($0 % 3) })
+            case .twoItems: return (try unitRows(randomMatrix(rows: 2, cols: 16, seed: 23)), [0, 1])
+            case .threeItems: return (try unitRows(randomMatrix(rows: 3, cols: 16, seed: 24)), [0, 0, 1])
+            case .identical:
+                let row = randomMatrix(rows: 1, cols: 16, seed: 25).storage
+                return (try unitRows(Matrix(rows: 6, cols: 16, storage: Array((0..<6).map { _ in row }.joined()))), [0, 0, 0, 1, 1, 1])
+            }
+        }
+    }
+
+    /// The pass the analysis plans for `rules` and `groupings`, with the topics as labels.
+    static func pass(_ x: Matrix, topics: [Int32], rules: [ThresholdRule] = [], groupings: [Grouping] = []) -> PassProducts {
+        let needs = PassNeeds.of(rules: rules, groupings: groupings, items: x.rows)
+        return PassPlan(needs: needs, exactHistogramPairLimit: 1 << 20).run(x, labels: topics, engine: PairEngine())
+    }
+
+    /// `g`'s cut as the analysis asks for it: at 0.5, into the number of topics, or at its own cuts.
+    static func cut(_ g: Grouping, _ x: Matrix, topics: [Int32]) throws -> GroupingCut {
+        let target: GroupingRequest.Target =
+            switch g.kind {
+            case .threshold: .threshold(0.5)
+            case .cutsItself: .ownCuts
+            case .labelInformedReference: .topics(groupCount(topics))
+            }
+        let request = GroupingRequest(target: target, order: Array(0..<x.rows), labels: topics, shuffles: 2, seed: 1)
+        return try g.groups(request, in: pass(x, topics: topics, groupings: [g]))
+    }
+
+    /// `rule`'s threshold, and why there is none, in the context the analysis builds from its pass.
+    static func threshold(_ rule: ThresholdRule, _ x: Matrix, topics: [Int32]) throws -> (value: Double?, why: String?) {
+        let pass = pass(x, topics: topics, rules: [rule])
+        let tree = pass.gathered.averageLinkage ? try pass.dendrogram().get() : nil
+        let context = ThresholdContext(
+            distribution: pass.distribution, dimensions: x.cols, exactCoarse: pass.exactCoarse,
+            neighbours: pass.gathered.neighbours > 0 ? try pass.nearestNeighbours() : nil,
+            silhouettes: tree.map { SilhouetteCurve(vectors: x, dendrogram: $0) })
+        let value = rule.threshold(in: context)
+        return (value, value == nil ? rule.whyNoThreshold(in: context) : nil)
+    }
+
+    /// Rows in a seeded random order, their topics with them, and the permutation (row r is item `order[r]`).
+    static func shuffled(_ x: Matrix, topics: [Int32]) -> (x: Matrix, topics: [Int32], order: [Int]) {
+        let order = SeededRandom.permutation(count: x.rows, seed: 31)
+        return (x.rows(order), order.map { topics[$0] }, order)
+    }
+
+    /// Labels numbered 0..<groups without gaps, one per item; −1 (noise) only from HDBSCAN; a note when there
+    /// are none; the same cut when asked twice.
+    @Test(arguments: groupingNames, Input.allCases)
+    func groupingGivesNumberedRepeatableLabels(_ name: String, _ input: Input) throws {
+        let g = try grouping(named: name)
+        let (x, topics) = try input.vectors()
+        let cut = try Self.cut(g, x, topics: topics)
+        let again = try Self.cut(g, x, topics: topics)
+        #expect(cut.labels == again.labels && cut.note == again.note, "not the same cut twice")
+        guard let labels = cut.labels else {
+            #expect(cut.note?.isEmpty == false, "no labels and no note")
+            return
+        }
+        #expect(labels.count == x.rows)
+        #expect(Set(labels.filter { $0 >= 0 }) == Set(0..<Int32(groupCount(labels))), "groups are not numbered 0..<groups: \(labels)")
+        #expect(labels.allSatisfy { $0 >= (g is HDBSCANGrouping ? -1 : 0) }, "labels below the noise label or noise where none may be")
+    }
+
+    /// The same partition, up to renaming, when the rows come in another order.
+    @Test(arguments: orderFree)
+    func partitionIsInvariantToItemOrder(_ name: String, _ input: Input) throws {
+        let g = try grouping(named: name)
+        let (x, topics) = try input.vectors()
+        let labels = try #require(try Self.cut(g, x, topics: topics).labels)
+        let moved = Self.shuffled(x, topics: topics)
+        let movedLabels = try #require(try Self.cut(g, moved.x, topics: moved.topics).labels)
+        var back = [Int32](repeating: 0, count: x.rows)
+        for (r, i) in moved.order.enumerated() { back[i] = movedLabels[r] }
+        #expect(renumbered(back) == renumbered(labels))
+    }
+
+    /// The leader is order-dependent by design: it visits the items in `request.order`. At 0°, 40° and 80°
+    /// with t = cos 50°, 40° joins whichever end comes first, and 80° (or 0°) is 60° from that centroid.
+    @Test func leaderVisitsItemsInTheRequestedOrder() throws {
+        let angles: [Double] = [0, 40, 80]
+        let x = Matrix(rows: 3, cols: 2, storage: angles.flatMap { [Float(cos($0 * .pi / 180)), Float(sin($0 * .pi / 180))] })
+        let leader = LeaderAssignment()
+        func labels(_ order: [Int]) throws -> [Int32]? {
+            try leader.groups(GroupingRequest(target: .threshold(cos(50 * .pi / 180)), order: order), in: Self.pass(x, topics: [0, 0, 1]))
+                .labels
+        }
+        #expect(try labels([0, 1, 2]) == [0, 0, 1])
+        #expect(try labels([2, 1, 0]) == [1, 0, 0])
+        #expect(try labels([2, 1, 0]) == labels([2, 1, 0]))
+    }
+
+    /// A finite threshold within [−1, 1] or none with a reason, the same twice.
+    @Test(arguments: ruleNames, Input.allCases)
+    func ruleGivesARepeatableThresholdInRange(_ name: String, _ input: Input) throws {
+        let rule = try thresholdRule(named: name)
+        let (x, topics) = try input.vectors()
+        let (value, why) = try Self.threshold(rule, x, topics: topics)
+        let again = try Self.threshold(rule, x, topics: topics)
+        #expect(value == again.value && why == again.why, "not the same threshold twice")
+        if let value {
+            #expect(value.isFinite && abs(value) <= 1 + 1e-6, "threshold \(value) is not a similarity")
+        } else {
+            #expect(why?.isEmpty == false, "no threshold and no reason")
+        }
+    }
+
+    /// Rules read pair statistics or neighbour lists only: the same threshold whatever the order of the rows.
+    @Test(arguments: ruleNames, [Input.separated, .random])
+    func thresholdIsInvariantToItemOrder(_ name: String, _ input: Input) throws {
+        let rule = try thresholdRule(named: name)
+        let (x, topics) = try input.vectors()
+        let moved = Self.shuffled(x, topics: topics)
+        #expect(try Self.threshold(rule, x, topics: topics).value == Self.threshold(rule, moved.x, topics: moved.topics).value)
+    }
+
+    /// Fewer than two items: a one-line error before any rule or grouping runs.
+    @Test(arguments: [0, 1])
+    func analysisRefusesFewerThanTwoItems(_ n: Int) {
+        let corpus = Corpus(name: "tiny", items: (0..<n).map { CorpusItem(id: "\($0)") })
+        let message = errorMessage {
+            _ = try Analysis(settings: AnalysisSettings()).run(
+                corpus: corpus, vectors: randomMatrix(rows: n, cols: 16, seed: 1), source: "test")
+        }
+        #expect(message?.hasSuffix("pairs need at least 2") == true && message?.contains("\n") == false, "\(message ?? "no error")")
+    }
+}
