@@ -41,6 +41,9 @@ let benchCommand = Command(
         throw ThemeLabError.usage("--mode is pass, full, ssyrk, gram or grouping, got '\(mode)'")
     }
     let method = mode == "grouping" ? try grouping(named: try args.required("grouping")) : nil
+    if let method, method.kind != .cutsItself {
+        throw ThemeLabError.usage("--grouping \(method.name): bench times groupings that cut themselves (hdbscan(m), leiden(k), …)")
+    }
     let topics = min(100, n)
     let memory = 4 * Double(n) * Double(d) * 3 + (mode == "ssyrk" ? 4 * Double(n) * Double(n) : MemoryBudget.pass(items: n, dimensions: d))
     try MemoryBudget.require(bytes: memory, for: "bench \(mode) at N = \(n), d = \(d)", source: .commandLine, "n")

@@ -88,6 +88,12 @@ final class Capture: Sendable {
         #expect(errorMessage { _ = try Arguments(words, options: ["out"], switches: ["json"], positionals: 0...1) } == message)
     }
 
+    /// bench times the groupings that cut themselves; a threshold grouping is a usage error, not a trap.
+    @Test func benchRefusesAThresholdGrouping() {
+        let r = CLI.run(["bench", "pairs", "--mode", "grouping", "--grouping", "average", "--n", "100"])
+        #expect(r.status == 2 && r.stderr.contains("--grouping average: bench times groupings that cut themselves"))
+    }
+
     @Test func aBadNumberNamesTheOptionItsRangeAndWhatWasGiven() throws {
         let a = try Arguments(["--seed", "three", "--tile", "0"], options: ["seed", "tile"], switches: [])
         #expect(errorMessage { _ = try a.int("seed", default: 0, range: 0...9) } == "--seed must be a whole number from 0 to 9, got three")
