@@ -76,11 +76,9 @@ public enum HDBSCAN {
         return (0..<neighbours.items).map { neighbours.similarities(of: $0, count: k - 1).last ?? -.infinity }
     }
 
-    /// The condensed tree for minimum cluster size `m`, from a maximum spanning tree of
-    /// mutual-reachability similarities, heaviest edge first.
-    public static func condense(items n: Int, tree: [SpanningForest.Edge], minClusterSize m: Int) -> CondensedTree {
-        precondition(tree.count == n - 1, "a spanning tree of \(n) items has \(n - 1) edges")
-        // Single-linkage hierarchy: merge e makes node n + e of `left[e]` and `right[e]`.
+    /// The single-linkage hierarchy of a spanning tree, heaviest edge first: merge e makes node n + e of `left[e]` and
+    /// `right[e]` at λ = 1 / distance; `size` of every node.
+    static func hierarchy(items n: Int, tree: [SpanningForest.Edge]) -> (left: [Int], right: [Int], lambda: [Double], size: [Int]) {
         var sets = UnionFind(count: n)
         var node = Array(0..<n)  // the hierarchy node of each set's root
         var left = [Int](repeating: 0, count: n - 1)
@@ -96,6 +94,14 @@ public enum HDBSCAN {
             sets.union(a, b)
             node[sets.find(a)] = n + e
         }
+        return (left, right, lambda, size)
+    }
+
+    /// The condensed tree for minimum cluster size `m`, from a maximum spanning tree of
+    /// mutual-reachability similarities, heaviest edge first.
+    public static func condense(items n: Int, tree: [SpanningForest.Edge], minClusterSize m: Int) -> CondensedTree {
+        precondition(tree.count == n - 1, "a spanning tree of \(n) items has \(n - 1) edges")
+        let (left, right, lambda, size) = hierarchy(items: n, tree: tree)
         var out = CondensedTree(parent: [-1], birth: [0], children: [[]], stability: [0], itemCluster: [Int](repeating: 0, count: n))
         guard n > 1 else { return out }
         /// Every item under hierarchy node `top` leaves `cluster` at `at`.
