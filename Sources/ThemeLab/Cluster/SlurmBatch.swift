@@ -8,8 +8,8 @@ public struct SlurmResources: Sendable, Equatable {
     public var reason: String
 
     /// The largest request written: 16 TiB and a year, as `--mem` and `--time` allow.
-    public static let maxMemoryMiB = 16_777_216
-    public static let maxMinutes = 525_600
+    static let maxMemoryMiB = 16_777_216
+    static let maxMinutes = 525_600
 
     /// A request from a predicted peak and run time with room for a slower node: 1.25 × memory + 256 MiB,
     /// 3 × time + 10 minutes. `memoryMiB`/`minutes` replace the request when given (the user's `--mem`, `--time`).
@@ -113,13 +113,13 @@ public struct SlurmBatch: Sendable {
 
     /// How every line of a generated script that is not a comment or an #SBATCH line starts: each is written by the
     /// harness, and every value in it is quoted by `shellQuote`, which keeps it on its line.
-    public static let fixedLinePrefixes = [
+    static let fixedLinePrefixes = [
         "set -euo pipefail", "exec ", "shopt -s nullglob", "parts=(", "if ", "    printf ", "    exit 1", "    scancel ", "fi", "cd ",
         "tasks=", "array=", "finish=", "echo ",
     ]
 
     /// The three scripts' names and texts; refused when a value cannot go into them.
-    public func render() throws -> [(file: String, text: String)] {
+    func render() throws -> [(file: String, text: String)] {
         for (what, value) in [
             ("job name", name), ("folder", folder), ("working folder", workingDirectory), ("partition", partition ?? ""),
             ("account", account ?? ""),
@@ -180,7 +180,7 @@ public struct SlurmBatch: Sendable {
 
     /// `text` for a `#` comment line: line breaks and other control characters written as `\u{…}` escapes, so that no
     /// part of it can start a line of its own (where bash would run it, or sbatch stop reading #SBATCH lines).
-    public static func commentText(_ text: String) -> String {
+    static func commentText(_ text: String) -> String {
         text.unicodeScalars.map { c in breaksLine(c) ? "\\u{\(String(c.value, radix: 16))}" : String(c) }.joined()
     }
 

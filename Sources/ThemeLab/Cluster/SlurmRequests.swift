@@ -29,7 +29,7 @@ extension SlurmResources {
     /// run on 2 cores, a floor for long texts) and passed over once per space and replicate, twice where HDBSCAN's
     /// tree needs a second pass; memory is the largest stage's need (`Validation.memoryNeeds`) twice over (two
     /// replicates side by side) plus 600 MiB for the encoder. A rough bound: give --time for an unusual grid.
-    public static func gridShard(
+    static func gridShard(
         _ corpora: [ExperimentPlan.CorpusSize], settings: AnalysisSettings, encoderRuns: Int, cpus: Int, model: CostModel,
         memoryMiB: Int? = nil, minutes: Int? = nil
     ) throws -> SlurmResources {

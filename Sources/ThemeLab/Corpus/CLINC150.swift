@@ -4,15 +4,15 @@ import Foundation
 /// user utterances. Carried in `Datasets/clinc150/` (with its licence and source note), or read
 /// from `<data dir>/clinc150/`; both files are checked against their SHA-256 on every read.
 public enum CLINC150 {
-    public static let dataSHA256 = "36923c3705a59e08fe9c3883d8bc2dd966ef93e22cb78ac41171782a698d56e0"
-    public static let domainsSHA256 = "b947b579d3b8e74b06f93b01083d8efaff2888b43a3e362533bd88a6e1211b3a"
+    static let dataSHA256 = "36923c3705a59e08fe9c3883d8bc2dd966ef93e22cb78ac41171782a698d56e0"
+    static let domainsSHA256 = "b947b579d3b8e74b06f93b01083d8efaff2888b43a3e362533bd88a6e1211b3a"
 
     public struct Options: Codable, Sendable, Equatable {
         /// train, val or test.
         public var split = "test"
         /// intent (150 topics) or domain (10).
         public var level = "intent"
-        public var includeOutOfScope = false
+        var includeOutOfScope = false
         /// Seeded subsample: this many intents …
         public var intents: Int?
         /// … and this many utterances of each.
@@ -21,7 +21,7 @@ public enum CLINC150 {
         public init() {}
     }
 
-    public static func load(folder: String, options o: Options) throws -> Corpus {
+    static func load(folder: String, options o: Options) throws -> Corpus {
         let dataPath = "\(folder)/data_full.json"
         let domainsPath = "\(folder)/domains.json"
         let root = try readData(dataPath)

@@ -5,7 +5,7 @@ public struct CorpusItem: Sendable, Equatable {
     /// The topic; nil in an unlabeled corpus.
     public var label: String?
     /// A coarser topic (for example CLINC150's domain above its intent).
-    public var group2: String?
+    var group2: String?
     public var order: Int?
 
     public init(id: String, text: String? = nil, label: String? = nil, group2: String? = nil, order: Int? = nil) {
@@ -28,7 +28,7 @@ public struct Corpus: Sendable, Equatable {
     }
 
     public var count: Int { items.count }
-    public var isLabeled: Bool { !items.isEmpty && items.allSatisfy { $0.label != nil } }
+    var isLabeled: Bool { !items.isEmpty && items.allSatisfy { $0.label != nil } }
 
     /// Items per topic, in order of first appearance (empty when unlabeled).
     public var topicSizes: [Int] {
@@ -39,7 +39,7 @@ public struct Corpus: Sendable, Equatable {
     }
 
     /// Same-topic pairs over all pairs, or nil when unlabeled or with fewer than two items.
-    public var relatedPairShare: Double? {
+    var relatedPairShare: Double? {
         guard isLabeled, count >= 2 else { return nil }
         return Double(topicSizes.reduce(0) { $0 + $1 * ($1 - 1) / 2 }) / Double(count * (count - 1) / 2)
     }

@@ -15,7 +15,7 @@ public enum CorpusReader {
         }
     }
 
-    public static func parseJSONL(_ data: Data, file: String, name: String) throws -> Corpus {
+    static func parseJSONL(_ data: Data, file: String, name: String) throws -> Corpus {
         var builder = Builder(file: file)
         var lineNumber = 0
         for rawLine in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
@@ -49,7 +49,7 @@ public enum CorpusReader {
         return try builder.corpus(name: name)
     }
 
-    public static func parseDelimited(_ data: Data, delimiter: Character, file: String, name: String) throws -> Corpus {
+    static func parseDelimited(_ data: Data, delimiter: Character, file: String, name: String) throws -> Corpus {
         guard let text = String(data: data, encoding: .utf8) else {
             let line = firstInvalidUTF8Line(data)
             throw ThemeLabError.input("\(file):\(line): invalid UTF-8")

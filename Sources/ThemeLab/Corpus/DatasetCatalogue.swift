@@ -7,13 +7,13 @@ public enum DatasetCatalogue {
         public var description: String
         public var source: String
         public var licence: String
-        public var citation: String
+        var citation: String
         public var present: Bool
         public var items: Int?
         public var topics: Int?
-        public var relatedPairShare: Double?
+        var relatedPairShare: Double?
         /// Seeds: share of same-topic pairs that share no content word.
-        public var sameTopicPairsWithoutSharedContentWord: Double?
+        var sameTopicPairsWithoutSharedContentWord: Double?
         public var note: String?
     }
 
@@ -55,7 +55,7 @@ public enum DatasetCatalogue {
 
 /// Content words of a sentence: lower-cased words (letters, digits, apostrophes) that are not
 /// English function words.
-public enum ContentWords {
+enum ContentWords {
     static let stopwords: Set<String> = Set(
         """
         a about above after again against all am an and any are as at be because been before being below between both but by \
@@ -73,7 +73,7 @@ public enum ContentWords {
     }
 
     /// The share of same-topic pairs whose content words do not overlap.
-    public static func disjointSameTopicShare(_ c: Corpus) -> Double? {
+    static func disjointSameTopicShare(_ c: Corpus) -> Double? {
         let words = c.items.map { of($0.text ?? "") }
         var pairs = 0
         var disjoint = 0

@@ -11,10 +11,10 @@ public struct CorpusSpec: Codable, Sendable, Equatable {
     public var level: String?
     public var intents: Int?
     public var perIntent: Int?
-    public var includeOutOfScope: Bool?
+    var includeOutOfScope: Bool?
     public var seed: UInt64?
     /// WordNet: smallest topic kept, and a seeded cap on the item count.
-    public var minimumTopicSize: Int?
+    var minimumTopicSize: Int?
     public var maxItems: Int?
     /// synthetic: the generator (its corpus carries its own vectors).
     public var generator: SyntheticVectors?
@@ -36,7 +36,7 @@ public struct LoadedCorpus {
     /// Files read, for input checksums.
     public var files: [String]
     /// Whether the items are a seeded draw (another seed gives other items), so replicates re-draw it.
-    public var isSample = false
+    var isSample = false
 }
 
 /// Every corpus the harness knows, where it is read from, and its licence.
@@ -46,7 +46,7 @@ public enum DatasetRegistry {
         public var description: String
         public var source: String
         public var licence: String
-        public var citation: String
+        var citation: String
     }
 
     public static let entries: [Entry] = [
@@ -79,9 +79,9 @@ public enum DatasetRegistry {
     }
 
     /// Whether a corpus comes with its vectors (the generator), so that no encoder embeds it.
-    public static func bringsOwnVectors(_ spec: CorpusSpec) -> Bool { spec.name == "synthetic" }
+    static func bringsOwnVectors(_ spec: CorpusSpec) -> Bool { spec.name == "synthetic" }
 
-    public static func load(_ spec: CorpusSpec, dataDirectory: String? = nil) throws -> LoadedCorpus {
+    static func load(_ spec: CorpusSpec, dataDirectory: String? = nil) throws -> LoadedCorpus {
         switch spec.name {
         case "file":
             guard let path = spec.path else { throw ThemeLabError.usage("corpus 'file' needs a path") }

@@ -44,7 +44,7 @@ public struct SyntheticVectors: Sendable, Codable, Equatable {
     /// above 0.85, topics of uneven size.
     /// The corpus name: anisotropy and topic count to read, then a digest of every parameter, so two
     /// generators that differ in anything (seed, sizes, strength, noise, d) never share a name.
-    public var identity: String {
+    var identity: String {
         let digest = SHA256.hex((try? JSONOutput.encode(self)) ?? Data()).prefix(8)
         return "synthetic-a\(formatArgument(anisotropy))-t\(topicSizes.count)-\(digest)"
     }

@@ -64,7 +64,7 @@ public final class BERTModel: @unchecked Sendable {
 
     /// Mean-pooled hidden states of `layer` (0 = embedding output) for each sentence of a batch
     /// of token-id sequences: an n×hidden matrix.
-    public func meanPooled(_ batch: [[Int32]], layer: Int) -> Matrix {
+    func meanPooled(_ batch: [[Int32]], layer: Int) -> Matrix {
         precondition((0...configuration.layers).contains(layer), "layer out of range")
         let h = configuration.hidden
         let lengths = batch.map(\.count)

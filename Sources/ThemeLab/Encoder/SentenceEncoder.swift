@@ -15,13 +15,13 @@ public final class SentenceEncoder: @unchecked Sendable {
     public let modelHash: String
     /// SHA-256 over the other files that shape a vector (`configurationFiles`, each by name and
     /// SHA-256, or "absent").
-    public let configurationHash: String
+    let configurationHash: String
     /// The files besides the weights that shape a vector, relative to the folder.
-    public static let configurationFiles = [
+    static let configurationFiles = [
         "config.json", "vocab.txt", "tokenizer_config.json", "sentence_bert_config.json",
         "1_Pooling/config.json", "modules.json",
     ]
-    public var tokensPerBatch = 2048
+    var tokensPerBatch = 2048
     public var workers = ProcessInfo.processInfo.activeProcessorCount
 
     public init(folder: ModelFolder) throws {
@@ -46,7 +46,7 @@ public final class SentenceEncoder: @unchecked Sendable {
     }
 
     /// What the embedding cache is keyed by: the weights and the configuration together.
-    public var cacheIdentity: String { SHA256.hex(Data("\(modelHash) \(configurationHash)".utf8)) }
+    var cacheIdentity: String { SHA256.hex(Data("\(modelHash) \(configurationHash)".utf8)) }
 
     public var dimensions: Int { configuration.hidden }
 

@@ -6,13 +6,13 @@ import Foundation
 /// continuations, `[UNK]` for a word over 100 code points or one with no full match).
 /// Works on Unicode scalars, as Python's `str` does.
 public struct WordPieceTokenizer: Sendable {
-    public let vocabulary: [String: Int32]
-    public let lowercase: Bool
-    public let stripAccents: Bool
-    public let splitChineseChars: Bool
-    public let maxLength: Int
-    public let maxWordLength = 100
-    public let cls: Int32, sep: Int32, unk: Int32
+    let vocabulary: [String: Int32]
+    let lowercase: Bool
+    let stripAccents: Bool
+    let splitChineseChars: Bool
+    let maxLength: Int
+    let maxWordLength = 100
+    let cls: Int32, sep: Int32, unk: Int32
 
     public init(vocabularyFile: String, lowercase: Bool, stripAccents: Bool?, splitChineseChars: Bool, maxLength: Int) throws {
         guard let data = FileManager.default.contents(atPath: vocabularyFile) else {

@@ -1,12 +1,12 @@
 import Foundation
 
 /// Runs every space × threshold × grouping on one corpus and its raw vectors.
-public struct Analysis {
+struct Analysis {
     public var settings: AnalysisSettings
     public var engine = PairEngine()
     public var log: (String) -> Void = { _ in }
     /// Moves every vector by one unit in the last place before anything else (the fragility check); nil: as given.
-    public var perturbation: LastBitPerturbation?
+    var perturbation: LastBitPerturbation?
 
     public init(settings: AnalysisSettings) { self.settings = settings }
 
@@ -49,7 +49,7 @@ public struct Analysis {
     /// `run` on each input (nil in, nil out), two at a time when the machine has the cores and the
     /// memory for two passes. Each analysis computes the same numbers either way (the pass's BLAS
     /// runs on one thread and its workers' tiles are merged in a fixed order).
-    public func runAll(_ inputs: [(corpus: Corpus, vectors: Matrix)?], source: String) throws -> [CorpusAnalysis?] {
+    func runAll(_ inputs: [(corpus: Corpus, vectors: Matrix)?], source: String) throws -> [CorpusAnalysis?] {
         let largest = inputs.compactMap { $0 }.map { MemoryBudget.pass(items: $0.vectors.rows, dimensions: $0.vectors.cols) }.max() ?? 0
         let side = ProcessInfo.processInfo.activeProcessorCount >= 2 && (MemoryBudget.available() ?? 0) > 2 * largest ? 2 : 1
         let queue = WorkQueue(count: inputs.count, state: [Result<CorpusAnalysis?, Error>](repeating: .success(nil), count: inputs.count))

@@ -56,7 +56,7 @@ public struct AnalysisSettings: Codable, Sendable, Equatable {
 
 /// A named field that held a bad value, found while decoding: `ExperimentPlan` and `ReplayPlan` turn it into
 /// their source's message (the file and the field), and anything else prints it as it is.
-public struct FieldError: Error, CustomStringConvertible {
+struct FieldError: Error, CustomStringConvertible {
     /// The field's JSON path, e.g. `thresholds[2]`.
     public var path: String
     public var message: String

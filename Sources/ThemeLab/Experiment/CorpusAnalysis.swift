@@ -9,14 +9,14 @@ public struct CorpusAnalysis: Codable, Sendable {
         public var topics: Int?
         public var labeled: Bool
         /// Same-topic pairs / all pairs.
-        public var relatedPairShare: Double?
+        var relatedPairShare: Double?
     }
     public var corpus: CorpusSummary
     /// The encoder and layer, or the embeddings file, the vectors came from.
     public var source: String
     public var dimensions: Int
     public var spaces: [SpaceAnalysis]
-    public var notes: [String]
+    var notes: [String]
     /// How the replicates behind every estimate were drawn (nil: one sample).
     public var replicates: ReplicateSet?
 }
@@ -26,19 +26,19 @@ public struct SpaceAnalysis: Codable, Sendable {
     public var quantileMethod: String
     /// How the 256-bin histogram Otsu and Kittler–Illingworth read was counted (optional, so
     /// results and baselines written before it still load).
-    public var thresholdHistogram: String?
+    var thresholdHistogram: String?
     public var statistics: [PairClass: PairStatistics]
     public var separation: Separation?
     public var thresholds: [ThresholdOutcome]
     public var groupings: [GroupingOutcome]
     /// Per threshold grouping, the best ARI any threshold gives (labeled corpora only; optional
     /// for the same reason).
-    public var ceilings: [Ceiling]?
+    var ceilings: [Ceiling]?
     /// Counts per class over 200 equal bins on [-1, 1], for plots.
     public var histogram: [PairClass: [Int]]
     /// Over replicates: each statistic (`PairStatistics.Statistic`) and separation figure (`Separation.Figure`).
-    public var replicateStatistics: [PairClass: [PairStatistics.Statistic: Estimate]]?
-    public var replicateSeparation: [Separation.Figure: Estimate]?
+    var replicateStatistics: [PairClass: [PairStatistics.Statistic: Estimate]]?
+    var replicateSeparation: [Separation.Figure: Estimate]?
 }
 
 extension CorpusAnalysis {
@@ -51,7 +51,7 @@ extension SpaceAnalysis {
     public func threshold(_ rule: ThresholdRule) -> ThresholdOutcome? { thresholds.first { $0.rule == rule.name } }
 
     /// The row of `grouping` at `rule`'s threshold (nil rule: a label-informed reference's row).
-    public func outcome(rule: ThresholdRule?, grouping: Grouping) -> GroupingOutcome? {
+    func outcome(rule: ThresholdRule?, grouping: Grouping) -> GroupingOutcome? {
         groupings.first { $0.rule == rule?.name && $0.grouping == grouping.name }
     }
 }
@@ -59,20 +59,20 @@ extension SpaceAnalysis {
 public struct ThresholdOutcome: Codable, Sendable, Equatable {
     public var rule: String
     public var value: Double?
-    public var labelInformed: Bool
+    var labelInformed: Bool
     /// Pairs with similarity ≥ the threshold, and how many of them are related.
-    public var pairsAbove: Int?
-    public var relatedAbove: Int?
+    var pairsAbove: Int?
+    var relatedAbove: Int?
     /// Why there is no value.
     public var note: String?
     /// The threshold over replicates (those where the rule gives one).
     public var replicates: Estimate?
     /// Over replicates, of the pairs at or above the threshold: precision (share related) and recall (share of
     /// related pairs).
-    public var replicatePairs: [ThresholdOutcome.PairShare: Estimate]?
+    var replicatePairs: [ThresholdOutcome.PairShare: Estimate]?
 
     /// The two shares of `replicatePairs`.
-    public enum PairShare: String, CaseIterable, Sendable, Codable, CodingKeyRepresentable { case precision, recall }
+    enum PairShare: String, CaseIterable, Sendable, Codable, CodingKeyRepresentable { case precision, recall }
 }
 
 public struct GroupingOutcome: Codable, Sendable, Equatable {
@@ -80,7 +80,7 @@ public struct GroupingOutcome: Codable, Sendable, Equatable {
     /// The threshold rule and its value (nil for the k = topics references).
     public var rule: String?
     public var threshold: Double?
-    public var labelInformed: Bool
+    var labelInformed: Bool
     public var groups: Int?
     public var recovery: Recovery?
     /// Leader only: the metrics over seeded shuffles of the visiting order.
@@ -90,7 +90,7 @@ public struct GroupingOutcome: Codable, Sendable, Equatable {
     /// Over replicates: each metric (`Metric.recovery`, and the noise share) where the cell has a value.
     public var replicates: [Metric: Estimate]?
     /// The ARI of each replicate (nil where N/A), for paired comparisons and regret.
-    public var replicateARI: [Double?]?
+    var replicateARI: [Double?]?
     /// Groupings that leave items out (HDBSCAN): how many, and the recovery without them. The
     /// headline `recovery` counts each noise item as a group of its own.
     public var noise: NoiseOutcome?
@@ -112,7 +112,7 @@ public struct NoiseOutcome: Codable, Sendable, Equatable {
     public var items: Int
     public var share: Double
     /// Recovery over the items not left as noise (nil without labels or when every item is noise).
-    public var recoveryExcludingNoise: Recovery?
+    var recoveryExcludingNoise: Recovery?
 
     /// Nil when no item is noise (−1).
     init?(labels: [Int32], topics: [Int32]?) {

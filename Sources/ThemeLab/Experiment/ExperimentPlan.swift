@@ -34,7 +34,7 @@ public struct ExperimentPlan: Decodable, Sendable {
     /// The default resampling of fixed corpora when `settings.replicates` is set.
     public var resample: Resampling?
     /// For the CI-gate experiment: the tolerances `reproduce` writes into results/baseline.json with its result.
-    public var gate: [String: Double]?
+    var gate: [String: Double]?
     /// The file it was read from, for messages.
     public var file: String?
 
@@ -71,7 +71,7 @@ public struct ExperimentPlan: Decodable, Sendable {
     }
 
     /// The checked plan in `data`, read from `path`.
-    public static func decode(_ data: Data, path: String) throws -> ExperimentPlan {
+    static func decode(_ data: Data, path: String) throws -> ExperimentPlan {
         try decode(data, try ExperimentSchema.object(data, path: path), path: path)
     }
 
@@ -124,7 +124,7 @@ public struct ExperimentPlan: Decodable, Sendable {
 
     /// The corpora one shard of the grid covers (corpus k belongs to shard k mod n), every corpus without a shard.
     /// A shard holds at least one corpus, so n is at most the number of corpora.
-    public func corpusIndices(in shard: PairShard?) throws -> [Int] {
+    func corpusIndices(in shard: PairShard?) throws -> [Int] {
         guard let shard else { return Array(corpora.indices) }
         guard shard.count <= corpora.count else {
             throw ThemeLabError.usage(
@@ -136,15 +136,15 @@ public struct ExperimentPlan: Decodable, Sendable {
 
     /// A corpus as the grid will see it, for cost predictions: items, the vectors' largest dimension, and whether
     /// an encoder embeds it.
-    public struct CorpusSize: Sendable {
+    struct CorpusSize: Sendable {
         public var name: String
         public var items: Int
         public var dimensions: Int
-        public var needsEncoder: Bool
+        var needsEncoder: Bool
     }
 
     /// Every corpus's size, loading each corpus and reading the model's configuration or the embeddings' shape.
-    public func corpusSizes(dataDirectory: String?) throws -> [CorpusSize] {
+    func corpusSizes(dataDirectory: String?) throws -> [CorpusSize] {
         var encoderDimensions: [Int]?
         return try corpora.map { spec in
             let loaded = try DatasetRegistry.load(spec, dataDirectory: dataDirectory)
@@ -172,14 +172,14 @@ public struct ExperimentPlan: Decodable, Sendable {
 
     /// How many analyses corpus `k` gives (one per vector source): its own vectors once when no embeddings are given,
     /// else one per encoder and layer.
-    public func analysesPerCorpus(_ k: Int) -> Int {
+    func analysesPerCorpus(_ k: Int) -> Int {
         let given = encoders.contains { $0.embeddings != nil }
         if DatasetRegistry.bringsOwnVectors(corpora[k]) && !given { return 1 }
         return encoders.map { $0.embeddings != nil ? 1 : ($0.layers?.count ?? 1) }.reduce(0, +)
     }
 
     /// How many times an encoder embeds each corpus: one per model layer (given embeddings need none).
-    public var encoderRuns: Int { encoders.filter { $0.embeddings == nil }.map { $0.layers?.count ?? 1 }.reduce(0, +) }
+    var encoderRuns: Int { encoders.filter { $0.embeddings == nil }.map { $0.layers?.count ?? 1 }.reduce(0, +) }
 
     /// Runs every corpus × encoder × layer (a corpus that brings its own vectors runs once), or with `shard` the
     /// corpora of that shard only. Every corpus and embeddings file is read and every check that needs the input

@@ -5,7 +5,7 @@ import Foundation
 /// `ablate` writes. A corpus is the unit because its encoders, layers and replicates share its embedding cache
 /// and its replicate draws.
 public struct GridPart: Codable, Sendable {
-    public static let currentSchema = 1
+    static let currentSchema = 1
     public var schemaVersion = GridPart.currentSchema
     /// SHA-256 of the experiment file's bytes: parts of an edited file are refused.
     public var planChecksum: String
@@ -13,7 +13,7 @@ public struct GridPart: Codable, Sendable {
     /// The corpora this shard covers (indices into the experiment's `corpora`), and how many of
     /// `results.analyses` each one produced, in the same order.
     public var corpora: [Int]
-    public var analysesPerCorpus: [Int]
+    var analysesPerCorpus: [Int]
     /// The shard's results: the task's provenance (kernel, inputs, model), settings and analyses.
     public var results: AnalysisResults
 
@@ -31,7 +31,7 @@ public struct GridPart: Codable, Sendable {
         return try decode(data, name: path)
     }
 
-    public static func decode(_ data: Data, name path: String) throws -> GridPart {
+    static func decode(_ data: Data, name path: String) throws -> GridPart {
         let part = try JSONOutput.decode(GridPart.self, from: data, file: path, expected: "part written by themelab ablate --shard")
         guard part.schemaVersion == currentSchema else {
             throw ThemeLabError.input("\(path): schemaVersion \(part.schemaVersion); this themelab reads \(currentSchema)")

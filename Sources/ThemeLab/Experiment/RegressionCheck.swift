@@ -9,11 +9,11 @@ public struct RegressionCheck {
         "ari": 1e-6, "nmi": 1e-6, "v_measure": 1e-6, "pair_f1": 1e-6, "threshold": 1e-6,
     ]
     /// What a tolerance may name: the recovery metrics whose fall is a regression (as in the CSV) and "threshold".
-    public static let tolerableNames = Set(Metric.recovery.filter(\.fallIsRegression).map(\.rawValue) + ["threshold"])
+    static let tolerableNames = Set(Metric.recovery.filter(\.fallIsRegression).map(\.rawValue) + ["threshold"])
     /// The largest tolerance: a fall of half a metric's range, or a threshold moved by 0.5 in cosine, is no gate.
-    public static let maxTolerance = 0.5
+    static let maxTolerance = 0.5
 
-    struct Row {
+    public struct Row {
         var key: String
         var threshold: Double?
         var metrics: [Metric: Double]
@@ -143,7 +143,7 @@ public struct RegressionCheck {
         try JSONOutput.read(Baseline.self, path: path, expected: fileKind)
     }
 
-    public static func decodeBaseline(_ data: Data, path: String) throws -> Baseline {
+    static func decodeBaseline(_ data: Data, path: String) throws -> Baseline {
         try JSONOutput.decode(Baseline.self, from: data, file: path, expected: fileKind)
     }
 }

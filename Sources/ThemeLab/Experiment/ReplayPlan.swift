@@ -77,7 +77,7 @@ public struct ReplayPlan: Decodable, Sendable {
     }
 
     /// Always, never, launch-only and the app's policy over g ∈ {1.25, 1.5, 2} × τ ∈ {0.002, 0.01, 0.05, 2 (off)}.
-    public static let standardPolicies: [RegroupPolicy] =
+    static let standardPolicies: [RegroupPolicy] =
         [AlwaysRegroup(), NeverRegroup(), LaunchRegroup()]
         + [1.25, 1.5, 2].flatMap { g in [0.002, 0.01, 0.05, 2].map { AppRegroupPolicy(growth: g, drift: $0) } }
 
@@ -93,14 +93,14 @@ public struct ReplayPlan: Decodable, Sendable {
     public static let maxItems = 10_000
 
     /// The replay's default budget: 30 minutes (`replay --budget-minutes` changes it).
-    public static let defaultBudgetSeconds = 1800.0
+    static let defaultBudgetSeconds = 1800.0
     /// Seconds of one order of a 3 000-save journal per threshold rule, every policy included (measured: 59.7 s for two
     /// rules on 2 cores, Intel; a fresh regroup at every save makes it O(N³)).
     static let secondsPerRuleAt3000 = 30.0
 
     /// The replay's predicted wall-clock time: Σ over journals of orders × rules × 30 s × (N / 3 000)³, orders two at a
     /// time where there are two cores.
-    public static func estimatedSeconds(journals: [(items: Int, orders: Int)], rules: Int) -> Double {
+    static func estimatedSeconds(journals: [(items: Int, orders: Int)], rules: Int) -> Double {
         let workers = Double(min(2, ProcessInfo.processInfo.activeProcessorCount))
         return journals.reduce(0) { total, j in
             total + Double(j.orders) * Double(rules) * secondsPerRuleAt3000 * pow(Double(j.items) / 3000, 3) / workers
@@ -132,7 +132,7 @@ public struct ReplayPlan: Decodable, Sendable {
     }
 
     /// Whether the experiment file at `path` is a replay (`"kind": "replay"`) rather than an analysis grid.
-    public static func isReplay(path: String) -> Bool {
+    static func isReplay(path: String) -> Bool {
         guard let data = FileManager.default.contents(atPath: path),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return false }

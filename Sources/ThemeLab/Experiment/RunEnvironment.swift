@@ -14,7 +14,7 @@ public struct RunEnvironment {
     /// Texts embedded so far and the total.
     public var progress: ((Int, Int) -> Void)?
     /// Vectors moved by one unit in the last place before they are analysed or replayed (the fragility check).
-    public var perturbation: LastBitPerturbation?
+    var perturbation: LastBitPerturbation?
     /// A replay whose estimated time (`ReplayPlan.estimatedSeconds`) is above this is refused before any work.
     public var replayBudgetSeconds = ReplayPlan.defaultBudgetSeconds
 

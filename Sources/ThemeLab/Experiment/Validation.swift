@@ -52,14 +52,14 @@ public enum Validation {
     public static let intents = 1...150
     public static let perIntent = 1...100_000
     public static let maxItems = 2...10_000_000
-    public static let minimumTopicSize = 1...1_000_000
+    static let minimumTopicSize = 1...1_000_000
     public static let shuffles = 0...1000
     public static let layer = 0...1000
     public static let dimensions = 1...65_536
-    public static let topicSize = 1...10_000_000
-    public static let generatedItems = 2...10_000_000
+    static let topicSize = 1...10_000_000
+    static let generatedItems = 2...10_000_000
     /// Generator weights: a, σₐ, b, s.
-    public static let weight = 0.0...1e6
+    static let weight = 0.0...1e6
 
     /// Names, and bounds that need no input.
     public static func check(_ spec: CorpusSpec, at path: String, source: ParameterSource) throws {
@@ -149,7 +149,7 @@ public enum Validation {
 
     /// The bytes each stage of one corpus's analysis holds at its peak, what it is and the experiment field that asks
     /// for it: whitening's d×d covariance, neighbour lists, the pairwise pass (the cost model).
-    public static func memoryNeeds(
+    static func memoryNeeds(
         _ settings: AnalysisSettings, items n: Int, dimensions d: Int, corpus: String
     ) -> [(bytes: Double, what: String, field: String)] {
         var needs: [(bytes: Double, what: String, field: String)] = []
@@ -188,7 +188,7 @@ public enum MemoryBudget {
     }
 
     /// Bytes available to this process: MemAvailable, or the cgroup's limit when lower.
-    public static func available() -> Double? {
+    static func available() -> Double? {
         var best: Double?
         if let text = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
             let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MemAvailable:") }),

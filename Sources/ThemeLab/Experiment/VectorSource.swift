@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where a corpus's vectors come from: a `.npy` file (rows in corpus order) or an encoder.
-public enum VectorSource: Sendable, Equatable {
+enum VectorSource: Sendable, Equatable {
     case embeddings(path: String)
     /// A sentence-transformers folder (nil: the default one) and a layer (nil: the last).
     case model(folder: String?, layer: Int?)
@@ -58,7 +58,7 @@ extension SentenceEncoder {
     private static let lock = NSLock()
 
     /// One encoder per folder per process (loading hashes and copies ~90 MB of weights).
-    public static func shared(folder: ModelFolder) throws -> SentenceEncoder {
+    static func shared(folder: ModelFolder) throws -> SentenceEncoder {
         try lock.withLock {
             if let e = loaded[folder.path] { return e }
             let e = try SentenceEncoder(folder: folder)

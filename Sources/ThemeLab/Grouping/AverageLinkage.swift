@@ -5,10 +5,10 @@
 /// threshold or group count come from one dendrogram.
 /// Memory: the condensed similarity matrix, N(N−1)/2 Float32s (800 MB at N = 20 000), filled by
 /// the streaming pass. Time O(N²).
-public final class AverageLinkage: PairConsumer {
+final class AverageLinkage: PairConsumer {
     public static let maxItems = 25_000
 
-    public struct Merge: Sendable, Equatable {
+    struct Merge: Sendable, Equatable {
         public var a: Int
         public var b: Int
         /// Average similarity between the two merged groups.
@@ -38,7 +38,7 @@ public final class AverageLinkage: PairConsumer {
         return a * items - a * (a + 1) / 2 + (b - a - 1)
     }
 
-    public func consume(_ tile: SimilarityTile, worker: Int) {
+    func consume(_ tile: SimilarityTile, worker: Int) {
         for a in 0..<tile.rowCount {
             let row = tile.values + a * tile.stride
             let i = Int(tile.item[tile.rowStart + a])
@@ -49,7 +49,7 @@ public final class AverageLinkage: PairConsumer {
     }
 
     /// The N − 1 merges, by the nearest-neighbour chain (overwrites the similarity matrix).
-    public func dendrogram() -> Dendrogram {
+    func dendrogram() -> Dendrogram {
         let n = items
         var active = [Bool](repeating: true, count: n)
         var size = [Int](repeating: 1, count: n)
@@ -101,7 +101,7 @@ public final class AverageLinkage: PairConsumer {
 public struct Dendrogram: Sendable {
     public let items: Int
     /// In the order performed; each names the surviving representative of two groups.
-    public let merges: [AverageLinkage.Merge]
+    let merges: [AverageLinkage.Merge]
 
     /// Debug builds: traps naming the broken invariants (`invariantViolations`); compiled out of release builds.
     func checkInvariants() {

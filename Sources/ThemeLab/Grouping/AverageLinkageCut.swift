@@ -1,5 +1,5 @@
 /// Exact average linkage (UPGMA on 1 − cosine) cut at similarity t.
-public struct AverageLinkageCut: Grouping {
+struct AverageLinkageCut: Grouping {
     public var name: String { "average" }
     public var needs: PassNeeds { PassNeeds(averageLinkage: true) }
 
@@ -11,7 +11,7 @@ public struct AverageLinkageCut: Grouping {
     }
 
     /// Every cut of the dendrogram (each merge height).
-    public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
+    func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
         guard case .success(let tree) = try pass.dendrogram() else { return nil }
         let merges = tree.merges.map { ($0.a, $0.b, $0.similarity) }
         return Ceiling(grouping: name, search: "every cut", BestCut(items: pass.vectors.rows, merges: merges, topics: topics))

@@ -1,5 +1,5 @@
 /// Average linkage cut into k = the number of topics groups (label-informed reference).
-public struct AverageLinkageReference: Grouping {
+struct AverageLinkageReference: Grouping {
     public var name: String { "average-k" }
     public var kind: GroupingKind { .labelInformedReference }
     public var needs: PassNeeds { PassNeeds(averageLinkage: true) }

@@ -3,16 +3,16 @@
 public struct Ceiling: Codable, Sendable, Equatable {
     public var grouping: String
     /// Which thresholds were tried.
-    public var search: String
+    var search: String
     public var threshold: Double
     public var ari: Double
     public var groups: Int
     /// The parameter searched instead of a threshold (`m` for HDBSCAN, `γ` for Leiden), whose best
     /// value `threshold` then holds.
-    public var parameter: String?
+    var parameter: String?
     /// The best ARI over replicates, and on each.
     public var replicates: Estimate?
-    public var replicateARI: [Double?]?
+    var replicateARI: [Double?]?
 
     init(grouping: String, search: String, _ cut: BestCut, parameter: String? = nil) {
         self.grouping = grouping

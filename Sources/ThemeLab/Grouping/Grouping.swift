@@ -28,7 +28,7 @@ public enum GroupingKind: Sendable, Equatable {
 extension Grouping {
     public var kind: GroupingKind { .threshold }
     public var needs: PassNeeds { PassNeeds() }
-    public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? { nil }
+    func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? { nil }
 }
 
 /// What a grouping is asked for: a threshold, a number of groups or its own cuts, and what seeded
@@ -68,7 +68,7 @@ public struct GroupingRequest: Sendable {
 }
 
 /// A grouping read what its kind or its `needs` did not ask for: a defect of that grouping, named.
-public struct PlanMismatch: Error, CustomStringConvertible {
+struct PlanMismatch: Error, CustomStringConvertible {
     public var description: String
     init(_ description: String) { self.description = "internal error: \(description)" }
 }
@@ -88,7 +88,7 @@ public struct GroupingCut {
 }
 
 /// Every grouping, in the order references and ceilings are reported.
-public let allGroupings: [Grouping] = [
+let allGroupings: [Grouping] = [
     SingleLinkageComponents(), AverageLinkageCut(), LeaderAssignment(), SphericalKMeansReference(), AverageLinkageReference(),
 ]
 
@@ -98,7 +98,7 @@ func inReportOrder(_ chosen: [Grouping]) -> [Grouping] {
 }
 
 /// The groupings an analysis runs by default, in the order their rows appear.
-public let standardGroupings: [Grouping] = [
+let standardGroupings: [Grouping] = [
     SingleLinkageComponents(), LeaderAssignment(), AverageLinkageCut(), SphericalKMeansReference(), AverageLinkageReference(),
 ]
 

@@ -12,22 +12,22 @@ import Foundation
 /// - stability of a cluster: Σ over its items and child clusters of (λ leaving − λ born) · size;
 /// - selection: excess of mass (a cluster is kept unless its children's total stability is larger;
 ///   never the root) or the leaves of the cluster tree. Items under no selected cluster are noise.
-public enum HDBSCAN {
-    public enum Selection: String, Sendable, Codable {
+enum HDBSCAN {
+    enum Selection: String, Sendable, Codable {
         case excessOfMass = "eom"
         case leaf
     }
 
     /// The condensed tree of a spanning tree's merges.
-    public struct CondensedTree: Sendable {
+    struct CondensedTree: Sendable {
         /// Per cluster (0 is the root): its parent (−1 for the root), λ at birth, child clusters.
-        public var parent: [Int]
-        public var birth: [Double]
-        public var children: [[Int]]
+        var parent: [Int]
+        var birth: [Double]
+        var children: [[Int]]
         /// Per cluster: Σ (λ leaving − λ born) · size.
-        public var stability: [Double]
+        var stability: [Double]
         /// Per item: the cluster it last belongs to (it falls out of it, or the cluster ends with it).
-        public var itemCluster: [Int]
+        var itemCluster: [Int]
 
         /// Debug builds: traps naming the broken invariants (`invariantViolations`); compiled out of release builds.
         func checkInvariants() {
@@ -70,7 +70,7 @@ public enum HDBSCAN {
 
     /// Core similarities: each item's (k − 1)-th highest similarity to another item (+∞ for k = 1,
     /// distance 0), from the neighbour lists of the pass.
-    public static func coreSimilarities(_ neighbours: NearestNeighbours, k: Int) -> [Float] {
+    static func coreSimilarities(_ neighbours: NearestNeighbours, k: Int) -> [Float] {
         precondition(k >= 1 && k - 1 <= neighbours.k)
         guard k > 1 else { return [Float](repeating: .infinity, count: neighbours.items) }
         return (0..<neighbours.items).map { neighbours.similarities(of: $0, count: k - 1).last ?? -.infinity }
@@ -99,7 +99,7 @@ public enum HDBSCAN {
 
     /// The condensed tree for minimum cluster size `m`, from a maximum spanning tree of
     /// mutual-reachability similarities, heaviest edge first.
-    public static func condense(items n: Int, tree: [SpanningForest.Edge], minClusterSize m: Int) -> CondensedTree {
+    static func condense(items n: Int, tree: [SpanningForest.Edge], minClusterSize m: Int) -> CondensedTree {
         precondition(tree.count == n - 1, "a spanning tree of \(n) items has \(n - 1) edges")
         let (left, right, lambda, size) = hierarchy(items: n, tree: tree)
         var out = CondensedTree(parent: [-1], birth: [0], children: [[]], stability: [0], itemCluster: [Int](repeating: 0, count: n))
@@ -183,10 +183,10 @@ public enum HDBSCAN {
 /// selection): m = minimum cluster size (≥ 2), k = neighbours for the core distance counting the item
 /// itself (scikit-learn's `min_samples`; default m). Two passes, both planned: the neighbours in the analysis's,
 /// then the mutual-reachability tree in one of its own (shared by every m at that k). Noise is −1.
-public struct HDBSCANGrouping: Grouping {
-    public var minClusterSize: Int
-    public var neighbours: Int
-    public var selection: HDBSCAN.Selection
+struct HDBSCANGrouping: Grouping {
+    var minClusterSize: Int
+    var neighbours: Int
+    var selection: HDBSCAN.Selection
 
     public init(minClusterSize: Int, neighbours: Int? = nil, selection: HDBSCAN.Selection = .excessOfMass) {
         self.minClusterSize = minClusterSize
@@ -221,7 +221,7 @@ public struct HDBSCANGrouping: Grouping {
     }
 
     /// Its own ceiling: the best m at this k.
-    public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
+    func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
         guard tooFewItems(name, neighbours: neighbours, items: pass.vectors.rows) == nil else { return nil }
         let grid = Set([2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 75, 100, minClusterSize].filter { $0 <= pass.vectors.rows })
         return try bestParameter(name, "m", values: grid.sorted().map(Double.init), topics: topics) {

@@ -2,7 +2,7 @@ import Foundation
 
 /// The app's grouping (`LeaderGrouping`) in corpus order, with its spread over seeded shuffles of
 /// the visiting order.
-public struct LeaderAssignment: Grouping {
+struct LeaderAssignment: Grouping {
     public var name: String { "leader" }
 
     public func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {
@@ -25,7 +25,7 @@ public struct LeaderAssignment: Grouping {
 
     /// Leader has no nested cuts to sweep: the best ARI over 24 thresholds at all-pair quantiles
     /// 1 − 10^−x (x from 0.3 to 5, dense in the upper tail) and every rule's value.
-    public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
+    func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
         let d = pass.distribution
         let grid = Set((0..<24).compactMap { d.quantile(.all, 1 - pow(10, -(0.3 + Double($0) * 4.7 / 23))) }).subtracting(
             ruled.map(\.threshold))

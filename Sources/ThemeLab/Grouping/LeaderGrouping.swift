@@ -3,7 +3,7 @@ import COpenBLAS
 /// The app's grouping: visit items in order; each joins the group whose centroid (normalised
 /// sum of its members; zero if they cancel) is most similar, if that similarity is ≥ t, else starts a group.
 /// Order-dependent. Time O(N·G·d) with G groups (one `sgemv` per item), memory O(G·d).
-public enum LeaderGrouping {
+enum LeaderGrouping {
     /// Refused above this many items: with G near N the cost is O(N²·d).
     public static let maxItems = 100_000
 

@@ -15,5 +15,5 @@ public struct LeaderSpread: Codable, Sendable, Equatable {
     public var groups: Summary
     public var ari: Summary?
     public var nmi: Summary?
-    public var pairF1: Summary?
+    var pairF1: Summary?
 }

@@ -1,18 +1,18 @@
 /// An undirected weighted graph in compressed rows: node v's neighbours are
 /// `target[start[v]..<start[v + 1]]` (each edge stored from both ends), its self-loop `loop[v]`.
-public struct WeightedGraph: Sendable {
+struct WeightedGraph: Sendable {
     public var start: [Int]
     public var target: [Int32]
-    public var weight: [Double]
-    public var loop: [Double]
+    var weight: [Double]
+    var loop: [Double]
 
-    public var nodeCount: Int { start.count - 1 }
+    var nodeCount: Int { start.count - 1 }
     /// k_v: the weights of v's edges, a self-loop counted twice (igraph's convention).
-    public var degree: [Double] {
+    var degree: [Double] {
         (0..<nodeCount).map { v in weight[start[v]..<start[v + 1]].reduce(2 * loop[v], +) }
     }
     /// m: every edge once, self-loops included.
-    public var totalWeight: Double { weight.reduce(0, +) / 2 + loop.reduce(0, +) }
+    var totalWeight: Double { weight.reduce(0, +) / 2 + loop.reduce(0, +) }
 
     /// The graph of `edges` (i ≠ j, each once) on `nodes` nodes.
     public init(nodes: Int, edges: [(i: Int32, j: Int32, w: Double)]) {
@@ -46,7 +46,7 @@ public struct WeightedGraph: Sendable {
     /// The symmetrised k-nearest-neighbour graph: an edge where either item is among the other's k
     /// most similar, weighted by their similarity; edges of similarity ≤ 0 are left out (modularity
     /// needs non-negative weights).
-    public static func nearestNeighbours(_ lists: NearestNeighbours, k: Int) -> WeightedGraph {
+    static func nearestNeighbours(_ lists: NearestNeighbours, k: Int) -> WeightedGraph {
         var keys: [(key: UInt64, w: Float)] = []
         keys.reserveCapacity(lists.items * k)
         for v in 0..<lists.items {
@@ -68,7 +68,7 @@ public struct WeightedGraph: Sendable {
 /// `Graph.modularity(membership, weights, resolution)` computes it:
 /// Q = 1/(2m) Σ_ij (A_ij − γ k_i k_j / (2m)) δ(c_i, c_j) = Σ_c [I_c / m − γ (K_c / 2m)²],
 /// with I_c the weight inside community c (self-loops included) and K_c its total degree.
-public func modularity(_ graph: WeightedGraph, membership: [Int32], resolution gamma: Double) -> Double {
+func modularity(_ graph: WeightedGraph, membership: [Int32], resolution gamma: Double) -> Double {
     let m = graph.totalWeight
     guard m > 0 else { return .nan }
     let communities = Int(membership.max() ?? -1) + 1
@@ -93,8 +93,8 @@ public func modularity(_ graph: WeightedGraph, membership: [Int32], resolution g
 /// the unrefined communities as the start, repeated until no community changes; the whole
 /// repeated from its own result until the quality stops rising (leidenalg's `n_iterations=-1`).
 /// Node orders are seeded. The quality maximised is H = Σ_c (I_c − γ K_c² / (4m)) = m · Q.
-public struct Leiden {
-    public var resolution: Double
+struct Leiden {
+    var resolution: Double
     public var seed: UInt64
 
     public init(resolution: Double, seed: UInt64) {
@@ -103,7 +103,7 @@ public struct Leiden {
     }
 
     /// Community of each node, numbered by first appearance.
-    public func communities(_ graph: WeightedGraph) -> [Int32] {
+    func communities(_ graph: WeightedGraph) -> [Int32] {
         var rng = SeededRandom(seed: seed)
         var membership = (0..<Int32(graph.nodeCount)).map { $0 }
         var quality = modularity(graph, membership: membership, resolution: resolution)
@@ -280,9 +280,9 @@ public struct Leiden {
 /// `leiden(k)`, `leiden(k,γ)`: Leiden communities of the symmetrised k-nearest-neighbour graph
 /// weighted by similarity, maximising modularity at resolution γ (default 1), seeded by the
 /// analysis's seed.
-public struct LeidenGrouping: Grouping {
-    public var neighbours: Int
-    public var resolution: Double
+struct LeidenGrouping: Grouping {
+    var neighbours: Int
+    var resolution: Double
 
     public init(neighbours: Int, resolution: Double = 1) {
         self.neighbours = neighbours
@@ -307,7 +307,7 @@ public struct LeidenGrouping: Grouping {
     }
 
     /// Its own ceiling: the best γ at this k.
-    public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
+    func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
         guard tooFewItems(name, neighbours: neighbours, items: pass.vectors.rows) == nil else { return nil }
         let grid = Set([0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 8, resolution]).sorted()
         let graph = try pass.neighbourGraph(k: neighbours)

@@ -1,6 +1,6 @@
 /// Connected components of "similarity ≥ t" (single linkage), read off the maximum spanning
 /// forest the pass builds, so every threshold costs O(N) after one pass.
-public struct SingleLinkageComponents: Grouping {
+struct SingleLinkageComponents: Grouping {
     public var name: String { "components" }
     public var needs: PassNeeds { PassNeeds(spanningForest: true) }
 
@@ -9,7 +9,7 @@ public struct SingleLinkageComponents: Grouping {
     }
 
     /// Every cut of the forest (each edge weight).
-    public func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
+    func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
         let merges = try pass.spanningForest().edges.map { (Int($0.i), Int($0.j), $0.w) }
         return Ceiling(grouping: name, search: "every cut", BestCut(items: pass.vectors.rows, merges: merges, topics: topics))
     }

@@ -120,7 +120,7 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
     }
 
     /// The forest's edges, heaviest first (ties by item numbers).
-    public var edges: [Edge] { forest }
+    var edges: [Edge] { forest }
 
     /// The weight of pair (i, j) at similarity s: s, or its mutual-reachability similarity.
     @inline(__always) func weight(_ s: Float, _ i: Int, _ j: Int) -> Float {

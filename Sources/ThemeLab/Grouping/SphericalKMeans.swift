@@ -4,8 +4,8 @@ import COpenBLAS
 /// cosine, recompute centroids as normalised means, repeat until no assignment changes (at most
 /// 100 rounds). k-means++ seeding (Arthur & Vassilvitskii 2007) with distance 1 − cos, several
 /// seeded restarts, the best total cosine kept. Label-informed when k is the number of topics.
-public enum SphericalKMeans {
-    public static func cluster(_ x: Matrix, k: Int, seed: UInt64, restarts: Int = 5) -> [Int32] {
+enum SphericalKMeans {
+    static func cluster(_ x: Matrix, k: Int, seed: UInt64, restarts: Int = 5) -> [Int32] {
         precondition(k >= 1 && k <= x.rows, "k must be within 1...N")
         var best: (score: Double, labels: [Int32]) = (-.infinity, [])
         for r in 0..<restarts {

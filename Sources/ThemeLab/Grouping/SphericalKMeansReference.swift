@@ -1,5 +1,5 @@
 /// Spherical k-means with k = the number of topics (label-informed reference).
-public struct SphericalKMeansReference: Grouping {
+struct SphericalKMeansReference: Grouping {
     public var name: String { "kmeans-k" }
     public var kind: GroupingKind { .labelInformedReference }
 

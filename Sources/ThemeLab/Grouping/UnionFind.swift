@@ -1,5 +1,5 @@
 /// Disjoint sets over 0..<n with union by size and path halving.
-public struct UnionFind: Sendable {
+struct UnionFind: Sendable {
     private var parent: [Int32]
     private var size: [Int32]
 
@@ -19,7 +19,7 @@ public struct UnionFind: Sendable {
 
     /// Joins the sets of a and b; false when they were already one.
     @discardableResult
-    public mutating func union(_ a: Int, _ b: Int) -> Bool {
+    mutating func union(_ a: Int, _ b: Int) -> Bool {
         var ra = find(a)
         var rb = find(b)
         guard ra != rb else { return false }

@@ -2,10 +2,10 @@
 /// and cluster k (group). Every recovery metric is a function of it.
 public struct Contingency: Sendable {
     /// Non-zero cells: (class, cluster, count).
-    public let cells: [(class: Int, cluster: Int, count: Int)]
-    public let classSizes: [Int]
-    public let clusterSizes: [Int]
-    public var total: Int { classSizes.reduce(0, +) }
+    let cells: [(class: Int, cluster: Int, count: Int)]
+    let classSizes: [Int]
+    let clusterSizes: [Int]
+    var total: Int { classSizes.reduce(0, +) }
 
     public init<C: Hashable, K: Hashable>(classes: [C], clusters: [K]) {
         precondition(classes.count == clusters.count, "one cluster per item")

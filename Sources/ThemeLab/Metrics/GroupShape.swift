@@ -7,11 +7,11 @@ public func purity(_ c: Contingency) -> Double {
 }
 
 /// The share of items that sit alone in their group.
-public func singletonShare(_ c: Contingency) -> Double {
+func singletonShare(_ c: Contingency) -> Double {
     c.total > 0 ? Double(c.clusterSizes.filter { $0 == 1 }.count) / Double(c.total) : 0
 }
 
 /// The share of items in the largest group (1 means everything collapsed into one group).
-public func largestGroupShare(_ c: Contingency) -> Double {
+func largestGroupShare(_ c: Contingency) -> Double {
     c.total > 0 ? Double(c.clusterSizes.max() ?? 0) / Double(c.total) : 0
 }

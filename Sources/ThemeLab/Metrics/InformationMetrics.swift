@@ -1,7 +1,7 @@
 import Foundation
 
 /// Entropy of a labeling from its group sizes, in nats: H = −Σ (nᵢ/n) ln(nᵢ/n).
-public func entropy(sizes: [Int]) -> Double {
+func entropy(sizes: [Int]) -> Double {
     let n = Double(sizes.reduce(0, +))
     guard n > 0 else { return 1 }
     return -sizes.reduce(0.0) { $0 + Double($1) / n * (log(Double($1)) - log(n)) }
@@ -9,7 +9,7 @@ public func entropy(sizes: [Int]) -> Double {
 
 /// Mutual information I(C; K) in nats, computed as scikit-learn's `mutual_info_score` does
 /// (terms below machine epsilon set to 0, the sum clipped at 0).
-public func mutualInformation(_ c: Contingency) -> Double {
+func mutualInformation(_ c: Contingency) -> Double {
     if c.classSizes.count == 1 || c.clusterSizes.count == 1 { return 0 }
     let n = Double(c.total)
     var sum = 0.0
@@ -24,7 +24,7 @@ public func mutualInformation(_ c: Contingency) -> Double {
 
 /// Normalised mutual information with the arithmetic mean, I / ((H(C) + H(K))/2)
 /// (Vinh et al. 2010; scikit-learn's default). 1 when both labelings are a single group.
-public func normalizedMutualInformation(_ c: Contingency) -> Double {
+func normalizedMutualInformation(_ c: Contingency) -> Double {
     // As scikit-learn: one class and one cluster, or no items at all, agree perfectly.
     if c.classSizes.count == c.clusterSizes.count && c.clusterSizes.count <= 1 { return 1 }
     let mi = mutualInformation(c)
@@ -35,7 +35,7 @@ public func normalizedMutualInformation(_ c: Contingency) -> Double {
 
 /// Homogeneity h = I/H(C), completeness c = I/H(K) (each 1 when its entropy is 0), and the
 /// V-measure 2hc/(h + c) (Rosenberg & Hirschberg 2007; β = 1).
-public func homogeneityCompletenessVMeasure(_ c: Contingency) -> (homogeneity: Double, completeness: Double, vMeasure: Double) {
+func homogeneityCompletenessVMeasure(_ c: Contingency) -> (homogeneity: Double, completeness: Double, vMeasure: Double) {
     if c.total == 0 { return (1, 1, 1) }  // as scikit-learn for no items
     let mi = mutualInformation(c)
     let hC = entropy(sizes: c.classSizes)

@@ -21,7 +21,7 @@ public enum Metric: String, CaseIterable, Sendable, Codable, CodingKeyRepresenta
 
     /// Whether a fall is a regression: what a gate tolerance may name (group counts and shares are not worse by
     /// themselves).
-    public var fallIsRegression: Bool {
+    var fallIsRegression: Bool {
         switch self {
         case .ari, .nmi, .homogeneity, .completeness, .vMeasure, .pairPrecision, .pairRecall, .pairF1, .purity: true
         case .groups, .singletonShare, .largestGroupShare, .noiseShare: false

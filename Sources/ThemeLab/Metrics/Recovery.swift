@@ -6,13 +6,13 @@ public struct Recovery: Codable, Sendable, Equatable {
     public var nmi: Double
     public var homogeneity: Double
     public var completeness: Double
-    public var vMeasure: Double
-    public var pairPrecision: Double?
-    public var pairRecall: Double?
-    public var pairF1: Double?
+    var vMeasure: Double
+    var pairPrecision: Double?
+    var pairRecall: Double?
+    var pairF1: Double?
     public var purity: Double
-    public var singletonShare: Double
-    public var largestGroupShare: Double
+    var singletonShare: Double
+    var largestGroupShare: Double
 
     public init<C: Hashable, K: Hashable>(topics: [C], groups: [K]) {
         let c = Contingency(classes: topics, clusters: groups)

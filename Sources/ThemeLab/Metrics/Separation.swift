@@ -3,17 +3,17 @@ import COpenBLAS
 /// How far related pairs sit from unrelated ones, before any threshold.
 public struct Separation: Codable, Sendable, Equatable {
     /// P(related similarity > unrelated similarity), ties counted half (the Mann–Whitney AUC).
-    public var auc: Double
+    var auc: Double
     /// d′ = (mean_rel − mean_unrel)/√((var_rel + var_unrel)/2).
-    public var dPrime: Double
+    var dPrime: Double
     /// Unrelated p99 − p1: how narrow the band of unrelated similarities is (claim C1).
-    public var bandWidth: Double
+    var bandWidth: Double
     /// For each topic centroid, max − min similarity to other topics' items: median and max over topics.
-    public var topicBandMedian: Double
-    public var topicBandMax: Double
+    var topicBandMedian: Double
+    var topicBandMax: Double
     /// Upper bound on the AUC's error (0 when computed from the kept values; else the share of
     /// pair comparisons falling in a shared histogram bin, counted as ties).
-    public var aucErrorBound: Double
+    var aucErrorBound: Double
 
     /// One figure: the keys of their replicate estimates (raw values as the results files name them).
     public enum Figure: String, CaseIterable, Sendable, Codable, CodingKeyRepresentable {
@@ -37,7 +37,7 @@ public struct Separation: Codable, Sendable, Equatable {
 
 /// AUC from the pass's distribution: exact over kept values, else from the fine histograms
 /// (pairs sharing a bin count as ties; the bound is half their share).
-public func areaUnderCurve(_ d: PairDistribution) -> (auc: Double, errorBound: Double)? {
+func areaUnderCurve(_ d: PairDistribution) -> (auc: Double, errorBound: Double)? {
     let (r, u) = (d.related, d.unrelated)
     guard d.isLabeled, r.count > 0, u.count > 0 else { return nil }
     let total = Double(r.count) * Double(u.count)
@@ -66,7 +66,7 @@ public func areaUnderCurve(_ d: PairDistribution) -> (auc: Double, errorBound: D
 }
 
 /// d′ from the exact moments.
-public func dPrime(_ d: PairDistribution) -> Double? {
+func dPrime(_ d: PairDistribution) -> Double? {
     guard d.isLabeled, d.related.count > 0, d.unrelated.count > 0 else { return nil }
     let pooled = ((d.related.variance + d.unrelated.variance) / 2).squareRoot()
     return pooled > 0 ? (d.related.mean - d.unrelated.mean) / pooled : nil
@@ -74,7 +74,7 @@ public func dPrime(_ d: PairDistribution) -> Double? {
 
 /// Per-topic band: each topic's centroid (normalised mean of its unit vectors) against the
 /// items of every other topic; returns max − min per topic (one `sgemm` for all topics).
-public func topicBands(_ x: Matrix, labels: [Int32]) -> [Double] {
+func topicBands(_ x: Matrix, labels: [Int32]) -> [Double] {
     let k = Int(labels.max() ?? -1) + 1
     let d = x.cols
     let n = x.rows

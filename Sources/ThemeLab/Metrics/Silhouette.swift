@@ -51,7 +51,7 @@ public struct SilhouetteCurve: Sendable {
     public struct Cut: Sendable {
         public var groups: Int
         public var threshold: Double
-        public var score: Double
+        var score: Double
     }
     /// In increasing group count; cuts whose silhouette is undefined are left out.
     public let cuts: [Cut]

@@ -1,6 +1,6 @@
 /// Counts every pair into a coarse histogram over the first pass's [min, max], in a pass of its
 /// own: Otsu and Kittler–Illingworth then see exactly numpy's histogram at any N.
-public final class CoarseHistogramPass: PairConsumer {
+final class CoarseHistogramPass: PairConsumer {
     /// One worker's counts.
     final class Counts: @unchecked Sendable {
         var values: [Int]
@@ -23,7 +23,7 @@ public final class CoarseHistogramPass: PairConsumer {
         perWorker = []
     }
 
-    public func consume(_ tile: SimilarityTile, worker: Int) {
+    func consume(_ tile: SimilarityTile, worker: Int) {
         // numpy's rule (`CoarseHistogram.bin`) on local copies, so the loop stays tight.
         let n = histogram.counts.count
         let mine = perWorker[worker]
@@ -43,9 +43,9 @@ public final class CoarseHistogramPass: PairConsumer {
 
 /// Counts over equal bins between a minimum and a maximum, with numpy's edges and bin rule.
 public struct CoarseHistogram: Sendable, Equatable {
-    public var edges: [Double]
+    var edges: [Double]
     public var counts: [Double]
-    public var centres: [Double] { (0..<counts.count).map { (edges[$0] + edges[$0 + 1]) / 2 } }
+    var centres: [Double] { (0..<counts.count).map { (edges[$0] + edges[$0 + 1]) / 2 } }
 
     public init(minimum: Double, maximum: Double, bins: Int) {
         var lo = minimum

@@ -131,12 +131,12 @@ public final class NearestNeighbours: PairConsumer, @unchecked Sendable {
     }
 
     /// Item v's `count` (≤ k) nearest items, most similar first (ties by item number).
-    public func neighbours(of v: Int, count: Int) -> ArraySlice<Int32> {
+    func neighbours(of v: Int, count: Int) -> ArraySlice<Int32> {
         lists[0].indices[(v * k)..<(v * k + Swift.min(count, k))].prefix { $0 != .max }
     }
 
     /// Every item's `count` highest similarities, item by item.
-    public func allSimilarities(count: Int) -> [Float] {
+    func allSimilarities(count: Int) -> [Float] {
         (0..<items).flatMap { similarities(of: $0, count: count) }
     }
 }

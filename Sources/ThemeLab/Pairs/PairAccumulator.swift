@@ -6,17 +6,17 @@
 public struct PairAccumulator: Sendable, Equatable, Codable {
     public var histogram: [UInt64]
     public var count: Int = 0
-    public var sum: Double = 0
-    public var sumSquares: Double = 0
+    var sum: Double = 0
+    var sumSquares: Double = 0
     public var min: Float = .infinity
     public var max: Float = -.infinity
 
     public init(bins: Int) { histogram = [UInt64](repeating: 0, count: bins) }
 
-    public var binWidth: Double { 2 / Double(histogram.count) }
+    var binWidth: Double { 2 / Double(histogram.count) }
 
     /// The middle of fine bin b, where the histogram-based rules place its values.
-    public func centre(ofBin b: Int) -> Double { -1 + (Double(b) + 0.5) * binWidth }
+    func centre(ofBin b: Int) -> Double { -1 + (Double(b) + 0.5) * binWidth }
 
     public mutating func merge(_ other: PairAccumulator) {
         precondition(histogram.count == other.histogram.count, "histograms differ in bins")
@@ -30,7 +30,7 @@ public struct PairAccumulator: Sendable, Equatable, Codable {
 
     public var mean: Double { count > 0 ? sum / Double(count) : .nan }
     /// Population variance (ddof = 0, as numpy's `var`).
-    public var variance: Double {
+    var variance: Double {
         guard count > 0 else { return .nan }
         let m = mean
         return Swift.max(0, sumSquares / Double(count) - m * m)

@@ -13,7 +13,7 @@ public struct PairDistribution: Sendable {
     public var related: PairAccumulator
     /// Different-label pairs, or every pair when there are no labels.
     public var unrelated: PairAccumulator
-    public var isLabeled: Bool
+    var isLabeled: Bool
     /// Ascending similarities per class, kept when the pair count is small enough for exact quantiles.
     var sortedRelated: [Float]?
     var sortedUnrelated: [Float]?
@@ -34,7 +34,7 @@ public struct PairDistribution: Sendable {
         return a
     }
 
-    public func accumulator(_ c: PairClass) -> PairAccumulator? {
+    func accumulator(_ c: PairClass) -> PairAccumulator? {
         switch c {
         case .all: return all
         case .related: return isLabeled ? related : nil
@@ -43,7 +43,7 @@ public struct PairDistribution: Sendable {
     }
 
     /// Ascending values of a class, when the pass kept them.
-    public func sortedValues(_ c: PairClass) -> [Float]? {
+    func sortedValues(_ c: PairClass) -> [Float]? {
         switch c {
         case .all: return sortedAll
         case .related: return isLabeled ? sortedRelated : nil
@@ -53,7 +53,7 @@ public struct PairDistribution: Sendable {
 
     /// numpy's linear quantile of a class: exact from kept values, else from the fine histogram
     /// (error below one bin width).
-    public func quantile(_ c: PairClass, _ q: Double) -> Double? {
+    func quantile(_ c: PairClass, _ q: Double) -> Double? {
         guard let a = accumulator(c), a.count > 0 else { return nil }
         if let values = sortedValues(c) { return exactQuantile(values, q) }
         return histogramQuantile(a, cumulative: cumulativeCounts(a), q)

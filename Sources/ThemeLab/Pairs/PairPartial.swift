@@ -25,24 +25,24 @@ public struct PairShard: Codable, Sendable, Equatable {
 /// (associative), each tile's sums (added in tile order on merge, so sharding does not change
 /// a bit), and the values when the corpus is small enough for exact quantiles.
 public struct PairPartial: Codable, Sendable {
-    public static let currentSchema = 3
+    static let currentSchema = 3
     public var schemaVersion = PairPartial.currentSchema
     /// SHA-256 of each input (embeddings, then labels when given): parts of other inputs are refused on merge.
-    public var inputChecksums: [String] = []
+    var inputChecksums: [String] = []
     public var items: Int
     public var dimensions: Int
     public var tiles: Int
     /// Rows per tile side: parts cut with another `--tile` are not parts of the same pass.
-    public var tileEdge: Int
+    var tileEdge: Int
     public var shard: PairShard
-    public var isLabeled: Bool
+    var isLabeled: Bool
     /// Sums are zero here; they live in `tileSums`.
     public var related: PairAccumulator
     public var unrelated: PairAccumulator
     /// Tile index → [related sum, related sum of squares, unrelated sum, unrelated sum of squares].
     public var tileSums: [Int: [Double]]
-    public var relatedValues: [Float]?
-    public var unrelatedValues: [Float]?
+    var relatedValues: [Float]?
+    var unrelatedValues: [Float]?
     /// The maximum spanning forest of this shard's pairs, when the pass built one.
     public var forest: [SpanningForest.Edge]?
 
@@ -73,7 +73,7 @@ public struct PairPartial: Codable, Sendable {
         return try decode(data, name: path)
     }
 
-    public static func decode(_ data: Data, name: String) throws -> PairPartial {
+    static func decode(_ data: Data, name: String) throws -> PairPartial {
         let part = try JSONOutput.decode(PairPartial.self, from: data, file: name, expected: "part written by themelab pairs --shard")
         try part.validate(name: name)
         return part
@@ -179,11 +179,11 @@ public struct PairPartial: Codable, Sendable {
 }
 
 /// The parts of a sharded job, one per shard index, whatever order and repetition they were given in.
-public enum ShardSet {
+enum ShardSet {
     /// The parts in shard order, one per index. A shard given twice is taken once when `same` says the copies agree
     /// (a requeued task that wrote its part again) and refused, naming both, when they differ; missing shards are
     /// refused naming the first ten missing indices.
-    public static func distinct<Part>(
+    static func distinct<Part>(
         _ parts: [(shard: PairShard, name: String, part: Part)], count: Int, same: (Part, Part) throws -> Bool
     ) throws -> [Part] {
         var chosen: [Int: (name: String, part: Part)] = [:]

@@ -16,9 +16,9 @@ public struct PairStatistics: Sendable, Equatable, Codable {
     public var std: Double
     /// Upper bound on the absolute error of the quantiles: 0 when they come from the sorted
     /// values, one histogram bin width when they come from the fine histogram.
-    public var quantileErrorBound: Double
+    var quantileErrorBound: Double
 
-    public static let quantileLevels: [Double] = [0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99]
+    static let quantileLevels: [Double] = [0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99]
 
     /// One statistic: the keys of their replicate estimates (raw values as the results files name them).
     public enum Statistic: String, CaseIterable, Sendable, Codable, CodingKeyRepresentable {
@@ -56,7 +56,7 @@ public struct PairStatistics: Sendable, Equatable, Codable {
 }
 
 /// numpy's `quantile(x, q)` (method "linear") of ascending values.
-public func exactQuantile<T: BinaryFloatingPoint>(_ sorted: [T], _ q: Double) -> Double {
+func exactQuantile<T: BinaryFloatingPoint>(_ sorted: [T], _ q: Double) -> Double {
     guard !sorted.isEmpty else { return .nan }
     let h = Double(sorted.count - 1) * q
     let lo = Int(h.rounded(.down))

@@ -3,16 +3,16 @@ import Foundation
 /// What a threshold rule or a grouping asks the pairwise pass to gather besides the distribution.
 public struct PassNeeds: Sendable, Equatable {
     /// The maximum spanning forest (single-linkage groups at any threshold).
-    public var spanningForest = false
+    var spanningForest = false
     /// The condensed similarity matrix that average linkage merges (N ≤ `AverageLinkage.maxItems`).
-    public var averageLinkage = false
+    var averageLinkage = false
     /// Nearest-neighbour similarities per item, the most any reader takes (0: none).
-    public var neighbours = 0
+    var neighbours = 0
     /// HDBSCAN's maximum spanning trees of mutual-reachability similarities, one per k (`min_samples`): a pass of
     /// their own once the first pass's neighbours give the core distances.
-    public var reachabilityTrees: Set<Int> = []
+    var reachabilityTrees: Set<Int> = []
     /// Leiden's symmetrised k-nearest-neighbour graphs, one per k, built from the neighbour lists.
-    public var neighbourGraphs: Set<Int> = []
+    var neighbourGraphs: Set<Int> = []
 
     public init(
         spanningForest: Bool = false, averageLinkage: Bool = false, neighbours: Int = 0, reachabilityTrees: Set<Int> = [],
@@ -39,7 +39,7 @@ public struct PassNeeds: Sendable, Equatable {
     }
 
     /// Everything either asks for.
-    public func union(_ other: PassNeeds) -> PassNeeds {
+    func union(_ other: PassNeeds) -> PassNeeds {
         PassNeeds(
             spanningForest: spanningForest || other.spanningForest, averageLinkage: averageLinkage || other.averageLinkage,
             neighbours: max(neighbours, other.neighbours), reachabilityTrees: reachabilityTrees.union(other.reachabilityTrees),
@@ -55,39 +55,39 @@ public struct PassProducts {
     public let distribution: PairDistribution
     /// numpy's 256-bin all-pairs histogram counted exactly in a second pass (when the first kept
     /// no values and the corpus is within the pair limit).
-    public let exactCoarse: CoarseHistogram?
+    let exactCoarse: CoarseHistogram?
     /// What the plan gathered.
-    public let gathered: PassNeeds
+    let gathered: PassNeeds
     let forest: SpanningForest?
     let dendrogramResult: Result<Dendrogram, any Error>?
     let neighbourLists: NearestNeighbours?
     let reachabilityTrees: [Int: [SpanningForest.Edge]]
     let neighbourGraphs: [Int: WeightedGraph]
 
-    public func spanningForest() throws -> SpanningForest {
+    func spanningForest() throws -> SpanningForest {
         guard let forest else { throw PlanMismatch("the spanning forest was read but not planned") }
         return forest
     }
 
     /// The average-linkage dendrogram, or the reason there is none on this corpus (too many items).
-    public func dendrogram() throws -> Result<Dendrogram, any Error> {
+    func dendrogram() throws -> Result<Dendrogram, any Error> {
         guard let dendrogramResult else { throw PlanMismatch("the average-linkage dendrogram was read but not planned") }
         return dendrogramResult
     }
 
-    public func nearestNeighbours() throws -> NearestNeighbours {
+    func nearestNeighbours() throws -> NearestNeighbours {
         guard let neighbourLists else { throw PlanMismatch("the nearest-neighbour lists were read but not planned") }
         return neighbourLists
     }
 
     /// HDBSCAN's mutual-reachability spanning tree at `k`, heaviest edge first.
-    public func reachabilityTree(k: Int) throws -> [SpanningForest.Edge] {
+    func reachabilityTree(k: Int) throws -> [SpanningForest.Edge] {
         guard let tree = reachabilityTrees[k] else { throw PlanMismatch("the reachability tree at k = \(k) was read but not planned") }
         return tree
     }
 
     /// Leiden's k-nearest-neighbour graph at `k`.
-    public func neighbourGraph(k: Int) throws -> WeightedGraph {
+    func neighbourGraph(k: Int) throws -> WeightedGraph {
         guard let graph = neighbourGraphs[k] else { throw PlanMismatch("the \(k)-nearest-neighbour graph was read but not planned") }
         return graph
     }

@@ -5,18 +5,18 @@
 /// On a diagonal tile only b > a are pairs (the rest is undefined). The pointers are valid only
 /// during `consume`, and only for reading.
 public struct SimilarityTile: @unchecked Sendable {
-    public let rowStart: Int
-    public let rowCount: Int
-    public let colStart: Int
-    public let colCount: Int
-    public let isDiagonal: Bool
+    let rowStart: Int
+    let rowCount: Int
+    let colStart: Int
+    let colCount: Int
+    let isDiagonal: Bool
     public let values: UnsafePointer<Float>
-    public let stride: Int
+    let stride: Int
     /// Caller's row index of each sorted position.
     public let item: UnsafePointer<Int32>
 
     /// The first column index (within the tile) that forms a pair with row `a`.
-    @inline(__always) public func firstColumn(ofRow a: Int) -> Int { isDiagonal ? a + 1 : 0 }
+    @inline(__always) func firstColumn(ofRow a: Int) -> Int { isDiagonal ? a + 1 : 0 }
 }
 
 /// Receives every tile of the pairwise pass. `consume` is called concurrently by the pass's

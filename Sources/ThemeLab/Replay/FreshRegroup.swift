@@ -4,7 +4,7 @@ import Foundation
 /// the threshold from the histogram of all pairwise similarities, then the leader grouping in
 /// save order. Without a threshold (fewer than two items, or a rule with no answer) every item is
 /// its own group.
-public struct Regroup: Sendable {
+struct Regroup: Sendable {
     public var labels: [Int32]
     public var threshold: Double?
     /// Group sizes, indexed by label.

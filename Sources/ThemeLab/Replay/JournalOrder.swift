@@ -44,10 +44,10 @@ public enum JournalOrder: Sendable, Equatable {
     }
 
     /// Whether each seed gives another order (then the replay reports the spread over seeds).
-    public var isSeeded: Bool { self != .corpus }
+    var isSeeded: Bool { self != .corpus }
 
     /// Item indices in save order. `topics` are the corpus's dense labels.
-    public func saves(of corpus: Corpus, topics: [Int32], seed: UInt64) throws -> [Int] {
+    func saves(of corpus: Corpus, topics: [Int32], seed: UInt64) throws -> [Int] {
         let n = corpus.count
         switch self {
         case .corpus:

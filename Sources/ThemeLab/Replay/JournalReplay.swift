@@ -11,7 +11,7 @@ import Foundation
 ///    adopts the fresh regroup of all N items; otherwise the save is assigned incrementally;
 /// 3. the shown grouping is recorded against the labels and against the fresh regroup of N items.
 /// The fresh regroup at each save is computed once per rule and shared by every policy.
-public struct JournalReplay {
+struct JournalReplay {
     public let launch: Int
     public let initial: Int
     public let rules: [ThresholdRule]
@@ -25,10 +25,10 @@ public struct JournalReplay {
     }
 
     /// What one policy showed at each recorded save (saves `initial − 1` … end).
-    public struct Timeline: Sendable {
+    struct Timeline: Sendable {
         public var ari: [Double] = []
         public var staleness: [Double] = []
-        public var largestShare: [Double] = []
+        var largestShare: [Double] = []
         public var groups: [Double] = []
         public var regroups: [Double] = []
         /// Cumulative similarities computed (regroups and incremental steps).

@@ -15,13 +15,13 @@ public struct SaveContext {
     /// Items in the journal, the new save included.
     public var items: Int
     /// Items at the last regroup (N_last).
-    public var itemsAtLastRegroup: Int
+    var itemsAtLastRegroup: Int
     /// cos(μ_now, μ_last): the mean of the unit vectors now against the one at the last regroup, computed when asked.
-    public var meanCosine: () -> Double
+    var meanCosine: () -> Double
 }
 
 /// Every policy by name: `always`, `never`, `launch-only`, `app(g,τ)` (`app` alone: g = 1.5, τ = 0.01).
-public func regroupPolicy(named text: String) throws -> RegroupPolicy {
+func regroupPolicy(named text: String) throws -> RegroupPolicy {
     let name = try RuleName(text)
     switch name.base {
     case "always":

@@ -31,15 +31,15 @@ public struct JournalResult: Codable, Sendable {
 public struct RuleResult: Codable, Sendable {
     public var rule: String
     public var policies: [PolicyResult]
-    public var c8: DriftFigures?
-    public var c9: PolicyFigures?
+    var c8: DriftFigures?
+    var c9: PolicyFigures?
 }
 
 /// A quantity over the timeline: the mean over orders and their range (min, max) at each kept save.
 public struct TimelineBand: Codable, Sendable {
     public var mean: [Double]
-    public var low: [Double]
-    public var high: [Double]
+    var low: [Double]
+    var high: [Double]
 }
 
 /// One policy's results. The JSON keeps its summary; the timeline goes to NAME-timeline.csv and the plots.
@@ -61,39 +61,39 @@ public struct PolicyTimeline: Sendable {
 
 /// Estimates over orders (95% percentile-bootstrap interval of the mean).
 public struct PolicySummary: Codable, Sendable {
-    public var finalAri: Estimate
+    var finalAri: Estimate
     /// Staleness ARI averaged over every recorded save.
-    public var meanStaleness: Estimate
-    public var minStaleness: Estimate
-    public var finalLargestShare: Estimate
+    var meanStaleness: Estimate
+    var minStaleness: Estimate
+    var finalLargestShare: Estimate
     public var regroups: Estimate
     /// Similarities computed over the whole replay.
     public var work: Estimate
     /// Work over the always-regroup policy's work on the same order.
-    public var workShare: Estimate?
+    var workShare: Estimate?
 }
 
 /// Claim C8 on one journal: never-regroup against always-regroup, paired by order. "Quarter" is
 /// the save a quarter of the way from the first record to the last.
-public struct DriftFigures: Codable, Sendable {
+struct DriftFigures: Codable, Sendable {
     /// ARI(always) − ARI(never) at the last save.
-    public var gapFinal: Estimate
+    var gapFinal: Estimate
     /// That gap minus the same gap at the quarter save: > 0 when never falls further behind.
-    public var gapGrowth: Estimate
+    var gapGrowth: Estimate
     /// Never's largest-group share at the last save minus at the quarter save (the magnet).
-    public var magnetGrowth: Estimate
+    var magnetGrowth: Estimate
     /// Never's largest-group share minus always's, at the last save.
-    public var magnetExcess: Estimate
+    var magnetExcess: Estimate
     public var verdict: Verdict
 }
 
 /// Claim C9 on one journal: the app's policy against always-regroup, paired by order.
-public struct PolicyFigures: Codable, Sendable {
+struct PolicyFigures: Codable, Sendable {
     public var policy: String
-    public var meanStaleness: Estimate
-    public var workShare: Estimate
+    var meanStaleness: Estimate
+    var workShare: Estimate
     /// ARI(always) − ARI(policy) at the last save.
-    public var finalAriLoss: Estimate
+    var finalAriLoss: Estimate
     public var verdict: Verdict
 }
 

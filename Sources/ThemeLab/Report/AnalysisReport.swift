@@ -1,7 +1,7 @@
 import Foundation
 
 /// Markdown and tidy CSV renderings of analyses.
-public enum AnalysisReport {
+enum AnalysisReport {
     /// One section per corpus × source: distributions, separation, and the threshold × grouping
     /// table (ARI, pair F1 and group count per cell; the best ARI per grouping in bold, among
     /// label-free rules; label-informed rows marked †).
@@ -130,7 +130,7 @@ public enum AnalysisReport {
         return "\(ari) / \(r.pairF1.map(formatFigure) ?? "n/a") / \(r.groups)"
     }
 
-    public static let csvColumns =
+    static let csvColumns =
         ["corpus", "source", "space", "rule", "threshold", "grouping", "label_informed"] + Metric.recovery.map(\.rawValue)
         + ["leader_shuffles_ari_mean", "leader_shuffles_ari_std", "replicates"]
         + (["threshold"] + Metric.recovery.map(\.rawValue)).flatMap { m in ["mean", "sd", "low", "high"].map { "\(m)_replicate_\($0)" } }
@@ -138,7 +138,7 @@ public enum AnalysisReport {
 
     /// One row per corpus × source × space × threshold rule × grouping; rule "k=topics" for the
     /// label-informed references, empty for groupings that choose their own cuts.
-    public static func tidyCSV(_ analyses: [CorpusAnalysis]) -> String {
+    static func tidyCSV(_ analyses: [CorpusAnalysis]) -> String {
         var lines = [csvColumns.joined(separator: ",")]
         for a in analyses {
             for s in a.spaces {

@@ -5,25 +5,25 @@ import Foundation
 /// their 95% intervals over replicates, and a verdict with its reason. A verdict that changes
 /// anywhere inside the intervals reads "inconclusive". (C7 is measured separately, on
 /// vectors: `C7ThemeSumsGiveTheMean`.)
-public enum ClaimsReport {
+enum ClaimsReport {
     public struct Row: Codable, Sendable {
-        public var claim: String
+        var claim: String
         public var reported: String
         public var corpus: String
         public var source: String
         public var space: String
-        public var ours: String
+        var ours: String
         /// The quantities the verdict rests on, each with its interval when there are replicates.
-        public var quantities: String
+        var quantities: String
         public var verdict: Verdict
         public var reason: String
     }
 
     /// A quantity a verdict rests on: the corpus's own value and its estimate over replicates.
-    public struct Evidence: Sendable {
+    struct Evidence: Sendable {
         public var name: String
         public var point: Double
-        public var estimate: Estimate?
+        var estimate: Estimate?
         public init(_ name: String, _ point: Double, _ estimate: Estimate? = nil) {
             self.name = name
             self.point = point
@@ -34,7 +34,7 @@ public enum ClaimsReport {
     /// The verdict at the point, or "inconclusive" when `verdict` gives another answer at any corner
     /// of the evidence's intervals (the verdicts here are monotone in each quantity, so corners
     /// suffice); the second value says what flips.
-    public static func decide(_ evidence: [Evidence], _ verdict: ([Double]) -> Verdict) -> (verdict: Verdict, flips: String?) {
+    static func decide(_ evidence: [Evidence], _ verdict: ([Double]) -> Verdict) -> (verdict: Verdict, flips: String?) {
         let point = verdict(evidence.map(\.point))
         var corners: [[Double]] = [[]]
         for e in evidence {

@@ -47,9 +47,9 @@ public struct CostModel: Sendable {
     }
 
     /// Flops per second of the Gram, and seconds per pair of everything else.
-    public var flopRate: Double, perPair: Double
+    var flopRate: Double, perPair: Double
     /// Bytes: fixed, per item per dimension, per item.
-    public var base: Double, perItemDimension: Double, perItem: Double
+    var base: Double, perItemDimension: Double, perItem: Double
 
     public init(flopRate: Double, perPair: Double, base: Double, perItemDimension: Double, perItem: Double) {
         self.flopRate = flopRate
@@ -82,7 +82,7 @@ public struct CostModel: Sendable {
         return p * (2 * Double(d) / flopRate + perPair)
     }
 
-    public func peakMiB(n: Int, d: Int) -> Double { (base + perItemDimension * Double(n) * Double(d) + perItem * Double(n)) / 1_048_576 }
+    func peakMiB(n: Int, d: Int) -> Double { (base + perItemDimension * Double(n) * Double(d) + perItem * Double(n)) / 1_048_576 }
 
     /// The fitted formulas and measured against predicted, as Markdown.
     public func markdown(_ points: [Point]) -> String {

@@ -1,22 +1,22 @@
 /// The verdicts of a run set against the same experiments re-run with every vector moved by one unit in the last place
 /// (`LastBitPerturbation`): which paired rule comparisons and which C8/C9 verdicts flip. The canonical arithmetic pins
 /// the bytes; this says which of them rest on rounding. Written to results/fragility.{csv,md} and marked in REPORT.md.
-public struct Fragility: Sendable {
-    public enum Kind: String, Sendable {
+struct Fragility: Sendable {
+    enum Kind: String, Sendable {
         case comparison
         case c8 = "C8"
         case c9 = "C9"
     }
 
-    public struct Verdict: Sendable, Equatable {
+    struct Verdict: Sendable, Equatable {
         public var experiment: String
         public var kind: Kind
         /// What was decided, as REPORT.md and the CSV files name it.
         public var key: String
         public var verdict: String
         /// The verdict with perturbed vectors ("absent" where that run has no such row).
-        public var perturbed: String
-        public var flips: Bool { verdict != perturbed }
+        var perturbed: String
+        var flips: Bool { verdict != perturbed }
     }
 
     public var seed: UInt64
@@ -60,11 +60,11 @@ public struct Fragility: Sendable {
     public func checked(_ experiment: String) -> Bool { verdicts.contains { $0.experiment == experiment } }
 
     /// Whether the verdict of `kind` on `key` in `experiment` flips.
-    public func flips(_ experiment: String, _ kind: Kind, _ key: String) -> Bool {
+    func flips(_ experiment: String, _ kind: Kind, _ key: String) -> Bool {
         verdicts.contains { $0.experiment == experiment && $0.kind == kind && $0.key == key && $0.flips }
     }
 
-    public static let csvColumns = ["experiment", "kind", "key", "verdict", "perturbed_verdict", "flips"]
+    static let csvColumns = ["experiment", "kind", "key", "verdict", "perturbed_verdict", "flips"]
 
     /// results/fragility.csv: one row per verdict checked.
     public func csv() -> String {

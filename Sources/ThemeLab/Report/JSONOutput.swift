@@ -13,7 +13,7 @@ public enum JSONOutput {
     }
 
     /// Reads what `encode` wrote (non-finite numbers as "inf", "-inf", "nan").
-    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return try decoder.decode(type, from: data)
@@ -21,7 +21,7 @@ public enum JSONOutput {
 
     /// `decode`, with a failure naming the file, what it should have been and the field at fault:
     /// "PATH: not a EXPECTED (…)".
-    public static func decode<T: Decodable>(_ type: T.Type, from data: Data, file: String, expected: String) throws -> T {
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data, file: String, expected: String) throws -> T {
         do { return try decode(type, from: data) } catch { throw ThemeLabError.input("\(file): not a \(expected) (\(describe(error)))") }
     }
 

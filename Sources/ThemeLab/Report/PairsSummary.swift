@@ -7,7 +7,7 @@ public struct PairsSummary: Codable, Sendable {
     public var items: Int
     public var dimensions: Int
     public var labeled: Bool
-    public var histogramBins: Int
+    var histogramBins: Int
     /// "exact (sorted values)" or "fine histogram, error < bin width".
     public var quantileMethod: String
     public var statistics: [PairClass: PairStatistics]
@@ -48,7 +48,7 @@ public struct PairsSummary: Codable, Sendable {
 }
 
 /// The distribution statistics as a Markdown table, one row per pair class present.
-public func distributionTable(_ statistics: [PairClass: PairStatistics]) -> String {
+func distributionTable(_ statistics: [PairClass: PairStatistics]) -> String {
     let columns = ["pairs", "count", "min", "p1", "p5", "p25", "median", "p75", "p95", "p99", "max", "mean", "std"]
     var lines = ["| " + columns.joined(separator: " | ") + " |", "|" + String(repeating: "---|", count: columns.count)]
     for c in PairClass.allCases {
@@ -60,7 +60,7 @@ public func distributionTable(_ statistics: [PairClass: PairStatistics]) -> Stri
 }
 
 /// Four decimals, the precision the reports print similarities at.
-public func formatFigure(_ x: Double) -> String { x.isFinite ? String(format: "%.4f", x) : "n/a" }
+func formatFigure(_ x: Double) -> String { x.isFinite ? String(format: "%.4f", x) : "n/a" }
 
 /// Three decimals, for summary tables and legends; "n/a" for a missing value.
 func formatShort(_ x: Double?) -> String { x.map { String(format: "%.3f", $0) } ?? "n/a" }

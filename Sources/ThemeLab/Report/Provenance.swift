@@ -13,7 +13,7 @@ public struct Provenance: Codable, Sendable, Equatable {
         public var arithmetic: Arithmetic?
     }
 
-    public var tool: String
+    var tool: String
     public var version: String
     public var command: [String]
     public var blas: BLAS

@@ -5,28 +5,28 @@ import Foundation
 /// the ceiling. A rule without a threshold on a corpus counts as ARI 0 there. With replicates, each
 /// regret also has its 95% interval: per replicate, that replicate's ceiling − the rule's ARI; the
 /// relative regret over replicates is mean regret / mean ceiling, its interval the bootstrap of that ratio.
-public struct RegretTable: Sendable {
+struct RegretTable: Sendable {
     public struct Row: Sendable {
         public var corpus: String
         public var topics: Int
-        public var relatedShare: Double?
-        public var ceiling: Ceiling
+        var relatedShare: Double?
+        var ceiling: Ceiling
         /// Rule name → regret.
-        public var regret: [String: Double]
+        var regret: [String: Double]
         /// Rule name → regret over replicates (empty without replicates).
-        public var regretEstimate: [String: Estimate] = [:]
+        var regretEstimate: [String: Estimate] = [:]
         /// Rule name → the 95% interval of mean regret / mean ceiling over replicates.
-        public var relativeInterval: [String: (low: Double, high: Double)] = [:]
+        var relativeInterval: [String: (low: Double, high: Double)] = [:]
     }
 
-    public struct Worst: Sendable {
-        public var regret: Double
-        public var relative: Double
+    struct Worst: Sendable {
+        var regret: Double
+        var relative: Double
         public var corpus: String
         /// With replicates on every row: the largest lower and the largest upper bound of the relative
         /// regret's interval over the same rows (a bound on the worst case's interval).
-        public var relativeLow: Double?
-        public var relativeHigh: Double?
+        var relativeLow: Double?
+        var relativeHigh: Double?
     }
 
     public var grouping: String
@@ -35,7 +35,7 @@ public struct RegretTable: Sendable {
     public var rows: [Row]
     /// Rules that read more than the all-pairs distribution (neighbours, the dendrogram), and the
     /// groupings that cut themselves: drawn solid.
-    public var localRules: Set<String>
+    var localRules: Set<String>
     /// The columns that are groupings choosing their own cuts (HDBSCAN, Leiden), not rules.
     public var ownCuts: Set<String>
 
@@ -80,10 +80,10 @@ public struct RegretTable: Sendable {
 
     /// Below this ceiling ARI no threshold recovers the topics, and a relative regret would
     /// divide by almost nothing: such rows are shown but left out of the worst case.
-    public static let meaningfulCeiling = 0.1
+    static let meaningfulCeiling = 0.1
 
     /// The largest relative regret (regret / ceiling) of `rule` over the rows `include` keeps.
-    public func worst(_ rule: String, where include: (Row) -> Bool = { _ in true }) -> Worst? {
+    func worst(_ rule: String, where include: (Row) -> Bool = { _ in true }) -> Worst? {
         let kept = rows.filter { include($0) && $0.ceiling.ari >= Self.meaningfulCeiling }
         guard
             var worst = kept.compactMap({ r in r.regret[rule].map { Worst(regret: $0, relative: $0 / r.ceiling.ari, corpus: r.corpus) } })

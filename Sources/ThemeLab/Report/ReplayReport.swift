@@ -22,7 +22,7 @@ public enum ReplayReport {
         SVGPlot.slug("\(j.corpus)-\(j.order)").split(separator: "-", omittingEmptySubsequences: true).joined(separator: "-")
     }
 
-    public static let csvColumns =
+    static let csvColumns =
         [
             "corpus", "source", "order", "orders", "items", "launch", "initial", "rule", "policy",
         ]
@@ -147,7 +147,7 @@ public enum ReplayReport {
 
     /// REPORT.md's section: C8 and C9 per journal for the app's rule (the first listed), then each journal's frontier.
     /// A verdict that flips under the last-bit check (`fragility`) is marked "(flips)".
-    public static func section(_ r: ReplayResults, plotFolder: String, fragility: Fragility? = nil) -> String {
+    static func section(_ r: ReplayResults, plotFolder: String, fragility: Fragility? = nil) -> String {
         var md = "## Regrouping over time (C8, C9): experiment `\(r.name)`\n\n"
         md += "Each corpus is replayed as a journal; the shown grouping is compared at every save with the labels and with a fresh "
         md += "regroup (staleness). C8 holds when incremental-only assignment falls further behind always-regrouping between the "

@@ -2,47 +2,47 @@ import Foundation
 
 /// Which experiments and corpora REPORT.md features, and how (`Experiments/report/layout.json`), so
 /// the report code names no experiment or corpus of its own.
-public struct ReportLayout: Codable, Sendable {
+struct ReportLayout: Codable, Sendable {
     public struct Figure: Codable, Sendable {
         public var experiment: String
         public var corpus: String
         public var space: String
     }
-    public struct Layers: Codable, Sendable {
+    struct Layers: Codable, Sendable {
         public var experiment: String
         public var corpus: String
     }
-    public struct Regret: Codable, Sendable {
-        public struct Subset: Codable, Sendable {
+    struct Regret: Codable, Sendable {
+        struct Subset: Codable, Sendable {
             public var label: String
-            public var excludeCorpusSuffix: String
+            var excludeCorpusSuffix: String
         }
         /// The experiment the regret tables report, the one the neighbour rules were tuned on, the
         /// threshold groupings covered, and a subset of corpora whose worst case is given apart.
-        public var study: String
-        public var tuning: String
+        var study: String
+        var tuning: String
         public var groupings: [String]
         /// The grouping whose ceiling the groupings that choose their own cuts are measured against
         /// (each also gets a table against its own best parameter).
-        public var ownCutsCeiling: String?
-        public var subset: Subset
+        var ownCutsCeiling: String?
+        var subset: Subset
     }
 
     /// The experiments re-run with every vector moved by one unit in the last place, and the seed of the coins.
-    public struct FragilityCheck: Codable, Sendable {
+    struct FragilityCheck: Codable, Sendable {
         public var experiments: [String]
         public var seed: UInt64
     }
 
     /// Histograms shown under "Key figures".
-    public var keyFigures: [Figure]
+    var keyFigures: [Figure]
     /// The layer sweep: its own table and plot.
     public var layers: Layers
     /// Experiments left out of the claims and ablation tables (they repeat other experiments' corpora).
-    public var notTabulated: [String]
+    var notTabulated: [String]
     /// The corpus claim C7 (theme sums give the sentence mean) is measured on.
-    public var themeSums: String
-    public var regret: Regret
+    var themeSums: String
+    var regret: Regret
     /// Which verdicts are checked for fragility (nil: none).
     public var fragility: FragilityCheck?
 

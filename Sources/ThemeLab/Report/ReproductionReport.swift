@@ -1,15 +1,15 @@
 import Foundation
 
 /// results/REPORT.md: what `themelab reproduce` found, claim by claim.
-public struct ReproductionReport {
-    public struct ThemeSumsResult: Sendable {
+struct ReproductionReport {
+    struct ThemeSumsResult: Sendable {
         public var corpus: String
         public var source: String
-        public var identicalBits: Bool
-        public var maxAbsDifference: Double
+        var identicalBits: Bool
+        var maxAbsDifference: Double
         /// The same on stratified subsamples: max |difference| over them, and on how many the bits agree.
         public var replicates: Estimate?
-        public var identicalReplicates = 0
+        var identicalReplicates = 0
         public init(corpus: String, source: String, identicalBits: Bool, maxAbsDifference: Double) {
             self.corpus = corpus
             self.source = source
@@ -19,10 +19,10 @@ public struct ReproductionReport {
     }
 
     public var experiments: [(name: String, description: String, results: AnalysisResults)]
-    public var c7: ThemeSumsResult
+    var c7: ThemeSumsResult
     public var layout: ReportLayout
     /// Replay experiments (claims C8, C9).
-    public var replays: [ReplayResults] = []
+    var replays: [ReplayResults] = []
     /// Which verdicts flip when every vector moves by one unit in the last place (nil: not checked).
     public var fragility: Fragility?
 

@@ -42,7 +42,7 @@ public final class ResultsRoot {
 
     /// Refuses, before any work, a `PATH/name` that exists and is not a folder: replacing it would delete a file
     /// the harness did not write.
-    public func refuseNonFolder(_ name: String) throws { try Self.refuseNonFolder("\(path)/\(name)") }
+    func refuseNonFolder(_ name: String) throws { try Self.refuseNonFolder("\(path)/\(name)") }
 
     static func refuseNonFolder(_ final: String) throws {
         var isFolder: ObjCBool = false

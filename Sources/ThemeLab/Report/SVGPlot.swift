@@ -172,7 +172,7 @@ public enum SVGPlot {
         public var points: [(x: Double, y: Double)]
         public var dashed = false
         /// Series with the same colour number share a colour (default: their position).
-        public var colour: Int?
+        var colour: Int?
         /// A shaded band (for example a 95% interval) around the line, drawn beneath it.
         public var band: [(x: Double, low: Double, high: Double)]
         public init(
@@ -269,7 +269,7 @@ public enum SVGPlot {
     }
 
     /// A file-name-safe form: lower case, anything but letters and digits as "-".
-    public static func slug(_ s: String) -> String { String(s.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }) }
+    static func slug(_ s: String) -> String { String(s.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }) }
 
     /// The start of a space's plot files, CORPUS-SOURCE-SPACE, each part slugged: the one spelling `writeAll` and the
     /// report's links share.

@@ -77,7 +77,7 @@ public enum EmbeddingSpace: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Column means (accumulated in Float64).
-public func columnMean(_ x: Matrix) -> [Float] {
+func columnMean(_ x: Matrix) -> [Float] {
     var sums = [Double](repeating: 0, count: x.cols)
     x.withUnsafePointer { p in
         for i in 0..<x.rows { for k in 0..<x.cols { sums[k] += Double(p[i * x.cols + k]) } }

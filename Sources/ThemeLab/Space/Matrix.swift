@@ -3,7 +3,7 @@
 public struct Matrix: Sendable, Equatable {
     public let rows: Int
     public let cols: Int
-    public var storage: [Float]
+    var storage: [Float]
 
     public init(rows: Int, cols: Int, storage: [Float]) {
         precondition(rows >= 0 && cols >= 0 && storage.count == rows * cols, "matrix storage does not match its shape")
@@ -26,11 +26,11 @@ public struct Matrix: Sendable, Equatable {
     /// The matrix of rows `kept`, in that order.
     public func rows(_ kept: [Int]) -> Matrix { Matrix(rows: kept.count, cols: cols, storage: kept.flatMap { row($0) }) }
 
-    public func withUnsafePointer<R>(_ body: (UnsafePointer<Float>) throws -> R) rethrows -> R {
+    func withUnsafePointer<R>(_ body: (UnsafePointer<Float>) throws -> R) rethrows -> R {
         try storage.withUnsafeBufferPointer { try body($0.baseAddress!) }
     }
 
-    public mutating func withUnsafeMutablePointer<R>(_ body: (UnsafeMutablePointer<Float>) throws -> R) rethrows -> R {
+    mutating func withUnsafeMutablePointer<R>(_ body: (UnsafeMutablePointer<Float>) throws -> R) rethrows -> R {
         try storage.withUnsafeMutableBufferPointer { try body($0.baseAddress!) }
     }
 }

@@ -15,7 +15,7 @@ public enum NPY {
         return try decode(data, name: path)
     }
 
-    public static func decode(_ data: Data, name: String) throws -> Matrix {
+    static func decode(_ data: Data, name: String) throws -> Matrix {
         let bytes = [UInt8](data)
         func fail(_ what: String) -> ThemeLabError { .input("\(name): \(what)") }
         guard bytes.count >= 10, Array(bytes[0..<6]) == magic else { throw fail("not a .npy file (bad magic)") }

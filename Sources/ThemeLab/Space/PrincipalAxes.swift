@@ -2,10 +2,10 @@ import COpenBLAS
 
 /// Eigendecomposition of the d×d covariance of a set of vectors, Σ = (x − x̄)ᵀ(x − x̄)/N:
 /// the Gram by `cblas_ssyrk`, the eigenpairs by LAPACKE `ssyevd` (ascending eigenvalues).
-public struct PrincipalAxes {
+struct PrincipalAxes {
     public let dimensions: Int
     /// Ascending.
-    public let eigenvalues: [Float]
+    let eigenvalues: [Float]
     /// Row-major d×d; column j is the eigenvector of eigenvalues[j].
     let vectors: [Float]
 
@@ -28,10 +28,10 @@ public struct PrincipalAxes {
     }
 
     /// The eigenvector of the j-th eigenvalue (ascending order).
-    public func axis(_ j: Int) -> [Float] { (0..<dimensions).map { vectors[$0 * dimensions + j] } }
+    func axis(_ j: Int) -> [Float] { (0..<dimensions).map { vectors[$0 * dimensions + j] } }
 
     /// The top `count` principal directions, largest variance first.
-    public func axes(top count: Int) -> [[Float]] {
+    func axes(top count: Int) -> [[Float]] {
         (0..<count).map { axis(dimensions - 1 - $0) }
     }
 

@@ -2,7 +2,7 @@
 /// of its members' vectors (in Float64) and a count; the corpus mean is the sum of the theme
 /// sums over the total count. Float64 addition of Float32 inputs is exact while no partial sum
 /// needs more than 53 significant bits, so in practice the two orders give the same bits.
-public struct ThemeSums: Sendable {
+struct ThemeSums: Sendable {
     public private(set) var sums: [[Double]] = []
     public private(set) var counts: [Int] = []
     public let dimensions: Int

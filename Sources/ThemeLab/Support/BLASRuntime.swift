@@ -29,7 +29,7 @@ public struct CPUFeatures: Sendable, Equatable {
     }
 
     /// Size of the last-level cache of CPU 0 (sysfs), or nil where it is not published.
-    public static func lastLevelCacheBytes() -> Int? {
+    static func lastLevelCacheBytes() -> Int? {
         let root = "/sys/devices/system/cpu/cpu0/cache"
         let levels = (try? FileManager.default.contentsOfDirectory(atPath: root))?.filter { $0.hasPrefix("index") } ?? []
         let sized = levels.compactMap { index -> (level: Int, bytes: Int)? in
@@ -44,8 +44,8 @@ public struct CPUFeatures: Sendable, Equatable {
         return sized.max { $0.level < $1.level }?.bytes
     }
 
-    public var hasAVX512: Bool { flags.isSuperset(of: ["avx512f", "avx512bw", "avx512vl", "avx512dq"]) }
-    public var hasAVX2: Bool { flags.isSuperset(of: ["avx2", "fma"]) }
+    var hasAVX512: Bool { flags.isSuperset(of: ["avx512f", "avx512bw", "avx512vl", "avx512dq"]) }
+    var hasAVX2: Bool { flags.isSuperset(of: ["avx2", "fma"]) }
 
     /// The widest extensions present, for reports.
     public var summary: String {
@@ -77,8 +77,8 @@ public enum BLASRuntime {
     public static var threads: Int { Int(openblas_get_num_threads()) }
 
     /// The canonical kernel: its `OPENBLAS_CORETYPE` and the name OpenBLAS reports for it.
-    public static let canonicalCoreType = "HASWELL"
-    public static let canonicalKernel = "Haswell"
+    static let canonicalCoreType = "HASWELL"
+    static let canonicalKernel = "Haswell"
     /// The variable that chooses the arithmetic: unset or `canonical`, or `native`.
     public static let arithmeticVariable = "THEMELAB_KERNEL"
 
@@ -94,7 +94,7 @@ public enum BLASRuntime {
     public static var arithmetic: Arithmetic { arithmetic(kernel: corename) }
 
     /// The arithmetic `THEMELAB_KERNEL` asks for.
-    public static func requestedArithmetic(_ value: String?) throws -> Arithmetic {
+    static func requestedArithmetic(_ value: String?) throws -> Arithmetic {
         guard let value, !value.isEmpty else { return .canonical }
         guard let a = Arithmetic(rawValue: value) else {
             throw ThemeLabError.usage("\(arithmeticVariable)=\(value.debugDescription) is neither 'canonical' nor 'native'")
@@ -103,7 +103,7 @@ public enum BLASRuntime {
     }
 
     /// Whether this CPU runs the canonical kernel (x86-64 with AVX2 and FMA).
-    public static func runsCanonical(_ cpu: CPUFeatures) -> Bool {
+    static func runsCanonical(_ cpu: CPUFeatures) -> Bool {
         #if arch(x86_64)
             cpu.hasAVX2
         #else
@@ -114,7 +114,7 @@ public enum BLASRuntime {
     /// The `OPENBLAS_CORETYPE` to re-execute with, or nil when the running kernel is already the one to run: the
     /// canonical kernel when it is asked for and the CPU runs it; otherwise the running kernel, unless the user chose
     /// none and it leaves the CPU's widest extension idle.
-    public static func coreTypeToForce(
+    static func coreTypeToForce(
         kernel: String, cpu: CPUFeatures, userCoreType: String?, requested: Arithmetic = .native
     ) -> String? {
         let k = kernel.lowercased()

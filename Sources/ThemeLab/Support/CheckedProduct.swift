@@ -1,6 +1,6 @@
 /// The product of non-negative sizes, or nil when it overflows `Int` (a file's stated shape
 /// must not wrap around before it is compared with the bytes that back it).
-public func checkedProduct(_ factors: [Int]) -> Int? {
+func checkedProduct(_ factors: [Int]) -> Int? {
     var product = 1
     for f in factors {
         guard f >= 0 else { return nil }

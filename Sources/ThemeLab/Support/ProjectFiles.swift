@@ -20,7 +20,7 @@ public enum ProjectFiles {
 
     /// `path` relative to the checkout that holds `Package.swift` when it lies inside it, else as given: results
     /// name their inputs the same way wherever the repository is cloned.
-    public static func display(_ path: String) -> String {
+    static func display(_ path: String) -> String {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         guard let package = locate("Package.swift") else { return path }
         let root = URL(fileURLWithPath: package).deletingLastPathComponent().standardizedFileURL.path + "/"

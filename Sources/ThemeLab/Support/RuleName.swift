@@ -1,8 +1,8 @@
 import Foundation
 
 /// A rule, space or grouping as written: `NAME`, `NAME(a)` or `NAME(a,b)` with finite numbers.
-public struct RuleName: Sendable, Equatable {
-    public var base: String
+struct RuleName: Sendable, Equatable {
+    var base: String
     public var arguments: [Double]
     /// The first argument, if any.
     public var argument: Double? { arguments.first }
@@ -26,7 +26,7 @@ public struct RuleName: Sendable, Equatable {
     }
 
     /// Largest count a rule takes (bins, neighbours): larger ones would only exhaust memory.
-    public static let maxCount = 1_000_000
+    static let maxCount = 1_000_000
 
     /// Argument `index` as a positive whole number, if given.
     public func count(_ what: String, at index: Int = 0) throws -> Int? {

@@ -40,7 +40,7 @@ public struct SHA256 {
 
     public mutating func update(_ data: Data) { data.withUnsafeBytes { update($0) } }
 
-    public mutating func finalize() -> String {
+    mutating func finalize() -> String {
         var tail = buffer
         tail.append(0x80)
         while tail.count % 64 != 56 { tail.append(0) }

@@ -1,6 +1,6 @@
 /// A small, fast, seedable generator (SplitMix64, Steele et al. 2014) so that the same seed gives
 /// the same numbers on every platform and Swift version (the standard library's is unseedable).
-public struct SeededRandom: RandomNumberGenerator, Sendable {
+struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     public init(seed: UInt64) { state = seed }
@@ -14,10 +14,10 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
     }
 
     /// Uniform in [0, 1) with 53 random bits.
-    public mutating func uniform() -> Double { Double(next() >> 11) * 0x1p-53 }
+    mutating func uniform() -> Double { Double(next() >> 11) * 0x1p-53 }
 
     /// A seeded random permutation of 0..<count (Fisher–Yates).
-    public static func permutation(count: Int, seed: UInt64) -> [Int] {
+    static func permutation(count: Int, seed: UInt64) -> [Int] {
         var rng = SeededRandom(seed: seed)
         var order = Array(0..<count)
         for i in stride(from: count - 1, to: 0, by: -1) {
@@ -27,7 +27,7 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
     }
 
     /// Standard normal by Box–Muller (one value per call; deterministic).
-    public mutating func gaussian() -> Double {
+    mutating func gaussian() -> Double {
         let u1 = 1 - uniform()
         let u2 = uniform()
         return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)

@@ -2,7 +2,7 @@ import Foundation
 
 /// Hands job numbers 0..<count to concurrent workers, and gives them one-at-a-time access to
 /// shared state (results, consumers, progress). Used by the pairwise pass, the encoder, replicate analyses and `bench encoder`.
-public final class WorkQueue<State>: @unchecked Sendable {
+final class WorkQueue<State>: @unchecked Sendable {
     private let lock = NSLock()
     private let count: Int
     private var next = 0
@@ -23,7 +23,7 @@ public final class WorkQueue<State>: @unchecked Sendable {
     }
 
     /// Runs `body` on the shared state while no other worker does.
-    public func withState<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    func withState<R>(_ body: (inout State) throws -> R) rethrows -> R {
         try lock.withLock { try body(&state) }
     }
 }

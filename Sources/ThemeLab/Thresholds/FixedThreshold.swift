@@ -1,6 +1,6 @@
 /// A constant threshold; the app first used 0.55, tuned on synthetic vectors (claim C3).
-public struct FixedThreshold: ThresholdRule {
-    public var readsOnlyThePairHistogram: Bool { true }
+struct FixedThreshold: ThresholdRule {
+    var readsOnlyThePairHistogram: Bool { true }
     public let value: Double
     public var name: String { "fixed(\(formatArgument(value)))" }
     public func threshold(in context: ThresholdContext) -> Double? { value }

@@ -5,8 +5,8 @@ import Foundation
 /// J(t) = 1 + 2[P₁ ln σ₁ + P₂ ln σ₂] − 2[P₁ ln P₁ + P₂ ln P₂]
 /// over the same 256-bin histogram Otsu uses (class 1 = bins 0…t; the result is bin t's centre,
 /// as for Otsu). Splits leaving a class with zero variance are skipped.
-public struct KittlerIllingworthThreshold: ThresholdRule {
-    public var readsOnlyThePairHistogram: Bool { true }
+struct KittlerIllingworthThreshold: ThresholdRule {
+    var readsOnlyThePairHistogram: Bool { true }
     public let bins: Int
     public var name: String { bins == 256 ? "kittler-illingworth" : "kittler-illingworth(\(bins))" }
 
@@ -17,7 +17,7 @@ public struct KittlerIllingworthThreshold: ThresholdRule {
 
 /// The minimum-error split of a histogram: the centre of the last bin of class 1, or nil when
 /// no split leaves two classes with spread.
-public func kittlerIllingworth(_ h: CoarseHistogram) -> Double? {
+func kittlerIllingworth(_ h: CoarseHistogram) -> Double? {
     let centres = h.centres
     let total = h.counts.reduce(0, +)
     var best = Double.infinity

@@ -5,13 +5,13 @@ import Foundation
 /// deterministically by splitting at Otsu's threshold; at most 500 iterations, stopping when the
 /// log-likelihood gains less than 1e-10 per pair. nil when the fitted curves do not cross
 /// between the means.
-public struct MixtureCrossingThreshold: ThresholdRule {
+struct MixtureCrossingThreshold: ThresholdRule {
     public var name: String { "mixture" }
 
-    public struct Fit: Sendable, Equatable {
-        public var weight: (Double, Double)
+    struct Fit: Sendable, Equatable {
+        var weight: (Double, Double)
         public var mean: (Double, Double)
-        public var sigma: (Double, Double)
+        var sigma: (Double, Double)
         public static func == (a: Fit, b: Fit) -> Bool {
             a.weight == b.weight && a.mean == b.mean && a.sigma == b.sigma
         }
@@ -22,7 +22,7 @@ public struct MixtureCrossingThreshold: ThresholdRule {
         return Self.crossing(fit)
     }
 
-    public func whyNoThreshold(in context: ThresholdContext) -> String {
+    func whyNoThreshold(in context: ThresholdContext) -> String {
         fit(context) == nil ? "EM left a component empty" : "the two fitted Gaussians do not cross between their means"
     }
 
@@ -84,7 +84,7 @@ public struct MixtureCrossingThreshold: ThresholdRule {
     }
 
     /// The crossing point between the two means, or nil.
-    public static func crossing(_ f: Fit) -> Double? {
+    static func crossing(_ f: Fit) -> Double? {
         var (w1, m1, s1, w2, m2, s2) = (f.weight.0, f.mean.0, f.sigma.0, f.weight.1, f.mean.1, f.sigma.1)
         if m1 > m2 {
             swap(&w1, &w2)

@@ -5,11 +5,11 @@
 /// which scales by the distance to the k-th neighbour) turned into one global threshold. It
 /// needs no two-hump shape at all, only that a typical topic has more than k members.
 /// numpy's linear median over the N values.
-public struct NeighbourMedianThreshold: ThresholdRule {
+struct NeighbourMedianThreshold: ThresholdRule {
     public let k: Int
     public var name: String { "knn-median(\(k))" }
-    public var neighbours: Int { k }
-    public var isDataDerived: Bool { true }
+    var neighbours: Int { k }
+    var isDataDerived: Bool { true }
 
     public func threshold(in context: ThresholdContext) -> Double? {
         guard let n = context.neighbours else { return nil }
@@ -17,7 +17,7 @@ public struct NeighbourMedianThreshold: ThresholdRule {
         return kth.isEmpty ? nil : exactQuantile(kth, 0.5)
     }
 
-    public func whyNoThreshold(in context: ThresholdContext) -> String {
+    func whyNoThreshold(in context: ThresholdContext) -> String {
         context.neighbours == nil ? "no nearest-neighbour similarities were collected" : "no item has \(k) neighbours"
     }
 }

@@ -5,10 +5,10 @@
 /// all-pairs `mixture` the share (the mixture weight) is estimated from the data rather than
 /// fixed by the histogram's shape. EM runs on the 256-bin histogram of the neighbour
 /// similarities, starting from Otsu's split.
-public struct NeighbourMixtureThreshold: ThresholdRule {
+struct NeighbourMixtureThreshold: ThresholdRule {
     public let k: Int
     public var name: String { "knn-mixture(\(k))" }
-    public var neighbours: Int { k }
+    var neighbours: Int { k }
 
     func fit(_ context: ThresholdContext) -> MixtureCrossingThreshold.Fit? {
         // A constant input leaves one filled bin, and EM then leaves a component empty (nil).
@@ -26,7 +26,7 @@ public struct NeighbourMixtureThreshold: ThresholdRule {
         fit(context).flatMap(MixtureCrossingThreshold.crossing)
     }
 
-    public func whyNoThreshold(in context: ThresholdContext) -> String {
+    func whyNoThreshold(in context: ThresholdContext) -> String {
         context.neighbours == nil
             ? "no nearest-neighbour similarities were collected"
             : fit(context) == nil ? "EM left a component empty" : "the two fitted Gaussians do not cross between their means"

@@ -5,10 +5,10 @@
 /// item's few nearest neighbours the related share is large by construction (all of them when
 /// its topic has more than k other members), so both humps carry weight and Otsu's two-class
 /// assumption holds again. Same 256-bin histogram and tie rule as `otsu`.
-public struct NeighbourOtsuThreshold: ThresholdRule {
+struct NeighbourOtsuThreshold: ThresholdRule {
     public let k: Int
     public var name: String { "knn-otsu(\(k))" }
-    public var neighbours: Int { k }
+    var neighbours: Int { k }
 
     public func threshold(in context: ThresholdContext) -> Double? {
         guard let values = context.neighbours?.allSimilarities(count: k), let h = CoarseHistogram(values: values, bins: 256) else {
@@ -19,5 +19,5 @@ public struct NeighbourOtsuThreshold: ThresholdRule {
         return h.counts.filter { $0 > 0 }.count == 1 ? Double(values[0]) : otsu(h)
     }
 
-    public func whyNoThreshold(in context: ThresholdContext) -> String { "no nearest-neighbour similarities were collected" }
+    func whyNoThreshold(in context: ThresholdContext) -> String { "no nearest-neighbour similarities were collected" }
 }

@@ -2,12 +2,12 @@
 /// pairs with similarity ≥ t are called related. Exact over the kept values (candidates are the
 /// related similarities); otherwise over the fine histogram's bin edges. Never a method: reports
 /// mark it as label-informed.
-public struct OracleThreshold: ThresholdRule {
+struct OracleThreshold: ThresholdRule {
     public var name: String { "oracle" }
     public var isLabelInformed: Bool { true }
-    public var isDataDerived: Bool { true }
+    var isDataDerived: Bool { true }
 
-    public func whyNoThreshold(in context: ThresholdContext) -> String { "no related pairs (needs labels with a topic of two or more)" }
+    func whyNoThreshold(in context: ThresholdContext) -> String { "no related pairs (needs labels with a topic of two or more)" }
 
     public func threshold(in context: ThresholdContext) -> Double? {
         let d = context.distribution

@@ -2,8 +2,8 @@
 /// histogram over the observed [min, max], then the bin centre c_t maximising the
 /// between-class variance w₁(t)·w₂(t)·(μ₁(t) − μ₂(t))², class 1 = bins 0…t. A constant input
 /// returns that value.
-public struct OtsuThreshold: ThresholdRule {
-    public var readsOnlyThePairHistogram: Bool { true }
+struct OtsuThreshold: ThresholdRule {
+    var readsOnlyThePairHistogram: Bool { true }
     public let bins: Int
     public var name: String { bins == 256 ? "otsu" : "otsu(\(bins))" }
 
@@ -16,8 +16,8 @@ public struct OtsuThreshold: ThresholdRule {
 }
 
 /// The app's rule: max(Otsu, 4/√d), so the threshold never drops into the noise.
-public struct OtsuFlooredThreshold: ThresholdRule {
-    public var readsOnlyThePairHistogram: Bool { true }
+struct OtsuFlooredThreshold: ThresholdRule {
+    var readsOnlyThePairHistogram: Bool { true }
     public let bins: Int
     public var name: String { bins == 256 ? "otsu-floored" : "otsu-floored(\(bins))" }
 

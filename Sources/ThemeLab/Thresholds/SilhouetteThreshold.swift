@@ -5,10 +5,10 @@
 /// histogram, so it does not depend on the related share or on two humps. Candidates are 32
 /// group counts spaced geometrically from 2 to N/2 (every count for small N). Needs the
 /// dendrogram, so N ≤ the average-linkage limit.
-public struct SilhouetteThreshold: ThresholdRule {
+struct SilhouetteThreshold: ThresholdRule {
     public var name: String { "silhouette" }
-    public var needsDendrogram: Bool { true }
-    public var isDataDerived: Bool { true }
+    var needsDendrogram: Bool { true }
+    var isDataDerived: Bool { true }
 
     public func threshold(in context: ThresholdContext) -> Double? {
         // The first cut with the highest score, in increasing group count.
@@ -17,7 +17,7 @@ public struct SilhouetteThreshold: ThresholdRule {
         return best?.threshold
     }
 
-    public func whyNoThreshold(in context: ThresholdContext) -> String {
+    func whyNoThreshold(in context: ThresholdContext) -> String {
         context.silhouettes == nil ? "needs the average-linkage dendrogram (N ≤ \(AverageLinkage.maxItems))" : "fewer than 3 items"
     }
 }

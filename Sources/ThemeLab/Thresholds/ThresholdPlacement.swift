@@ -6,10 +6,10 @@
 /// `midGap` keeps the partition and maximises the margin: with a the largest observed value
 /// below t and b the smallest ≥ t, it returns (a + b)/2, so every value ≥ b stays above and every
 /// value ≤ a below, and any perturbation smaller than (b − a)/2 moves nothing across.
-public enum ThresholdPlacement {
+enum ThresholdPlacement {
     /// `t` moved to the middle of its gap in `observed` (sorted ascending). Below the smallest value
     /// the gap is mirrored from the one above it; above the largest, `t` is returned unchanged.
-    public static func midGap(_ t: Double, observed: [Double]) -> Double {
+    static func midGap(_ t: Double, observed: [Double]) -> Double {
         var lo = 0
         var hi = observed.count
         while lo < hi {

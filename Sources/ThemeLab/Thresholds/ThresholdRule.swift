@@ -24,14 +24,14 @@ public protocol ThresholdRule: Sendable {
 
 extension ThresholdRule {
     public var isLabelInformed: Bool { false }
-    public var neighbours: Int { 0 }
-    public var needsDendrogram: Bool { false }
-    public var isDataDerived: Bool { false }
-    public var readsOnlyThePairHistogram: Bool { false }
-    public func whyNoThreshold(in context: ThresholdContext) -> String { "\(name) gives no threshold for this distribution" }
+    var neighbours: Int { 0 }
+    var needsDendrogram: Bool { false }
+    var isDataDerived: Bool { false }
+    var readsOnlyThePairHistogram: Bool { false }
+    func whyNoThreshold(in context: ThresholdContext) -> String { "\(name) gives no threshold for this distribution" }
 
     /// What the pass must gather for it on a corpus of `items` (no neighbours when k ≥ N: the rule then gives no threshold).
-    public func passNeeds(items: Int) -> PassNeeds {
+    func passNeeds(items: Int) -> PassNeeds {
         PassNeeds(averageLinkage: needsDendrogram, neighbours: neighbours).on(items: items)
     }
 }
@@ -42,11 +42,11 @@ public struct ThresholdContext: Sendable {
     public let dimensions: Int
     /// The all-pairs histogram counted from the values in a pass of its own, when the first
     /// pass did not keep them (see `CoarseHistogramPass`).
-    public let exactCoarse: CoarseHistogram?
+    let exactCoarse: CoarseHistogram?
     /// Each item's nearest-neighbour similarities, when a rule asked for them.
-    public let neighbours: NearestNeighbours?
+    let neighbours: NearestNeighbours?
     /// The silhouettes of average-linkage cuts, when a rule asked for the dendrogram.
-    public let silhouettes: SilhouetteCurve?
+    let silhouettes: SilhouetteCurve?
 
     public init(
         distribution: PairDistribution, dimensions: Int, exactCoarse: CoarseHistogram? = nil, neighbours: NearestNeighbours? = nil,
@@ -64,7 +64,7 @@ public struct ThresholdContext: Sendable {
     /// Exact when the pass kept the values or a counted histogram of that size is given;
     /// otherwise each fine-histogram bin is placed at its centre, so a value may land one coarse
     /// bin off when it lies within 2/65 536 of an edge.
-    public func coarseHistogram(bins: Int) -> CoarseHistogram? {
+    func coarseHistogram(bins: Int) -> CoarseHistogram? {
         let all = distribution.all
         guard all.count > 0 else { return nil }
         if let exact = exactCoarse, exact.counts.count == bins { return exact }

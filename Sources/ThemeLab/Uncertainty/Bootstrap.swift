@@ -5,9 +5,9 @@ import Foundation
 public struct Estimate: Codable, Sendable, Equatable {
     public var n: Int
     public var mean: Double
-    public var sd: Double
-    public var low: Double
-    public var high: Double
+    var sd: Double
+    var low: Double
+    var high: Double
     /// The value on each replicate, where kept (separation figures, for paired differences across spaces).
     public var values: [Double?]?
 
@@ -20,8 +20,8 @@ public struct Estimate: Codable, Sendable, Equatable {
 /// replacement, the statistic on each, and the (1 − level)/2 and (1 + level)/2 quantiles of those
 /// values (numpy's linear interpolation). Every quantity of one corpus uses the same resamples,
 /// so two rules are compared on the same draws (Efron & Tibshirani 1993, ch. 13).
-public struct PercentileBootstrap: Sendable {
-    public static let defaultResamples = 9999
+struct PercentileBootstrap: Sendable {
+    static let defaultResamples = 9999
     public static let level = 0.95
     /// Replicates per resample.
     public let count: Int
@@ -47,7 +47,7 @@ public struct PercentileBootstrap: Sendable {
         indices = resamples.flatMap { $0.map(Int32.init) }
     }
 
-    public var resamples: Int { indices.count / count }
+    var resamples: Int { indices.count / count }
 
     /// The statistic on every resample: `statistic` gets the resample's replicate indices.
     public func distribution(_ statistic: (UnsafeBufferPointer<Int32>) -> Double) -> [Double] {
@@ -64,7 +64,7 @@ public struct PercentileBootstrap: Sendable {
     }
 
     /// Mean, sd and the interval of the mean of `values` (one per replicate).
-    public func estimate(_ values: [Double]) -> Estimate {
+    func estimate(_ values: [Double]) -> Estimate {
         precondition(values.count == count)
         // A constant is its own mean, sd and interval (rounding in the sums must not move it).
         if values.allSatisfy({ $0 == values[0] }) { return Estimate(n: count, mean: values[0], sd: 0, low: values[0], high: values[0]) }
@@ -79,7 +79,7 @@ public struct PercentileBootstrap: Sendable {
 
     /// The estimate over the replicates that have a value; nil when none has. Replicates without
     /// one are left out and the rest resampled (same seed), so `n` says how many counted.
-    public func estimate(_ values: [Double?]) -> Estimate? {
+    func estimate(_ values: [Double?]) -> Estimate? {
         let present = values.compactMap { $0 }
         if present.count == count { return estimate(present) }
         guard !present.isEmpty else { return nil }

@@ -4,12 +4,12 @@
 /// under it rests on rounding, not on the data, even though the canonical arithmetic pins its bytes: `Fragility`
 /// re-runs experiments with it and names every verdict that flips. Zero moves to the smallest subnormal of either
 /// sign; infinities and NaN are left as they are (the analysis refuses them anyway).
-public struct LastBitPerturbation: Sendable, Equatable {
+struct LastBitPerturbation: Sendable, Equatable {
     public var seed: UInt64
 
     public init(seed: UInt64) { self.seed = seed }
 
-    public func apply(to m: Matrix) -> Matrix {
+    func apply(to m: Matrix) -> Matrix {
         var rng = SeededRandom(seed: seed)
         var out = m
         for k in out.storage.indices where out.storage[k].isFinite {

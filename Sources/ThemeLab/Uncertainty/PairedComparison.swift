@@ -3,21 +3,21 @@ import Foundation
 /// Two rules compared on the same replicates: the mean paired difference a − b, its percentile
 /// bootstrap interval, the paired t-test's two-sided p-value (`scipy.stats.ttest_rel`), the
 /// Holm-adjusted p-value within its family, and the verdict at α = 0.05 after adjustment.
-public struct PairedComparison: Codable, Sendable, Equatable {
-    public enum Verdict: String, Codable, Sendable { case better, worse, indistinguishable }
+struct PairedComparison: Codable, Sendable, Equatable {
+    enum Verdict: String, Codable, Sendable { case better, worse, indistinguishable }
 
     public var a: String
     public var b: String
-    public var difference: Estimate
+    var difference: Estimate
     public var p: Double
-    public var pHolm: Double
+    var pHolm: Double
     public var verdict: Verdict
 
-    public static let alpha = 0.05
+    static let alpha = 0.05
 
     /// Every pair (i < j) of `series` (name, one value per replicate), with Holm's correction
     /// over the family of all these pairs.
-    public static func family(_ series: [(name: String, values: [Double])], bootstrap: PercentileBootstrap) -> [PairedComparison] {
+    static func family(_ series: [(name: String, values: [Double])], bootstrap: PercentileBootstrap) -> [PairedComparison] {
         var out: [PairedComparison] = []
         for i in series.indices {
             for j in series.indices where j > i {
@@ -38,7 +38,7 @@ public struct PairedComparison: Codable, Sendable, Equatable {
 
 /// Two-sided p-value of the one-sample t-test that the mean of `d` is 0 (the paired t-test on
 /// differences; scipy.stats.ttest_rel). Differences that are all 0 give 1; a nonzero constant gives 0.
-public func pairedTTest(_ d: [Double]) -> Double {
+func pairedTTest(_ d: [Double]) -> Double {
     let n = Double(d.count)
     guard d.count >= 2 else { return 1 }
     if d.allSatisfy({ $0 == d[0] }) { return d[0] == 0 ? 1 : 0 }
@@ -51,7 +51,7 @@ public func pairedTTest(_ d: [Double]) -> Double {
 
 /// Holm's step-down adjustment (Holm 1979; statsmodels `multipletests(method="holm")`): with
 /// p sorted ascending, adjusted p₍ᵢ₎ = max over j ≤ i of min(1, (m − j + 1)·p₍ⱼ₎), in input order.
-public func holm(_ p: [Double]) -> [Double] {
+func holm(_ p: [Double]) -> [Double] {
     let m = p.count
     let order = p.indices.sorted { (p[$0], $0) < (p[$1], $1) }
     var adjusted = [Double](repeating: 1, count: m)
@@ -65,7 +65,7 @@ public func holm(_ p: [Double]) -> [Double] {
 
 /// I_x(a, b), the regularized incomplete beta function, by Lentz's continued fraction
 /// (Numerical Recipes §6.4); absolute error below 1e-14 for the t-test's arguments.
-public func regularizedIncompleteBeta(_ a: Double, _ b: Double, _ x: Double) -> Double {
+func regularizedIncompleteBeta(_ a: Double, _ b: Double, _ x: Double) -> Double {
     if x <= 0 { return 0 }
     if x >= 1 { return 1 }
     // The fraction converges fast for x < (a + 1)/(a + b + 2); use the symmetry I_x(a,b) = 1 − I_{1−x}(b,a) otherwise.

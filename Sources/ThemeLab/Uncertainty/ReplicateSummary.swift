@@ -13,7 +13,7 @@ public struct ReplicateSet: Codable, Sendable, Equatable {
 extension CorpusAnalysis {
     /// Adds to every figure of this analysis its estimate over `replicates` (the same settings run
     /// on each replicate corpus), matched by space, class, rule and grouping.
-    public mutating func attach(replicates: [CorpusAnalysis], scheme: String, seed: UInt64) {
+    mutating func attach(replicates: [CorpusAnalysis], scheme: String, seed: UInt64) {
         let bootstrap = PercentileBootstrap(count: replicates.count, seed: seed)
         self.replicates = ReplicateSet(
             count: replicates.count, scheme: scheme, items: bootstrap.estimate(replicates.map { Double($0.corpus.items) }))
@@ -28,7 +28,7 @@ extension CorpusAnalysis {
 extension CorpusAnalysis {
     /// The resamples this analysis's estimates were drawn with (nil without replicates). A figure
     /// derived later from per-replicate values (a paired difference, a ratio) must use these same ones.
-    public func replicateBootstrap(seed: UInt64) -> PercentileBootstrap? {
+    func replicateBootstrap(seed: UInt64) -> PercentileBootstrap? {
         replicates.map { PercentileBootstrap(count: $0.count, seed: seed) }
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// every grouping. Subsampling keeps items distinct and topic proportions fixed (Politis, Romano
 /// & Wolf, *Subsampling*, 1999).
 public struct Resampling: Codable, Sendable, Equatable {
-    public static let schemes = ["stratified-subsample"]
+    static let schemes = ["stratified-subsample"]
     public var scheme: String
     /// Share of each topic a replicate keeps, in (0, 1].
     public var fraction: Double
@@ -60,7 +60,7 @@ public struct Resampling: Codable, Sendable, Equatable {
 /// The replicates of one corpus: re-draws of a sampled corpus (its seed + r, so replicate 0 is
 /// the experiment's own draw), or seeded resamples of a fixed one (seed = the experiment's seed + r).
 public struct ReplicateCorpus {
-    public var loaded: LoadedCorpus
+    var loaded: LoadedCorpus
     /// For a resample, the rows of the full corpus it keeps (to cut given vectors).
     public var kept: [Int]?
 

@@ -3,19 +3,19 @@ import Foundation
 /// For one corpus × source × space × grouping: every pair of label-free threshold rules compared
 /// on the same replicates by ARI (a rule without a threshold on a replicate counts as ARI 0, as in
 /// the regret tables). The family for Holm's correction is these pairs.
-public struct RuleComparisonFamily: Codable, Sendable {
+struct RuleComparisonFamily: Codable, Sendable {
     public var corpus: String
     public var source: String
     public var space: String
     public var grouping: String
-    public var comparisons: [PairedComparison]
+    var comparisons: [PairedComparison]
 
     /// STEM-comparisons.json: the families with the run's provenance and settings.
-    public struct File: Codable, Sendable {
+    struct File: Codable, Sendable {
         public var schemaVersion = 1
         public var provenance: Provenance
         public var settings: AnalysisSettings
-        public var families: [RuleComparisonFamily]
+        var families: [RuleComparisonFamily]
     }
 
     /// Every family of `results` (analyses run with replicates).
@@ -42,7 +42,7 @@ public struct RuleComparisonFamily: Codable, Sendable {
         return out
     }
 
-    public static let csvColumns = [
+    static let csvColumns = [
         "corpus", "source", "space", "grouping", "rule_a", "rule_b", "ari_difference_mean", "ari_difference_sd", "ari_difference_low",
         "ari_difference_high", "p", "p_holm", "verdict",
     ]

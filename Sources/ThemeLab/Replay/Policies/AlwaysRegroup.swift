@@ -1,7 +1,7 @@
 /// Regroup from scratch after every save: the shown groups are always fresh (staleness ARI 1) at
 /// the largest cost. The reference every other policy is measured against.
-public struct AlwaysRegroup: RegroupPolicy {
+struct AlwaysRegroup: RegroupPolicy {
     public var name: String { "always" }
-    public var regroupsAtLaunch: Bool { false }
+    var regroupsAtLaunch: Bool { false }
     public func regroups(after save: SaveContext) -> Bool { true }
 }

@@ -1,18 +1,18 @@
 /// The app's policy (claim C9): regroup at launch; between launches regroup when the corpus has
 /// grown by a factor g since the last regroup (N ≥ g·N_last) or its mean has moved
 /// (cos(μ_now, μ_last) < 1 − τ). τ = 2 turns the drift test off; τ = 0 regroups on any movement.
-public struct AppRegroupPolicy: RegroupPolicy {
+struct AppRegroupPolicy: RegroupPolicy {
     /// The app's g ("grown by half again").
-    public static let appGrowth = 1.5
+    static let appGrowth = 1.5
     /// The τ the harness takes for "the average has actually moved" (cos < 0.99, about 8°), fixed
     /// before any replay was run; the report sweeps a grid around it.
-    public static let appDrift = 0.01
+    static let appDrift = 0.01
 
-    public let growth: Double
-    public let drift: Double
+    let growth: Double
+    let drift: Double
 
     public var name: String { "app(\(formatArgument(growth)),\(formatArgument(drift)))" }
-    public var regroupsAtLaunch: Bool { true }
+    var regroupsAtLaunch: Bool { true }
 
     public func regroups(after save: SaveContext) -> Bool {
         Double(save.items) >= growth * Double(save.itemsAtLastRegroup) || save.meanCosine() < 1 - drift

@@ -1,5 +1,5 @@
 /// A claim's verdict, written as REPORT.md and the results files print it.
-public enum Verdict: String, Codable, Sendable, CustomStringConvertible {
+enum Verdict: String, Codable, Sendable, CustomStringConvertible {
     case holds
     case partly
     /// C8's partial verdict, in the wording the README fixed for the replay before it ran.
