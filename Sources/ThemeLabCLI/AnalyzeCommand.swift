@@ -26,7 +26,7 @@ let analyzeCommand = Command(
           --thresholds R,…  fixed(t), noise-floor(k), percentile(p), otsu, otsu-floored,
                             kittler-illingworth, mixture, knn-otsu(k), knn-mixture(k),
                             knn-median(k), silhouette, oracle (default: the first seven
-                            and oracle; see README for what each does)
+                            and oracle; see docs/method.md for what each does)
           --groupings G,…   components, leader, average, kmeans-k, average-k (default: all);
                             groupings that choose their own cuts: hdbscan(m), hdbscan(m,k),
                             hdbscan-leaf(m), hdbscan-leaf(m,k), leiden(k), leiden(k,γ)

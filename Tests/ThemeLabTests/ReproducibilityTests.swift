@@ -3,7 +3,7 @@ import Testing
 
 @testable import ThemeLab
 
-/// The determinism contract (README, "Same numbers everywhere"): the committed results are what the code
+/// The determinism contract (docs/determinism.md): the committed results are what the code
 /// computes, and the CI gate holds across BLAS kernels while still catching real regressions.
 @Suite(.serialized) struct ReproducibilityTests {
     static let root = URL(fileURLWithPath: ProjectFiles.locate("Package.swift")!).deletingLastPathComponent().path
@@ -25,7 +25,7 @@ import Testing
         try FileManager.default.subpathsOfDirectory(atPath: folder).filter { $0.contains(".") && !Self.isWallClock($0) }.sorted()
     }
 
-    /// The byte contract (README, "Same bytes on every machine") leaves out wall-clock files: timings.csv,
+    /// The byte contract (docs/determinism.md) leaves out wall-clock files: timings.csv,
     /// NAME-timings.csv and bench/.
     static func isWallClock(_ path: String) -> Bool {
         path.hasPrefix("bench/") || path.hasSuffix("timings.csv")
@@ -43,7 +43,7 @@ import Testing
         .provenance.blas.kernel
         try #require(
             kernel == BLASRuntime.corename,
-            "results/ were made with OpenBLAS kernel \(kernel), this run has \(BLASRuntime.corename): see README (determinism)"
+            "results/ were made with OpenBLAS kernel \(kernel), this run has \(BLASRuntime.corename): see docs/determinism.md"
         )
         let files = try Self.contractFiles(committed)
         #expect(

@@ -1,4 +1,4 @@
-/// How well groups recover topics: every metric of the README's "Claims and definitions", for one grouping.
+/// How well groups recover topics: every metric of docs/method.md, "Claims and definitions", for one grouping.
 public struct Recovery: Codable, Sendable, Equatable {
     public var groups: Int
     public var topics: Int

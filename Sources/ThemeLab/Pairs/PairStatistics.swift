@@ -1,4 +1,4 @@
-/// The distribution statistics of the README's definitions, for one class of pairs (all, related or
+/// The distribution statistics of the definitions in docs/method.md, for one class of pairs (all, related or
 /// unrelated). Quantiles follow numpy's default (linear interpolation between order statistics,
 /// position (n−1)·q). `std` is the population standard deviation (ddof = 0).
 public struct PairStatistics: Sendable, Equatable, Codable {

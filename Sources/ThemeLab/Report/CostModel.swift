@@ -59,7 +59,7 @@ public struct CostModel: Sendable {
         self.perItem = perItem
     }
 
-    /// An earlier fit of the harness (kernel Zen, 2 cores; slower than both of README's per-kernel fits, so conservative),
+    /// An earlier fit of the harness (kernel Zen, 2 cores; slower than both per-kernel fits of docs/performance.md, so conservative),
     /// memory rounded up: what memory checks and `themelab slurm` requests use unless given a fit of their own.
     public static let reference = CostModel(flopRate: 157.0e9, perPair: 3.37e-9, base: 52 * 1_048_576, perItemDimension: 8.8, perItem: 1100)
 

@@ -2,7 +2,7 @@ import COpenBLAS
 import Foundation
 
 /// A geometry to compare vectors in. Each turns raw vectors (N×d, one row per item) into unit
-/// vectors whose dot products are the similarities of that space (README, "Claims and definitions").
+/// vectors whose dot products are the similarities of that space (docs/method.md, "Claims and definitions").
 public enum EmbeddingSpace: Sendable, Equatable, CustomStringConvertible {
     /// Cosine of the raw vectors: u = x/‖x‖.
     case raw

@@ -108,7 +108,7 @@ public func thresholdRule(named text: String) throws -> ThresholdRule {
     }
 }
 
-/// The threshold rules the README's "Claims and definitions" lists, in report order.
+/// The threshold rules docs/method.md ("Claims and definitions") lists, in report order.
 public let standardThresholdRules: [ThresholdRule] = [
     FixedThreshold(value: 0.55), NoiseFloorThreshold(k: 4), PercentileThreshold(percent: 90), OtsuThreshold(bins: 256),
     OtsuFlooredThreshold(bins: 256), KittlerIllingworthThreshold(bins: 256), MixtureCrossingThreshold(), OracleThreshold(),
