@@ -7,8 +7,9 @@ let reproduceCommand = Command(
         usage: themelab reproduce [--out DIR] [--data-dir DIR] [--only NAME,…] [--replicates R]
 
         Runs every experiment file in Experiments/ (sorted by name), writes DIR/NAME/ for each,
-        and DIR/REPORT.md: the claims table (C1–C7 against the app's reported figures), the
-        threshold ablation, how rules move with the number of topics, and provenance. Every
+        and DIR/REPORT.md: a summary of the claims (C1–C9), the recommended rule, the key figures,
+        and links to the rest: DIR/claims.{md,csv,json} (one row per claim and corpus), the
+        threshold ablation, the regret tables and the paired comparisons. Every
         corpus is in the repository or in a Debian package bootstrap installs; a missing one is
         an error. Every product runs under the canonical arithmetic (the Haswell kernel; see
         themelab env), so the same inputs give the same bytes on any x86-64 machine with AVX2:

@@ -110,7 +110,7 @@ import Testing
             "unrelated centred near 0; band widened; holds at this corpus's figures, partly inside the intervals")
         let row = try #require(claim.row(paired, PairedReplicates(paired, seed: 0)))
         #expect(row.ours == "unrelated median -0.036, related p99 0.500; band 0.080 → 0.400")
-        #expect(row.quantities == "centred unrelated median -0.036; band widening (centred − raw) 0.320 [-0.050, 0.100]")
+        #expect(row.quantities == "centred unrelated median -0.036; band widening (centred − raw) 0.025 [-0.050, 0.100] (own draw 0.320)")
     }
 
     @Test func c3HoldsWhenTheFixedThresholdMakesTwiceTheTopics() {
@@ -148,7 +148,7 @@ import Testing
             "floor below p90; fewer groups than topics; holds at this corpus's figures, partly inside the intervals")
         let row = try #require(claim.row(unsure, PairedReplicates(unsure, seed: 0)))
         #expect(row.ours == "4/√d 0.204 vs p90 0.250; components 2 groups (6 topics)")
-        #expect(row.quantities == "p90 − 4/√d 0.046 [-0.014, 0.056]; components groups at 4/√d 2.000")
+        #expect(row.quantities == "p90 − 4/√d 0.021 [-0.014, 0.056] (own draw 0.046); components groups at 4/√d 2.000")
     }
 
     @Test func c5HoldsWhereP90LosesToTheOracleAndTheShareIsNotATenth() throws {
@@ -172,7 +172,7 @@ import Testing
         expect(claim, unsure, .inconclusive, "p90 loses 0.200 ARI; holds at this corpus's figures, does not hold inside the intervals")
         let row = try #require(claim.row(unsure, PairedReplicates(unsure, seed: 0)))
         #expect(row.verdict.description == "inconclusive" && Verdict.shareNearTenth.description == "n/a (share ≈ 10%)")
-        #expect(row.quantities == "oracle ARI − p90 ARI (average) 0.200 [0.000, 0.300]")
+        #expect(row.quantities == "oracle ARI − p90 ARI (average) 0.150 [0.000, 0.300] (own draw 0.200)")
     }
 
     @Test func c6HoldsWhenOtsuSeparatesTheClassesExactly() {
@@ -215,7 +215,9 @@ import Testing
         let unsure = sums(0, replicates: Estimate(n: 10, mean: 1e-16, sd: 1e-16, low: 0, high: 4.4e-16))
         #expect(
             unsure.verdict == .inconclusive && unsure.reason == reason + "; holds at this corpus's figures, partly inside the intervals")
-        #expect(sums(2.2e-16).ours == "largest absolute difference 2.2e-16" && unsure.quantities.hasSuffix("0.0e+00 [0.0e+00, 4.4e-16]"))
+        #expect(
+            sums(2.2e-16).ours == "largest absolute difference 2.2e-16"
+                && unsure.quantities.hasSuffix("1.0e-16 [0.0e+00, 4.4e-16] (own draw 0.0e+00)"))
     }
 
     // MARK: C8 and C9, on hand-made replays
@@ -276,7 +278,7 @@ import Testing
 
     // MARK: the committed results
 
-    /// The claims table of results/REPORT.md, verbatim, from the committed results of the experiments it tabulates (those
+    /// The claims table of results/claims.md, verbatim, from the committed results of the experiments it tabulates (those
     /// of Experiments/ in file-name order, less the replays and the layout's `notTabulated`, as `themelab reproduce` runs
     /// them), and C7's row from the figures REPORT.md states (the run keeps them nowhere else).
     @Test func committedClaimsTableIsWhatTheClaimsDecide() throws {
@@ -294,8 +296,8 @@ import Testing
         (c7.replicates, c7.identicalReplicates) = (Estimate(n: 10, mean: 0, sd: 0, low: 0, high: 0), 10)
         let rows = ClaimsReport.rows(experiments) + [C7ThemeSumsGiveTheMean.row(c7)]
         #expect(Set(rows.map(\.claim)) == ["C1", "C2", "C3", "C4", "C5", "C6", "C7"] && rows.count > 100)
-        let report = try String(contentsOfFile: root + "/results/REPORT.md", encoding: .utf8)
-        #expect(report.contains(ClaimsReport.markdown(rows)), "the claims table differs from results/REPORT.md")
+        let claims = try String(contentsOfFile: root + "/results/claims.md", encoding: .utf8)
+        #expect(claims.contains(ClaimsReport.markdown(rows)), "the claims table differs from results/claims.md")
     }
 
     /// The C8 and C9 verdicts of the committed replay are what the claims decide from its committed figures.

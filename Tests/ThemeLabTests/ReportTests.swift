@@ -70,4 +70,90 @@ import Testing
         #expect(svg.components(separatedBy: "stroke=\"#0072B2\"").count - 1 == 4)  // both series and their legend entries share colour 0
         _ = try XMLDocument(xmlString: svg)
     }
+
+    // MARK: REPORT.md from the committed results
+
+    /// The report `themelab reproduce` writes, rendered from the committed results: every experiment's JSON, the replay's,
+    /// the fragility check's CSV, and C7's figures as REPORT.md states them (identical bits on the corpus and 10 of 10
+    /// subsamples). With THEMELAB_RENDER_REPORT=DIR, REPORT.md and the files beside it are written there to read.
+    static func committedReport() throws -> ReproductionReport {
+        let root = ReproducibilityTests.root
+        let layout = try ReportLayout.read(path: root + "/Experiments/report/layout.json")
+        let names = try FileManager.default.contentsOfDirectory(atPath: root + "/Experiments").filter { $0.hasSuffix(".json") }.sorted()
+            .map { String($0.dropLast(5)) }
+        var experiments: [(String, String, AnalysisResults)] = []
+        var replays: [ReplayResults] = []
+        for name in names {
+            let (plan, results) = (root + "/Experiments/\(name).json", root + "/results/\(name)/\(name).json")
+            if ReplayPlan.isReplay(path: plan) {
+                replays.append(try JSONOutput.read(ReplayResults.self, path: results, expected: "replay results"))
+            } else {
+                let description = try ExperimentPlan.read(path: plan).description ?? ""
+                experiments.append((name, description, try JSONOutput.read(AnalysisResults.self, path: results, expected: "results")))
+            }
+        }
+        let source = try #require(experiments.lazy.flatMap(\.2.analyses).first { $0.corpus.name == layout.themeSums }?.source)
+        var c7 = ReproductionReport.ThemeSumsResult(corpus: layout.themeSums, source: source, identicalBits: true, maxAbsDifference: 0)
+        (c7.replicates, c7.identicalReplicates) = (Estimate(n: 10, mean: 0, sd: 0, low: 0, high: 0), 10)
+        var report = ReproductionReport(experiments: experiments, c7: c7, layout: layout)
+        report.replays = replays
+        report.fragility = try committedFragility(root + "/results/fragility.csv", seed: layout.fragility?.seed ?? 0)
+        return report
+    }
+
+    /// results/fragility.csv read back (fields quoted where they hold a comma).
+    static func committedFragility(_ path: String, seed: UInt64) throws -> Fragility {
+        func fields(_ line: Substring) -> [String] {
+            var (out, field, quoted) = ([String](), "", false)
+            for c in line {
+                if c == "\"" {
+                    quoted.toggle()
+                } else if c == "," && !quoted {
+                    out.append(field)
+                    field = ""
+                } else {
+                    field.append(c)
+                }
+            }
+            return out + [field]
+        }
+        var fragility = Fragility(seed: seed)
+        for line in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").dropFirst() {
+            let f = fields(line)
+            let kind = try #require(Fragility.Kind(rawValue: f[1]))
+            fragility.verdicts.append(.init(experiment: f[0], kind: kind, key: f[2], verdict: f[3], perturbed: f[4]))
+        }
+        return fragility
+    }
+
+    /// The report leads with its verdicts (summary, recommendation, key figures), has a summary row per claim, is at most
+    /// 300 lines, and every figure followed by a bracket lies inside it (it is the mean the bracket brackets).
+    @Test func committedResultsRenderAShortReportThatLeadsWithItsVerdicts() throws {
+        let report = try Self.committedReport()
+        let md = report.markdown()
+        let files = try report.files()
+        if let folder = ProcessInfo.processInfo.environment["THEMELAB_RENDER_REPORT"] {
+            try AtomicFile.write(md, to: folder + "/REPORT.md")
+            for (path, text) in files { try AtomicFile.write(text, to: folder + "/" + path) }
+        }
+        let lines = md.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count <= 300, "REPORT.md has \(lines.count) lines")
+        let sections = lines.filter { $0.hasPrefix("## ") }.map { String($0.dropFirst(3)) }
+        #expect(Array(sections.prefix(3)) == ["Summary", "Recommendation", "Key figures"])
+        for id in (1...9).map({ "C\($0)" }) { #expect(lines.contains { $0.hasPrefix("| \(id) | ") }, "no summary row for \(id)") }
+        #expect(md.contains("Suggested default, all corpora") && md.contains("[claims.md](claims.md)"))
+        #expect(Set(files.map(\.path)).isSuperset(of: ["claims.md", "claims.csv", "claims.json", "regret.md", "ablation.md"]))
+        let claims = try #require(files.first { $0.path == "claims.md" }?.text)
+        #expect(claims.contains(ClaimsReport.markdown(report.claimsRows)))
+        #expect(Self.bracketsHoldTheirFigures(md + claims) == [])
+    }
+
+    /// Every "x [low, high]" of plain decimals whose x lies outside its bracket.
+    static func bracketsHoldTheirFigures(_ text: String) -> [String] {
+        let pattern = try! NSRegularExpression(pattern: #"(-?[0-9]+\.[0-9]+) \[(-?[0-9]+\.[0-9]+), (-?[0-9]+\.[0-9]+)\]"#)
+        return pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { m in
+            let x = (1...3).map { Double(text[Range(m.range(at: $0), in: text)!])! }
+            return x[1] <= x[0] && x[0] <= x[2] ? nil : String(text[Range(m.range, in: text)!])
+        }
+    }
 }

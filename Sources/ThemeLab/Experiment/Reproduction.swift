@@ -96,12 +96,14 @@ public enum Reproduction {
         return replayed
     }
 
-    /// Writes REPORT.md with its plots, provenance.json (naming `experiments`) and timings.csv; the run's summary.
+    /// Writes REPORT.md with its plots and the files it links to (claims.{md,csv,json}, …), provenance.json (naming
+    /// `experiments`) and timings.csv; the run's summary.
     private static func write(
         _ report: ReproductionReport, experiments: [String], timings: WallClock, root: ResultsRoot, _ environment: RunEnvironment
     ) throws -> Summary {
         for (path, svg) in report.plots() { try AtomicFile.write(svg, to: "\(root.path)/\(path)") }
         try AtomicFile.write(report.markdown(), to: "\(root.path)/REPORT.md")
+        for (path, text) in try report.files() { try AtomicFile.write(text, to: "\(root.path)/\(path)") }
         let seconds = (Date().timeIntervalSince(environment.startedAt) * 10).rounded() / 10
         let provenance = RunProvenance(
             provenance: .current(command: environment.command, inputs: [:], createdAt: environment.startedAt),

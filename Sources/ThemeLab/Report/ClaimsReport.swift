@@ -17,6 +17,22 @@ enum ClaimsReport {
         var quantities: String
         public var verdict: Verdict
         public var reason: String
+        /// The corpus's number of topics (nil: unlabelled, or not a corpus claim).
+        var topics: Int?
+        /// The quantities as numbers, in the order `quantities` names them.
+        var figures: [Figure]
+    }
+
+    /// A quantity as a number: the corpus's own draw, and with replicates their mean and its 95% interval.
+    struct Figure: Codable, Sendable {
+        var name: String
+        var ownDraw: Double
+        var mean: Double?
+        var low: Double?
+        var high: Double?
+        init(_ e: Evidence) {
+            (name, ownDraw, mean, low, high) = (e.name, e.point, e.estimate?.mean, e.estimate?.low, e.estimate?.high)
+        }
     }
 
     /// A quantity a verdict rests on: the corpus's own value and its estimate over replicates.
@@ -73,6 +89,7 @@ enum ClaimsReport {
         return claims.compactMap { $0.row(a, paired) }
     }
 
+    /// The claims table, one row per claim × analysis (results/claims.md).
     public static func markdown(_ rows: [Row]) -> String {
         var out =
             "| claim | reported | corpus | source | space | ours | quantities [95% interval] | verdict | why |\n"
@@ -83,5 +100,22 @@ enum ClaimsReport {
                 + "\(r.reason) |\n"
         }
         return out
+    }
+
+    static let csvColumns = [
+        "claim", "reported", "corpus", "source", "space", "topics", "ours", "quantities", "verdict", "why", "key_figure",
+        "key_own_draw", "key_mean", "key_low", "key_high",
+    ]
+
+    /// results/claims.csv: one row per claims-table row; the key_ columns are its first quantity as numbers.
+    static func csv(_ rows: [Row]) -> String {
+        let lines = rows.map { r in
+            let f = r.figures.first
+            let numbers = [f?.ownDraw, f?.mean, f?.low, f?.high].map { $0.map { String($0) } ?? "" }
+            return
+                ([r.claim, r.reported, r.corpus, r.source, r.space, r.topics.map(String.init) ?? "", r.ours, r.quantities]
+                + [r.verdict.rawValue, r.reason, f?.name ?? ""] + numbers).map(AnalysisReport.csvField).joined(separator: ",")
+        }
+        return ([csvColumns.joined(separator: ",")] + lines).joined(separator: "\n") + "\n"
     }
 }

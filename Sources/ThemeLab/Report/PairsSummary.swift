@@ -68,8 +68,12 @@ func formatShort(_ x: Double?) -> String { x.map { String(format: "%.3f", $0) } 
 /// An estimate's 95% interval as "[low, high]" (three decimals); empty without one.
 func formatInterval(_ e: Estimate?) -> String { e.map { "[\(formatShort($0.low)), \(formatShort($0.high))]" } ?? "" }
 
-/// `text`, then the estimate's interval when replicates were run: "0.620 [0.551, 0.702]".
-func withInterval(_ text: String, _ e: Estimate?) -> String { e == nil ? text : "\(text) \(formatInterval(e))" }
+/// The corpus's own figure `own` alone, or with replicates the mean they estimate, its interval and `own` labelled:
+/// "0.644 [0.551, 0.702] (own draw 0.620)". The bracket brackets the mean, never the own draw.
+func withInterval(_ own: String, _ e: Estimate?) -> String {
+    guard let e else { return own }
+    return "\(formatShort(e.mean)) \(formatInterval(e)) (own draw \(own))"
+}
 
-/// A figure and, when replicates were run, the interval of their mean.
+/// A figure and, when replicates were run, the mean over them with its interval (`withInterval`).
 func formatShort(_ x: Double?, _ e: Estimate?) -> String { withInterval(formatShort(x), e) }

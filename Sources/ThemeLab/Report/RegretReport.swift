@@ -119,7 +119,7 @@ struct RegretTable: Sendable {
             out +=
                 "| **worst, \(label)** | | | | "
                 + rules.map { rule in
-                    worst(rule, where: include).map { "\(formatShort($0.regret)) (\(formatPercent($0.relative))\(formatBounds($0)))" }
+                    worst(rule, where: include).map(formatWorst)
                         ?? "n/a"
                 }.joined(separator: " | ") + " |\n"
         }
@@ -155,9 +155,14 @@ struct RegretTable: Sendable {
 /// A share as a whole percentage: "59%".
 func formatPercent(_ x: Double) -> String { String(format: "%.0f%%", 100 * x) }
 
-/// A worst case's interval of the relative regret to a tenth of a percent (the default is chosen by its
-/// upper end), " [51.2%, 66.0%]"; empty without replicates.
+/// The bounds of a worst case's relative regret to a tenth of a percent (the largest lower and upper interval ends over
+/// the corpora; the default is chosen by the upper), ", bounds [51.2%, 66.0%]"; empty without replicates.
 func formatBounds(_ w: RegretTable.Worst) -> String {
     guard let low = w.relativeLow, let high = w.relativeHigh else { return "" }
-    return String(format: " [%.1f%%, %.1f%%]", 100 * low, 100 * high)
+    return String(format: ", bounds [%.1f%%, %.1f%%]", 100 * low, 100 * high)
+}
+
+/// A worst case at the corpora's own draws, labelled as such when bounds follow: "own draw 0.661 (88%, bounds [52.3%, 62.5%])".
+func formatWorst(_ w: RegretTable.Worst) -> String {
+    (w.relativeLow == nil ? "" : "own draw ") + "\(formatShort(w.regret)) (\(formatPercent(w.relative))\(formatBounds(w)))"
 }

@@ -145,9 +145,10 @@ public enum ReplayReport {
         return md
     }
 
-    /// REPORT.md's section: C8 and C9 per journal for the app's rule (the first listed), then each journal's frontier.
-    /// A verdict that flips under the last-bit check (`fragility`) is marked "(flips)".
-    static func section(_ r: ReplayResults, plotFolder: String, fragility: Fragility? = nil) -> String {
+    /// REPORT.md's section: C8 and C9 per journal for the app's rule (the first listed), then each journal's frontier
+    /// (or, with `frontiers`, a link to the file that has them). A verdict that flips under the last-bit check
+    /// (`fragility`) is marked "(flips)".
+    static func section(_ r: ReplayResults, plotFolder: String, fragility: Fragility? = nil, frontiers: String? = nil) -> String {
         var md = "## Regrouping over time (C8, C9): experiment `\(r.name)`\n\n"
         md += "Each corpus is replayed as a journal; the shown grouping is compared at every save with the labels and with a fresh "
         md += "regroup (staleness). C8 holds when incremental-only assignment falls further behind always-regrouping between the "
@@ -168,6 +169,10 @@ public enum ReplayReport {
                 md += "\(percent(c9?.workShare, orders: n)) | "
                 md += "\(c9?.verdict.rawValue ?? "n/a")\(mark(.c9)) |\n"
             }
+        }
+        if let frontiers {
+            md += "\nEach journal's frontier (staleness against work, every policy) is in [\(frontiers)](\(frontiers)); its plots "
+            return md + "are in `\(plotFolder)/`.\n"
         }
         md += "\nThe frontier (staleness against work) per journal for \(r.journals.first?.rules.first?.rule ?? "the first rule"), "
         md += "every policy; plots in `\(plotFolder)/`.\n\n"

@@ -60,22 +60,34 @@ struct ReproductionReport {
         return regretTables(study).map { (Self.plotPath(study, $0), $0.plot()) }
     }
 
-    /// Issue 8: every label-free rule against each grouping's best threshold, and the
-    /// recommendation (the grouping × rule with the smallest worst-case relative regret).
-    func regretSection() -> String {
-        let (study, tuningExperiment) = (layout.regret.study, layout.regret.tuning)
+    /// Issue 8: every label-free rule against each grouping's best threshold (results/regret.md), one table per grouping.
+    func regretTablesMarkdown() -> String {
+        let study = layout.regret.study
         let tables = regretTables(study)
-        let tuning = regretTables(tuningExperiment)
         guard !tables.isEmpty else { return "" }
-        var out = Self.regretIntroduction
-        var recommendation = RegretRecommendation(candidates: [], ownCuts: [], tuning: tuning)
-        for table in tables {
-            out += regretSubsection(table, study: study)
-            guard !table.ownCuts.contains(table.grouping) else { continue }
+        return "# Regret of each threshold rule, per grouping\n" + Self.regretIntroduction
+            + tables.map { regretSubsection($0, study: study) }.joined()
+    }
+
+    /// The recommendation: the grouping × rule with the smallest worst-case relative regret; nothing without tables.
+    func recommendation() -> String {
+        let tables = regretTables(layout.regret.study)
+        var recommendation = RegretRecommendation(candidates: [], ownCuts: [], tuning: regretTables(layout.regret.tuning))
+        for table in tables where !table.ownCuts.contains(table.grouping) {
             recommendation.ownCuts.formUnion(table.ownCuts)
             recommendation.candidates += regretCandidates(table)
         }
-        return out + recommendation.markdown()
+        return recommendation.markdown()
+    }
+
+    /// REPORT.md's regret section: how regret is measured, where the tables are, and the plots.
+    func regretSection() -> String {
+        let study = layout.regret.study
+        let tables = regretTables(study)
+        guard !tables.isEmpty else { return "" }
+        return Self.regretIntroduction
+            + "\nThe table per grouping (every corpus, every rule, the worst cases) is in [regret.md](regret.md).\n\n"
+            + tables.map { "![regret vs topics, \($0.grouping)](\(Self.plotPath(study, $0)))\n" }.joined()
     }
 
     /// The regret section's heading and how regret, the ceilings and the worst case are defined.
@@ -89,8 +101,9 @@ struct ReproductionReport {
         choose their own cuts (HDBSCAN, Leiden) are measured against average linkage's best threshold, and again against
         their own best parameter. The neighbour rules' k and those groupings' parameters were chosen on `rules-tuning`
         only (the generator and CLINC150's train split); the corpora below were not used for any choice. \
-        Bold: the smallest regret in the row. The worst case is relative to the ceiling and
-        leaves out corpora whose ceiling ARI is below 0.1 (no threshold recovers their topics). CLINC150's domain
+        Cells: the mean regret over replicates [95% interval] (own draw); bold: the smallest own-draw regret in the row.
+        The worst case is relative to the ceiling and leaves out corpora whose ceiling ARI is below 0.1 (no threshold
+        recovers their topics). CLINC150's domain
         level labels 15 intents as one topic, coarser than the clusters the vectors form, so the worst case is given
         with and without it.
 
@@ -140,17 +153,28 @@ struct ReproductionReport {
             ## Paired rule comparisons (\(study), centred space, \(replicates) replicates per corpus)
 
             For each grouping and corpus, every pair of label-free rules on the same replicates: the mean ARI difference with its
-            95% interval, a paired t-test and Holm's correction over the pairs of that corpus and grouping. Below, per pair, on how
-            many corpora rule a is better, worse or indistinguishable, and the largest difference of each kind; every comparison
-            with its interval and p-values is in [\(study)-comparisons.md](\(study)/\(study)-comparisons.md) (CSV and JSON beside it).
+            95% interval, a paired t-test and Holm's correction over the pairs of that corpus and grouping. Below, the largest
+            differences; per pair of rules, on how many corpora rule a is better, worse or indistinguishable is in
+            [comparison-pairs.md](comparison-pairs.md), and every comparison with its interval and p-values in
+            [\(study)-comparisons.md](\(study)/\(study)-comparisons.md) (CSV and JSON beside it).
 
             """
         let all: [FoundComparison] = families.flatMap { f in f.comparisons.map { (f, $0) } }
-        out += largestDifferences(all, study: study)
-        for grouping in layout.regret.groupings {
-            out += comparisonDetails(grouping, all.filter { $0.family.grouping == grouping }, study: study)
-        }
-        return out
+        return out + largestDifferences(all, study: study)
+    }
+
+    /// Per grouping, the collapsed table of rule pairs (results/comparison-pairs.md); nothing without comparisons.
+    func comparisonDetailsMarkdown() -> String {
+        let study = layout.regret.study
+        guard let e = experiments.first(where: { $0.name == study }) else { return "" }
+        let all: [FoundComparison] = RuleComparisonFamily.all(e.results).filter { $0.space == "centred" }
+            .flatMap { f in f.comparisons.map { (f, $0) } }
+        guard !all.isEmpty else { return "" }
+        return "# Paired rule comparisons per pair of rules (\(study), centred space)\n\n"
+            + "Per grouping and pair, on how many corpora rule a is better, worse or indistinguishable, and the largest difference "
+            + "of each kind (mean over replicates with its 95% interval). Every comparison: "
+            + "[\(study)-comparisons.md](\(study)/\(study)-comparisons.md).\n"
+            + layout.regret.groupings.map { g in comparisonDetails(g, all.filter { $0.family.grouping == g }, study: study) }.joined()
     }
 
     /// One paired comparison with the family it belongs to.
@@ -216,17 +240,63 @@ struct ReproductionReport {
     }
 
     public func markdown() -> String {
-        var out = header()
-        out += keyFigures()
-        out += claims()
+        var out = header() + summary() + "\n## Recommendation\n" + recommendation() + keyFigures()
         out += layerSweep()
-        out += thresholdAblation()
+        out += "\n## Threshold ablation\n\nAverage linkage's ARI per rule, one row per experiment × corpus × space: "
+        out += "[ablation.md](ablation.md).\n"
         out += regretSection()
         out += comparisonSection()
-        for r in replays { out += "\n" + ReplayReport.section(r, plotFolder: "\(r.name)/plots", fragility: fragility) }
-        if let fragility { out += "\n## Verdicts that rest on rounding\n\n" + fragility.markdown(limit: 20) }
+        for r in replays {
+            out += "\n" + ReplayReport.section(r, plotFolder: "\(r.name)/plots", fragility: fragility, frontiers: "\(r.name)/\(r.name).md")
+        }
+        if let fragility { out += "\n## Verdicts that rest on rounding\n\n" + fragility.markdown(limit: 10) }
         out += experimentList()
         return out
+    }
+
+    /// The claims rows of every tabulated experiment, then C7's.
+    var claimsRows: [ClaimsReport.Row] { ClaimsReport.rows(tabulated.map(\.results)) + [C7ThemeSumsGiveTheMean.row(c7)] }
+
+    /// The files beside REPORT.md that hold what it links to: the claims rows, the ablation, the regret tables and the
+    /// comparisons per pair of rules.
+    func files() throws -> [(path: String, text: String)] {
+        let rows = claimsRows
+        let json = String(decoding: try JSONOutput.encode(rows), as: UTF8.self)
+        return [
+            ("claims.md", "# Claims, per corpus\n\n" + Self.claimsReading + ClaimsReport.markdown(rows)),
+            ("claims.csv", ClaimsReport.csv(rows)), ("claims.json", json),
+            ("ablation.md", "# Threshold ablation\n" + thresholdAblation()), ("regret.md", regretTablesMarkdown()),
+            ("comparison-pairs.md", comparisonDetailsMarkdown()),
+        ].filter { !$0.1.isEmpty }
+    }
+
+    /// How the claims rows read.
+    static let claimsReading = """
+        Quantities: the mean over the experiment's replicates with its 95% percentile bootstrap interval, then the corpus's \
+        own figure ("own draw"); without replicates, the own figure alone. The verdict is taken at the own figures and reads \
+        "inconclusive" when it changes anywhere inside the intervals. Also as [claims.csv](claims.csv) and \
+        [claims.json](claims.json).
+
+
+        """
+
+    /// What a bracket is, and what the replicates of a fixed corpus measure and what they do not.
+    static let replicatesReading = """
+        A figure followed by a bracket is the mean over the experiment's replicates and its 95% interval; the corpus's own \
+        figure, where shown, is labelled "own draw". On a fixed corpus (the seeds, CLINC150, WordNet) the replicates are \
+        stratified subsamples of 80% of it: they measure how much a figure varies between corpora of 80% its size drawn \
+        from it, not between draws from the population of journals, so a bracket can exclude the full corpus's own figure \
+        for reasons of size alone. Synthetic corpora are re-drawn from their generator.
+
+        """
+
+    /// Writes the summary: one row per claim, how to read it, and where the per-corpus rows are.
+    private func summary() -> String {
+        "\n## Summary\n\nEach claim's verdicts counted over the rows of [claims.md](claims.md) (one per experiment × corpus × "
+            + "vector source; [CSV](claims.csv), [JSON](claims.json)) and, for C8 and C9, over the replay's journals × rules. A "
+            + "verdict is taken at the corpus's own figures and reads \"inconclusive\" when it changes inside the intervals. "
+            + "The key figure is at each row's own draw (C8, C9: the mean over orders).\n\n"
+            + ClaimsSummary.markdown(claimsRows, replays: replays) + "\n" + Self.replicatesReading
     }
 
     /// The experiments in the claims and ablation tables: the layer sweep has its own table; ci-gate repeats corpora of
@@ -248,6 +318,8 @@ struct ReproductionReport {
             `results/NAME/`; the run's timestamp is in `results/provenance.json`, its wall-clock times in `results/timings.csv`.
             † marks label-informed figures, never a method: the oracle threshold maximises the pair F1 of
             "similarity ≥ t" against the labels (so a grouping's ARI can beat it), and k-means gets k = topics.
+            Contents: [summary](#summary), [recommendation](#recommendation), [key figures](#key-figures), then the layer
+            sweep, the regret of each rule, paired comparisons, the replay (C8, C9), rounding and the experiments.
 
             """
     }
@@ -267,17 +339,6 @@ struct ReproductionReport {
         if experiments.contains(where: { $0.name == layers.experiment }) {
             out += "![anisotropy by layer](\(layers.experiment)/plots/\(SVGPlot.slug(layers.corpus))-layers.svg)\n"
         }
-        return out
-    }
-
-    /// Writes the claims table (C1–C7) with how its quantities and verdicts read.
-    private func claims() -> String {
-        var out = "\n## Claims\n\n"
-        out +=
-            "Quantities: this corpus's figure, then the 95% percentile bootstrap interval of its mean over the experiment's "
-            + "replicates (re-drawn samples, or stratified subsamples of a fixed corpus: see the experiment's tables). A verdict "
-            + "that changes anywhere inside the intervals reads \"inconclusive\".\n\n"
-        out += ClaimsReport.markdown(ClaimsReport.rows(tabulated.map(\.results)) + [C7ThemeSumsGiveTheMean.row(c7)])
         return out
     }
 
@@ -307,12 +368,14 @@ struct ReproductionReport {
             + "\(formatShort(row?.recovery?.ari, row?.replicates?[.ari])) |\n"
     }
 
-    /// Writes the threshold ablation: average linkage's ARI per standard rule, one row per experiment × corpus × space.
-    private func thresholdAblation() -> String {
-        var out = "\n## Threshold ablation (average-linkage ARI per rule; best label-free rule in bold)\n\n"
+    /// The threshold ablation (results/ablation.md): average linkage's ARI per standard rule, one row per experiment ×
+    /// corpus × space.
+    func thresholdAblation() -> String {
+        var out = "\nAverage linkage's ARI per rule; the best label-free rule at the corpus's own draw in bold.\n\n"
         out +=
-            "Each cell: the corpus's own ARI, then (for experiments run with replicates) the 95% percentile bootstrap interval of "
-            + "the mean over replicates; how each corpus was replicated is in its experiment's tables.\n\n"
+            "Each cell: for experiments run with replicates, the mean ARI over them with its 95% percentile bootstrap interval, "
+            + "then the corpus's own ARI (\"own draw\"); without replicates, the own ARI alone. How each corpus was replicated "
+            + "is in its experiment's tables.\n\n"
         let rules = standardThresholdRules
         out +=
             "| experiment | corpus | source | space | topics | related share | "
@@ -389,7 +452,7 @@ private struct RegretRecommendation {
     /// Writes a candidate's worst-case regret on all corpora, without the domain level, and on the tuning corpora.
     func describe(_ c: Candidate) -> String {
         let tuned = tuning.first { $0.grouping == c.grouping }?.worst(c.rule)
-        return "\(name(c, bold: true)): worst-case regret \(formatShort(c.all.regret)) "
+        return "\(name(c, bold: true)): worst-case regret at the own draws \(formatShort(c.all.regret)) "
             + "(\(formatPercent(c.all.relative)) of the ceiling\(formatBounds(c.all)), on \(c.all.corpus)); without the domain level "
             + "\(formatShort(c.subset.regret)) (\(formatPercent(c.subset.relative))\(formatBounds(c.subset)), on \(c.subset.corpus))"
             + (tuned.map { "; on the tuning corpora \(formatShort($0.regret)) (\(formatPercent($0.relative)), on \($0.corpus))" } ?? "")
@@ -405,7 +468,7 @@ private struct RegretRecommendation {
     func named(_ list: [Candidate], _ worst: (Candidate) -> RegretTable.Worst) -> String {
         list.isEmpty
             ? "none: every other rule's worst-case lower bound is above that upper bound"
-            : list.map { "\(name($0)) (\(formatPercent(worst($0).relative))\(formatBounds(worst($0))))" }
+            : list.map { "\(name($0)) (own draw \(formatPercent(worst($0).relative))\(formatBounds(worst($0))))" }
                 .joined(separator: "; ")
     }
 
@@ -417,12 +480,11 @@ private struct RegretRecommendation {
         else { return "" }
         var out = """
 
-            ### Recommendation
-
             Procedure (stated before the replicates were run): the suggested default is the grouping × rule whose worst-case
             relative regret has the smallest upper 95% bound (the largest upper bound over the corpora); every other grouping ×
             rule whose worst-case lower bound is not above that bound is indistinguishable from it and named alongside. Bounds are
-            per corpus (percentile bootstrap over replicates) and the worst case takes the largest of each.
+            per corpus (percentile bootstrap over replicates) and the worst case takes the largest of each. The tables it rests
+            on are in [regret.md](regret.md).
 
             Suggested default, all corpora: \(describe(best)). Indistinguishable from it: \(named(alongside(best, \.all), \.all)).
 

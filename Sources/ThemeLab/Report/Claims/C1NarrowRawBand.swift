@@ -2,6 +2,7 @@
 enum C1NarrowRawBand: CorpusClaim {
     static let id = "C1"
     static let reported = "unrelated 0.86–0.94, band 0.076, all > 0.85"
+    static let short = "raw cosines sit in a narrow, high band"
     /// "High": the unrelated pairs' 1st percentile is at least this (the author saw every unrelated pair above 0.85).
     static let minimumUnrelatedP1 = 0.8
     /// "Narrow": the unrelated band p99 − p1 is at most this wide (the author's was 0.076).

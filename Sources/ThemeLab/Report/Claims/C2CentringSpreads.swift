@@ -2,6 +2,7 @@
 enum C2CentringSpreads: CorpusClaim {
     static let id = "C2"
     static let reported = "centred unrelated median −0.036, related p99 0.513"
+    static let short = "centring spreads unrelated pairs around 0"
     /// "Around 0": the centred unrelated median is within this of 0 (the author's was −0.036).
     static let maximumCentredMedian = 0.05
 

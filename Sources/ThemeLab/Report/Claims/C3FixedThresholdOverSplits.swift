@@ -3,6 +3,7 @@
 enum C3FixedThresholdOverSplits: CorpusClaim {
     static let id = "C3"
     static let reported = "26 sentences → 25 themes"
+    static let short = "the fixed threshold 0.55 over-splits real text"
     /// The app's threshold, read with the app's grouping (leader assignment) in the centred space.
     static let rule = FixedThreshold(value: 0.55)
     /// "Over-splits": at least this many groups per topic (the author saw 25 themes for 26 sentences); more groups than

@@ -3,6 +3,7 @@
 enum C4NoiseFloorUnderSplits: CorpusClaim {
     static let id = "C4"
     static let reported = "0.177 (d = 512) below a real journal's p90; under-splits"
+    static let short = "the noise floor 4/√d under-splits"
     /// The app's floor, 4/√d, read with connected components in the centred space.
     static let rule = NoiseFloorThreshold(k: 4)
     /// The similarity the floor is set against ("below a real journal's p90").

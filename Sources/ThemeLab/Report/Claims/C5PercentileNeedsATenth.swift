@@ -3,6 +3,7 @@
 enum C5PercentileNeedsATenth: CorpusClaim {
     static let id = "C5"
     static let reported = "seed's same-topic share about a fifth; p90 breaks"
+    static let short = "the 90th percentile breaks unless a tenth of pairs are related"
     /// The rule under test, read with average linkage in the centred space.
     static let rule = PercentileThreshold(percent: 90)
     /// What it is measured against: the label-informed threshold of best pair F1.

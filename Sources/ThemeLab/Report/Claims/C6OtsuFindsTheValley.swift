@@ -3,6 +3,7 @@
 enum C6OtsuFindsTheValley: CorpusClaim {
     static let id = "C6"
     static let reported = "seed-12: Otsu 0.333, exactly the 13 of 66 same-topic pairs above, 4 groups"
+    static let short = "Otsu's threshold finds the valley between related and unrelated"
     /// The rule under test, read with components and average linkage in the centred space.
     static let rule = OtsuThreshold(bins: 256)
     /// "Partly": the cut is not exact, but components or average linkage at it still reach this ARI.

@@ -5,6 +5,7 @@ import Foundation
 enum C7ThemeSumsGiveTheMean: Claim {
     static let id = "C7"
     static let reported = "summing theme sum-vectors gives exactly the sentence mean"
+    static let short = "per-theme sums give the corpus mean exactly"
     /// "Partly": not the same bits, but no coordinate differs by more than this (rounding of Float64 sums, far below
     /// anything a Float32 vector can show).
     static let maximumPartlyDifference = 1e-12
@@ -26,8 +27,11 @@ enum C7ThemeSumsGiveTheMean: Claim {
             claim: id, reported: reported, corpus: r.corpus, source: r.source, space: "unit vectors",
             ours: "largest absolute difference \(scientific(r.maxAbsDifference))\(r.identicalBits ? ", identical bits" : "")"
                 + (r.replicates.map { ", identical bits on \(r.identicalReplicates) of \($0.n) subsamples" } ?? ""),
-            quantities: "largest absolute difference \(scientific(r.maxAbsDifference))"
-                + (r.replicates.map { " [\(scientific($0.low)), \(scientific($0.high))]" } ?? ""),
-            verdict: decided, reason: "Float64 sums of Float32 vectors" + (flips.map { "; \($0)" } ?? ""))
+            quantities: "largest absolute difference "
+                + (r.replicates.map {
+                    "\(scientific($0.mean)) [\(scientific($0.low)), \(scientific($0.high))] (own draw \(scientific(r.maxAbsDifference)))"
+                } ?? scientific(r.maxAbsDifference)),
+            verdict: decided, reason: "Float64 sums of Float32 vectors" + (flips.map { "; \($0)" } ?? ""),
+            figures: evidence(r).map(ClaimsReport.Figure.init))
     }
 }

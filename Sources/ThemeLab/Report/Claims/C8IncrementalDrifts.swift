@@ -3,6 +3,7 @@
 enum C8IncrementalDrifts: Claim {
     static let id = "C8"
     static let reported = "why the app regroups from scratch"
+    static let short = "assigning without regrouping drifts"
 
     /// The figures on one journal × rule: never-regroup (policy `never`) against always-regroup (`always`), paired by
     /// order (`timelines[order][policy]`), between the quarter save and the last.

@@ -3,6 +3,7 @@
 enum C9AppPolicySuffices: Claim {
     static let id = "C9"
     static let reported = "\"not on every save\""
+    static let short = "the app's regroup policy is enough"
     /// The policy the claim is about: the app's growth factor and the drift the harness takes for it.
     static let policy = AppRegroupPolicy(growth: AppRegroupPolicy.appGrowth, drift: AppRegroupPolicy.appDrift)
     /// "Close to a fresh regroup": mean staleness ARI at least this.

@@ -5,6 +5,8 @@ protocol Claim {
     static var id: String { get }
     /// The figure the app's author reported.
     static var reported: String { get }
+    /// The claim in a few words, as REPORT.md's summary names it.
+    static var short: String { get }
 }
 
 /// A claim checked on every corpus analysis (C1–C6): one row of the claims table per analysis that has what it reads.
@@ -35,7 +37,8 @@ extension CorpusClaim {
         let (verdict, flips) = ClaimsReport.decide(f.evidence, f.verdict)
         return ClaimsReport.Row(
             claim: id, reported: reported, corpus: a.corpus.name, source: a.source, space: f.space.description, ours: f.ours,
-            quantities: ClaimsReport.describe(f.evidence), verdict: verdict, reason: flips.map { "\(f.reason); \($0)" } ?? f.reason)
+            quantities: ClaimsReport.describe(f.evidence), verdict: verdict, reason: flips.map { "\(f.reason); \($0)" } ?? f.reason,
+            topics: a.corpus.topics, figures: f.evidence.map(ClaimsReport.Figure.init))
     }
 }
 
