@@ -24,7 +24,7 @@ guard let driver = dlsym(nil, "LLVMFuzzerRunDriver").map({ unsafeBitCast($0, to:
     StandardError.write("themelab-fuzz: built without libFuzzer; run `make fuzz` (it builds with -sanitize=fuzzer)\n")
     exit(2)
 }
-nonisolated(unsafe) let chosen = target
+let chosen = target
 let callback: TestOneInput = { bytes, count in
     chosen.run(bytes.map { Data(bytes: $0, count: count) } ?? Data())
     return 0

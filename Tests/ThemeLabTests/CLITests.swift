@@ -196,8 +196,10 @@ final class Capture: Sendable {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         let stats = try #require(json["statistics"] as? [String: [String: Any]])
         #expect(stats["related"]?["count"] as? Int == 1)
-        #expect((stats["related"]?["max"] as? Double ?? 9).isApproximatelyEqual(to: 0, absoluteTolerance: 1e-7))
-        #expect((stats["unrelated"]?["median"] as? Double ?? 9).isApproximatelyEqual(to: 0.5.squareRoot(), absoluteTolerance: 1e-6))
+        let relatedMax = (stats["related"]?["max"] as? Double) ?? 9
+        #expect(relatedMax.isApproximatelyEqual(to: 0, absoluteTolerance: 1e-7))
+        let unrelatedMedian = (stats["unrelated"]?["median"] as? Double) ?? 9
+        #expect(unrelatedMedian.isApproximatelyEqual(to: 0.5.squareRoot(), absoluteTolerance: 1e-6))
         #expect(stats["all"]?["count"] as? Int == 3)
         let provenance = try #require(json["provenance"] as? [String: Any])
         let inputs = try #require(provenance["inputs"] as? [String: String])

@@ -144,7 +144,7 @@ import Testing
     settings.spaces = [.raw, .centred]
     settings.shuffles = 0
     let analysis = Analysis(settings: settings)
-    let inputs: [(corpus: Corpus, vectors: Matrix)?] = try (0..<4).map { k in
+    let inputs: [(corpus: Corpus, vectors: Matrix)?] = (0..<4).map { k in
         if k == 1 { return nil }
         var g = SyntheticVectors.appRaw()
         g.seed = UInt64(k)

@@ -148,7 +148,7 @@ func generator(_ fields: String) -> String {
 /// Shard parts carry the checksums of their inputs and are checked whole before a merge.
 @Suite(.serialized) struct ShardPartTests {
     func parts(labels: String?, folder: String, name: String) throws -> [String] {
-        try (0..<2).map { i in
+        (0..<2).map { i in
             let out = "\(folder)/\(name)\(i).json"
             let r = CLI.run(
                 ["pairs", "--embeddings", folder + "/x.npy", "--tile", "10", "--shard", "\(i)/2", "--out", out]

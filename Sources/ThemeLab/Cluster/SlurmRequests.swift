@@ -39,7 +39,7 @@ extension SlurmResources {
             let passes = Double(settings.spaces.count * (1 + (settings.replicates ?? 0)) * 2)
             seconds += passes * model.seconds(n: c.items, d: c.dimensions) * 2 / Double(cpus)
             seconds += c.needsEncoder ? Double(c.items * encoderRuns * (1 + (settings.replicates ?? 0))) / 100 * 2 / Double(cpus) : 0
-            let needs = try Validation.memoryNeeds(settings, items: c.items, dimensions: c.dimensions, corpus: c.name)
+            let needs = Validation.memoryNeeds(settings, items: c.items, dimensions: c.dimensions, corpus: c.name)
             peak = max(peak, 2 * (needs.map(\.bytes).max() ?? 0) / 1_048_576 + (c.needsEncoder ? 600 : 0))
         }
         let names = corpora.map { "\($0.name) (\($0.items) × \($0.dimensions))" }.joined(separator: ", ")

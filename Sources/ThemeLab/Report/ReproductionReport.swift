@@ -148,7 +148,7 @@ struct ReproductionReport {
         guard let e = experiments.first(where: { $0.name == study }) else { return "" }
         let families = RuleComparisonFamily.all(e.results).filter { $0.space == "centred" }
         guard let replicates = e.results.settings.replicates, !families.isEmpty else { return "" }
-        var out = """
+        let out = """
 
             ## Paired rule comparisons (\(study), centred space, \(replicates) replicates per corpus)
 
