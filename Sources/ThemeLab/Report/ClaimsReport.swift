@@ -33,6 +33,14 @@ enum ClaimsReport {
         init(_ e: Evidence) {
             (name, ownDraw, mean, low, high) = (e.name, e.point, e.estimate?.mean, e.estimate?.low, e.estimate?.high)
         }
+
+        /// Every value times `factor` (a figure read per topic).
+        func scaled(by factor: Double) -> Figure {
+            var f = self
+            f.ownDraw = ownDraw * factor
+            (f.mean, f.low, f.high) = (mean.map { $0 * factor }, low.map { $0 * factor }, high.map { $0 * factor })
+            return f
+        }
     }
 
     /// A quantity a verdict rests on: the corpus's own value and its estimate over replicates.

@@ -295,7 +295,8 @@ struct ReproductionReport {
         "\n## Summary\n\nEach claim's verdicts counted over the rows of [claims.md](claims.md) (one per experiment × corpus × "
             + "vector source; [CSV](claims.csv), [JSON](claims.json)) and, for C8 and C9, over the replay's journals × rules. A "
             + "verdict is taken at the corpus's own figures and reads \"inconclusive\" when it changes inside the intervals. "
-            + "The key figure is at each row's own draw (C8, C9: the mean over orders).\n\n"
+            + "The key figure is the row at the median of the replicate means, with its 95% interval, then the range of the "
+            + "rows' own draws (C8, C9: means over orders and their intervals).\n\n"
             + ClaimsSummary.markdown(claimsRows, replays: replays) + "\n" + Self.replicatesReading
     }
 
