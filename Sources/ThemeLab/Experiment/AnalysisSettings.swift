@@ -66,11 +66,7 @@ struct FieldError: Error, CustomStringConvertible {
 extension FieldError {
     /// The field at `codingPath` (`journals[0].order`), element `index` of its list when given.
     init(at codingPath: [CodingKey], index: Int? = nil, _ message: String) {
-        var path = ""
-        for key in codingPath {
-            if let i = key.intValue { path += "[\(i)]" } else { path += (path.isEmpty ? "" : ".") + key.stringValue }
-        }
-        self.init(path: path + (index.map { "[\($0)]" } ?? ""), message: message)
+        self.init(path: JSONOutput.fieldPath(codingPath) + (index.map { "[\($0)]" } ?? ""), message: message)
     }
 }
 

@@ -133,9 +133,7 @@ public struct ReplayPlan: Decodable, Sendable {
 
     /// Whether the experiment file at `path` is a replay (`"kind": "replay"`) rather than an analysis grid.
     static func isReplay(path: String) -> Bool {
-        guard let data = FileManager.default.contents(atPath: path),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { return false }
+        guard let (_, object) = try? ExperimentSchema.object(at: path) else { return false }
         return object["kind"] as? String == "replay"
     }
 

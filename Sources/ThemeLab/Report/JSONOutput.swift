@@ -31,14 +31,20 @@ public enum JSONOutput {
         return try decode(type, from: data, file: path, expected: expected)
     }
 
+    /// A decoder's coding path as a field path: `journals[0].order`.
+    static func fieldPath(_ codingPath: [CodingKey]) -> String {
+        var path = ""
+        for key in codingPath {
+            if let i = key.intValue { path += "[\(i)]" } else { path += (path.isEmpty ? "" : ".") + key.stringValue }
+        }
+        return path
+    }
+
     /// A decoding error in one line that names the field (Foundation's own text says only "The
     /// data isn't in the correct format").
     public static func describe(_ error: Error) -> String {
         func at(_ context: DecodingError.Context) -> String {
-            var path = ""
-            for key in context.codingPath {
-                if let i = key.intValue { path += "[\(i)]" } else { path += (path.isEmpty ? "" : ".") + key.stringValue }
-            }
+            let path = fieldPath(context.codingPath)
             return path.isEmpty ? "the top level" : "'\(path)'"
         }
         switch error {
