@@ -36,9 +36,11 @@ struct Invocation: Sendable {
     /// A note, warning or error as a line on stderr: the one way a command speaks besides its output.
     func note(_ message: String) { console.errors(message + "\n") }
 
-    /// `themelab: message` on stderr; returns `status`, the exit status that goes with it.
+    /// `themelab: message` on stderr, on one line (a control character from the input, such as a line break in a
+    /// name, is written escaped); returns `status`, the exit status that goes with it.
     func fail(_ message: String, status: Int32) -> Int32 {
-        note("themelab: \(message)")
+        let oneLine = message.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: false) : String($0) }
+        note("themelab: \(oneLine.joined())")
         return status
     }
 

@@ -88,6 +88,14 @@ final class Capture: Sendable {
         #expect(errorMessage { _ = try Arguments(words, options: ["out"], switches: ["json"], positionals: 0...1) } == message)
     }
 
+    /// A name holding a line break is refused on one line, the break written escaped.
+    @Test func anErrorFromANameWithALineBreakIsOneLine() throws {
+        let r = CLI.run(["analyze", "--corpus", "c.jsonl", "--thresholds", "otsu,bad\nname"])
+        #expect(r.status == 2)
+        #expect(r.stderr.hasSuffix("\n") && r.stderr.dropLast().split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(r.stderr.contains(#"bad\nname"#), "\(r.stderr)")
+    }
+
     /// bench times the groupings that cut themselves; a threshold grouping is a usage error, not a trap.
     @Test func benchRefusesAThresholdGrouping() {
         let r = CLI.run(["bench", "pairs", "--mode", "grouping", "--grouping", "average", "--n", "100"])
