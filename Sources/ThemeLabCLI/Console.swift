@@ -6,14 +6,20 @@ import ThemeLab
 public struct Console: Sendable {
     public var output: @Sendable (String) -> Void
     public var errors: @Sendable (String) -> Void
+    /// Whether `errors` reaches a terminal, where a progress line may redraw itself.
+    public var errorsAreTerminal: Bool
 
-    public init(output: @escaping @Sendable (String) -> Void, errors: @escaping @Sendable (String) -> Void) {
+    public init(
+        output: @escaping @Sendable (String) -> Void, errors: @escaping @Sendable (String) -> Void, errorsAreTerminal: Bool = false
+    ) {
         self.output = output
         self.errors = errors
+        self.errorsAreTerminal = errorsAreTerminal
     }
 
     /// stdout as `print` writes it (buffered, flushed at exit) and stderr through `StandardError`.
-    public static let standard = Console(output: { print($0, terminator: "") }, errors: { StandardError.write($0) })
+    public static let standard = Console(
+        output: { print($0, terminator: "") }, errors: { StandardError.write($0) }, errorsAreTerminal: isatty(2) != 0)
 }
 
 /// One run of a command: where its text goes, the command line its provenance records and the program Slurm batch
@@ -45,5 +51,7 @@ struct Invocation: Sendable {
     }
 
     /// A progress line with an ETA on stderr.
-    func progress(_ label: String) -> ProgressLine { ProgressLine(label: label, write: console.errors) }
+    func progress(_ label: String) -> ProgressLine {
+        ProgressLine(label: label, write: console.errors, redraws: console.errorsAreTerminal)
+    }
 }

@@ -4,7 +4,7 @@ import ThemeLab
 let reproduceCommand = Command(
     summary: "run every Experiments/*.json and write results/ with REPORT.md",
     help: """
-        usage: themelab reproduce [--out DIR] [--data-dir DIR] [--only NAME,…] [--replicates R]
+        usage: themelab reproduce [--out DIR] [--data-dir DIR] [--only NAME,…] [--replicates R] [--cold] [--verbose]
 
         Runs every experiment file in Experiments/ (sorted by name), writes DIR/NAME/ for each,
         and DIR/REPORT.md: a summary of the claims (C1–C9), the recommended rule, the key figures,
@@ -22,18 +22,32 @@ let reproduceCommand = Command(
           --only N,…       run only these experiments
           --replicates R   replicates per corpus in the experiments that ask for them (default: each
                            file's own, 10); every figure's 95% interval is over these
+          --cold           embed every text afresh into a private cache deleted at the end, instead of
+                           the checkout's .themelab/cache ($THEMELAB_CACHE), which keeps vectors between
+                           runs keyed by weights, configuration, BLAS kernel and layer; the bytes are the same
+          --verbose        also every experiment's own notes (corpora, replicates, embedding)
+        Prints one line per experiment with its time and an estimate of the time left (from the
+        stage times of the last run in DIR/timings.csv when there is one).
         """,
     options: ["out", "data-dir", "only", "replicates"],
+    switches: ["cold", "verbose"],
     renamed: ["results": "out"]
 ) { args, io in
     let start = Date()
     let root = args.values["out"] ?? "results"
     guard let folder = ProjectFiles.locate("Experiments") else { throw ThemeLabError.input("Experiments/ not found (run from a checkout)") }
     let output = try ResultsRoot(path: root)
-    // A private cache made afresh (a new folder with an unpredictable name, never one left or planted before).
-    let cache = try AtomicFile.makeTemporaryFolder(in: NSTemporaryDirectory(), prefix: "themelab-reproduce-")
-    defer { try? FileManager.default.removeItem(atPath: cache) }
+    // Cold: a private cache made afresh (a new folder with an unpredictable name, never one left or planted before).
+    let cold = args.flags.contains("cold")
+    let cache =
+        cold
+        ? try AtomicFile.makeTemporaryFolder(in: NSTemporaryDirectory(), prefix: "themelab-reproduce-")
+        : ProcessInfo.processInfo.environment["THEMELAB_CACHE"]
+            ?? URL(fileURLWithPath: folder).deletingLastPathComponent().appendingPathComponent(".themelab/cache").path
+    defer { if cold { try? FileManager.default.removeItem(atPath: cache) } }
     let progress = io.progress("embed")
+    let expected = Reproduction.stageSeconds(ofResultsIn: root)
+    let verbose = args.flags.contains("verbose")
     let replicates = try args.values["replicates"].map { _ in try args.int("replicates", default: 0, range: ReplicateCorpus.count) }
     var summary: Reproduction.Summary?
     // The whole tree at once: a killed run leaves the previous results/ exactly as it was.
@@ -42,8 +56,9 @@ let reproduceCommand = Command(
             experiments: folder, only: args.values["only"].map { Set($0.split(separator: ",").map(String.init)) },
             replicates: replicates, root: staging,
             environment: RunEnvironment(
-                dataDirectory: args.values["data-dir"], cacheFolder: cache, command: io.commandLine, startedAt: start, log: io.note,
-                progress: progress.update))
+                dataDirectory: args.values["data-dir"], cacheFolder: cache, command: io.commandLine, startedAt: start,
+                log: { if verbose { io.note($0) } }, progress: progress.update),
+            expectedSeconds: expected, announce: { io.note("reproduce: " + $0) })
     }
     progress.finish()
     guard let summary else { return }

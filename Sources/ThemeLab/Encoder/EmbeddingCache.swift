@@ -1,11 +1,14 @@
 import Foundation
 
 /// Pooled vectors already computed, keyed by (encoder identity, layer, text), so re-running an
-/// experiment does not re-embed. The identity covers the weights and every file that shapes a
-/// vector (config, vocabulary, tokenizer and pooling settings), so a changed folder never gets
-/// old vectors back. One file per identity and layer under the cache folder: "TLEC2\n", the
-/// identity (64 hex bytes), the dimension as UInt32, then records of SHA-256(text) (32 bytes)
-/// + d Float32s.
+/// experiment does not re-embed. The identity covers the weights, every file that shapes a vector
+/// (config, vocabulary, tokenizer and pooling settings), the BLAS kernel and the encoder's arithmetic
+/// (`SentenceEncoder.cacheIdentity`), so a changed folder, kernel or forward pass never gets old vectors
+/// back. One file per identity and layer under the cache folder: "TLEC2\n", the identity (64 hex bytes),
+/// the dimension as UInt32, then records of SHA-256(text) (32 bytes) + d Float32s.
+///
+/// Two processes may share a folder: a save takes the file's lock (`FILE.lock`, `flock`), merges what the
+/// other wrote meanwhile, and replaces the file atomically, so readers see the old or the new file whole.
 public struct EmbeddingCache {
     public let file: String
     let identity: String
@@ -31,7 +34,12 @@ public struct EmbeddingCache {
                     + "to a writable folder, or pass --no-cache")
         }
         rmdir(probe)
-        guard let data = FileManager.default.contents(atPath: file) else { return }
+        vectors = try stored()
+    }
+
+    /// The records of the cache file (none if there is no file yet).
+    private func stored() throws -> [Data: [Float]] {
+        guard let data = FileManager.default.contents(atPath: file) else { return [:] }
         let record = 32 + 4 * dimensions
         let header = Self.magic.count + 64 + 4
         let storedIdentity = data.count >= header ? String(decoding: data[Self.magic.count..<(Self.magic.count + 64)], as: UTF8.self) : ""
@@ -44,6 +52,7 @@ public struct EmbeddingCache {
             throw ThemeLabError.input(
                 "\(file): not an embedding cache of this encoder (\(identity.prefix(16)), \(dimensions)-dim); delete it to rebuild")
         }
+        var records: [Data: [Float]] = [:]
         var offset = header
         while offset < data.count {
             let key = data.subdata(in: offset..<(offset + 32))
@@ -51,9 +60,10 @@ public struct EmbeddingCache {
             guard values.allSatisfy(\.isFinite) else {
                 throw ThemeLabError.input("\(file): a non-finite cached vector; delete it to rebuild")
             }
-            vectors[key] = values
+            records[key] = values
             offset += record
         }
+        return records
     }
 
     static func key(_ text: String) -> Data {
@@ -78,10 +88,15 @@ public struct EmbeddingCache {
 
     public var count: Int { vectors.count }
 
-    /// Writes the cache (atomically) if anything was added. Records are sorted by key, so the
-    /// file's bytes depend only on its contents.
+    /// Writes the cache if anything was added: under the file's lock, merged with what another process saved
+    /// meanwhile, replaced atomically. Records are sorted by key, so the file's bytes depend only on its contents.
     public mutating func save() throws {
         guard dirty else { return }
+        let fd = open(file + ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard fd >= 0 else { throw ThemeLabError.input("\(file).lock: cannot open (\(String(cString: strerror(errno))))") }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX) == 0 else { throw ThemeLabError.input("\(file).lock: cannot lock (\(String(cString: strerror(errno))))") }
+        vectors.merge(try stored()) { mine, _ in mine }
         var data = Self.magic + Data(identity.utf8)
         withUnsafeBytes(of: UInt32(dimensions).littleEndian) { data.append(contentsOf: $0) }
         for key in vectors.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {

@@ -45,8 +45,14 @@ public final class SentenceEncoder: @unchecked Sendable {
                 }.joined().utf8))
     }
 
-    /// What the embedding cache is keyed by: the weights and the configuration together.
-    var cacheIdentity: String { SHA256.hex(Data("\(modelHash) \(configurationHash)".utf8)) }
+    /// Names the encoder's own arithmetic (the forward pass's code): raised whenever a change moves a vector's bits, so
+    /// no cache hands back vectors the current code would not compute.
+    static let arithmeticVersion = 1
+
+    /// What the embedding cache is keyed by: the weights, the configuration, the BLAS kernel and the encoder's arithmetic.
+    var cacheIdentity: String {
+        SHA256.hex(Data("\(modelHash) \(configurationHash) \(BLASRuntime.corename) encoder-\(Self.arithmeticVersion)".utf8))
+    }
 
     public var dimensions: Int { configuration.hidden }
 

@@ -10,16 +10,19 @@ public enum Reproduction {
     }
 
     /// Runs the experiments of `folder` (all, or those named in `only`) into `root`, in file-name order;
-    /// `replicates` overrides the count of every experiment that has replicates.
+    /// `replicates` overrides the count of every experiment that has replicates. As each stage ends, `announce` gets a
+    /// line with its time and an estimate of the time left, from `expectedSeconds` (the last run's stage times) if given.
     public static func run(
-        experiments folder: String, only: Set<String>? = nil, replicates: Int? = nil, root: ResultsRoot, environment: RunEnvironment
+        experiments folder: String, only: Set<String>? = nil, replicates: Int? = nil, root: ResultsRoot, environment: RunEnvironment,
+        expectedSeconds: [String: Double] = [:], announce: @escaping (String) -> Void = { _ in }
     ) throws -> Summary {
         let all = try experimentNames(in: folder, only: only)
         let layout = try ReportLayout.read(path: "\(folder)/report/layout.json")
         let chosen = all.filter { only?.contains($0) ?? true }.sorted { "\($0).json" < "\($1).json" }
         for name in chosen { try root.refuseNonFolder(name) }
         let (plans, replays) = try readPlans(chosen, in: folder, replicates: replicates)
-        var timings = WallClock()
+        let stages = plans.map(\.name) + replays.map(\.name) + ["c7"] + (layout.fragility == nil ? [] : ["fragility"])
+        var timings = WallClock(plan: stages, expected: expectedSeconds, announce: announce)
         let done = try runExperiments(plans, root: root, environment, timings: &timings)
         let replayed = try runReplays(replays, root: root, environment, timings: &timings)
         var report = ReproductionReport(
@@ -139,19 +142,75 @@ public enum Reproduction {
     }
 
     /// Wall-clock seconds per stage of a run, for results/timings.csv: the one file at the top of results/ that the
-    /// byte contract leaves out.
+    /// byte contract leaves out. As each stage of `plan` ends, `announce` gets one line: its time, the time so far and
+    /// an estimate of the time left.
     struct WallClock {
         private(set) var stages: [(name: String, seconds: Double)] = []
+        var plan: [String] = []
+        /// Seconds per stage in an earlier run, the basis of the estimate.
+        var expected: [String: Double] = [:]
+        var announce: (String) -> Void = { _ in }
+        private let started = Date()
 
         mutating func time<T>(_ name: String, _ work: () throws -> T) rethrows -> T {
             let started = Date()
-            defer { stages.append((name, (Date().timeIntervalSince(started) * 10).rounded() / 10)) }
+            defer {
+                stages.append((name, (Date().timeIntervalSince(started) * 10).rounded() / 10))
+                announce(progress())
+            }
             return try work()
+        }
+
+        /// "[3/11] clinc150: 91.2 s (4 min 2 s so far, about 6 min left)".
+        func progress() -> String {
+            let last = stages[stages.count - 1]
+            let left = secondsLeft()
+            let estimate = left.map { $0 > 0 ? ", about \(Self.duration($0)) left" : "" } ?? ""
+            return "[\(stages.count)/\(max(plan.count, stages.count))] \(last.name): \(last.seconds) s "
+                + "(\(Self.duration(Date().timeIntervalSince(started))) so far\(estimate))"
+        }
+
+        /// The remaining stages' times in the earlier run, scaled by how this run compares with it on the stages done;
+        /// without an earlier time for every stage, the mean stage time so far for each stage left. Nil before any stage.
+        func secondsLeft() -> Double? {
+            guard !stages.isEmpty else { return nil }
+            let left = plan.filter { name in !stages.contains { $0.name == name } }
+            let spent = stages.map(\.seconds).reduce(0, +)
+            if stages.allSatisfy({ expected[$0.name] != nil }), left.allSatisfy({ expected[$0] != nil }) {
+                let before = stages.map { expected[$0.name]! }.reduce(0, +)
+                let scale = before > 0 ? spent / before : 1
+                return left.map { expected[$0]! }.reduce(0, +) * scale
+            }
+            return spent / Double(stages.count) * Double(left.count)
+        }
+
+        /// "45 s", "6 min 10 s".
+        static func duration(_ seconds: Double) -> String {
+            let s = Int(seconds.rounded())
+            return s < 60 ? "\(s) s" : "\(s / 60) min \(s % 60) s"
         }
 
         func csv(total: Double) -> String {
             (["stage,seconds"] + stages.map { "\($0.name),\($0.seconds)" } + ["total,\(total)"]).joined(separator: "\n") + "\n"
         }
+
+        /// The stage times of a timings.csv (`csv(total:)`), without the total; empty for anything unreadable.
+        static func stageSeconds(csv: String) -> [String: Double] {
+            var seconds: [String: Double] = [:]
+            for line in csv.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: ",")
+                if fields.count == 2, fields[0] != "total", let value = Double(fields[1]), value.isFinite, value >= 0 {
+                    seconds[String(fields[0])] = value
+                }
+            }
+            return seconds
+        }
+    }
+
+    /// The stage times of the run that wrote `root` (its timings.csv), the basis of a new run's estimate.
+    public static func stageSeconds(ofResultsIn root: String) -> [String: Double] {
+        guard let text = try? String(contentsOfFile: "\(root)/timings.csv", encoding: .utf8) else { return [:] }
+        return WallClock.stageSeconds(csv: text)
     }
 
     /// Claim C7 on real vectors: a corpus's MiniLM vectors (unit), summed per theme in Float64 and

@@ -29,11 +29,13 @@ struct LeaderAssignment: Grouping {
         let d = pass.distribution
         let grid = Set((0..<24).compactMap { d.quantile(.all, 1 - pow(10, -(0.3 + Double($0) * 4.7 / 23))) }).subtracting(
             ruled.map(\.threshold))
-        var cuts = ruled
-        for t in grid {
-            let groups = try LeaderGrouping.group(pass.vectors, threshold: t, order: request.order)
-            cuts.append(BestCut(threshold: t, ari: Recovery(topics: topics, groups: groups).ari, groups: Set(groups).count))
-        }
+        let thresholds = grid.sorted()
+        let labels = try LeaderGrouping.group(pass.vectors, thresholds: thresholds, order: request.order)
+        let cuts =
+            ruled
+            + zip(thresholds, labels).map { t, groups in
+                BestCut(threshold: t, ari: Recovery(topics: topics, groups: groups).ari, groups: Set(groups).count)
+            }
         // The first of the lowest thresholds among equal ARIs, as a sweep from the bottom finds it.
         let best = cuts.sorted { $0.threshold < $1.threshold }.reduce(BestCut(threshold: .infinity, ari: -.infinity, groups: 0)) {
             $1.ari > $0.ari ? $1 : $0

@@ -24,20 +24,13 @@ final class CoarseHistogramPass: PairConsumer {
     }
 
     func consume(_ tile: SimilarityTile, worker: Int) {
-        // numpy's rule (`CoarseHistogram.bin`) on local copies, so the loop stays tight.
-        let n = histogram.counts.count
-        let mine = perWorker[worker]
-        var counts = [Int](repeating: 0, count: n)
-        histogram.edges.withUnsafeBufferPointer { e in
-            let scale = Double(n) / (e[n] - e[0])
-            for a in 0..<tile.rowCount {
-                let row = tile.values + a * tile.stride
-                for b in tile.firstColumn(ofRow: a)..<tile.colCount {
-                    counts[CoarseHistogram.bin(of: Double(row[b]), edges: e, scale: scale)] += 1
-                }
-            }
+        var counter = CoarseHistogram.BinCounter(edges: histogram.edges)
+        for a in 0..<tile.rowCount {
+            let first = tile.firstColumn(ofRow: a)
+            counter.add(UnsafeBufferPointer(start: tile.values + a * tile.stride + first, count: max(tile.colCount - first, 0)))
         }
-        for i in 0..<n where counts[i] > 0 { mine.values[i] += counts[i] }
+        let mine = perWorker[worker]
+        for (i, c) in counter.counts().enumerated() where c > 0 { mine.values[i] += c }
     }
 }
 
@@ -80,8 +73,38 @@ public struct CoarseHistogram: Sendable, Equatable {
         let n = e.count - 1
         let position = (v - e[0]) * scale
         guard !position.isNaN else { return 0 }
-        var i = Int(min(max(position, 0), Double(n - 1)))
-        if v < e[i] { i -= 1 } else if i < n - 1 && v >= e[i + 1] { i += 1 }
-        return max(i, 0)
+        // Branch-free: which way a value near an edge goes is data, not a branch to predict.
+        let i = Int(position < 0 ? 0 : position > Double(n - 1) ? Double(n - 1) : position)
+        let down = v < e[i] ? 1 : 0
+        let up = v >= e[i + 1] && i < n - 1 ? 1 : 0
+        return max(i - down + up &* (1 - down), 0)
+    }
+
+    /// Counts values into the bins of `edges` by numpy's rule (`bin(of:edges:scale:)`), in a tight loop: four
+    /// interleaved sets of counts, so consecutive values in one bin do not wait on each other's increments.
+    struct BinCounter {
+        private let edges: [Double]
+        private var lanes: [Int]
+
+        init(edges: [Double]) {
+            self.edges = edges
+            lanes = [Int](repeating: 0, count: 4 * (edges.count - 1))
+        }
+
+        mutating func add<F: BinaryFloatingPoint>(_ values: UnsafeBufferPointer<F>) {
+            let bins = edges.count - 1
+            edges.withUnsafeBufferPointer { e in
+                lanes.withUnsafeMutableBufferPointer { lane in
+                    let scale = Double(bins) / (e[bins] - e[0])
+                    for (i, v) in values.enumerated() { lane[(i & 3) * bins + CoarseHistogram.bin(of: Double(v), edges: e, scale: scale)] += 1 }
+                }
+            }
+        }
+
+        /// The count of each bin.
+        func counts() -> [Int] {
+            let bins = edges.count - 1
+            return (0..<bins).map { lanes[$0] + lanes[bins + $0] + lanes[2 * bins + $0] + lanes[3 * bins + $0] }
+        }
     }
 }

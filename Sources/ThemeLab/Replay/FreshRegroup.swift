@@ -57,12 +57,9 @@ final class FreshRegroup {
     /// What a histogram rule reads: the count, extremes and numpy's 256-bin histogram of the pairs.
     static func context(pairs: UnsafeBufferPointer<Double>, min lo: Double, max hi: Double, dimensions: Int) -> ThresholdContext {
         var histogram = CoarseHistogram(minimum: lo, maximum: hi, bins: bins)
-        var counts = [Int](repeating: 0, count: bins)
-        histogram.edges.withUnsafeBufferPointer { e in
-            let scale = Double(bins) / (e[bins] - e[0])
-            for v in pairs { counts[CoarseHistogram.bin(of: v, edges: e, scale: scale)] += 1 }
-        }
-        histogram.counts = counts.map(Double.init)
+        var counter = CoarseHistogram.BinCounter(edges: histogram.edges)
+        counter.add(pairs)
+        histogram.counts = counter.counts().map(Double.init)
         var all = PairAccumulator(bins: 1)
         all.count = pairs.count
         all.min = Float(lo)
@@ -72,51 +69,14 @@ final class FreshRegroup {
         return ThresholdContext(distribution: distribution, dimensions: dimensions, exactCoarse: histogram)
     }
 
-    /// The leader grouping of `items` items in save order from their centred similarities `s`
-    /// (row a from a(a−1)/2): the similarity of item a to group g's centroid is
-    /// Σ_{b∈g} s_ab / ‖Σ_{b∈g} c_b‖, and ‖Σ c‖² grows by 2·Σ_{b∈g} s_ab + 1 when a joins.
-    /// Ties go to the first group, a zero centroid scores 0, as in `LeaderGrouping`.
+    /// The leader grouping (`LeaderSweep`) of `items` items in save order from their centred similarities `s`
+    /// (row a from a(a−1)/2; each item's similarity to itself is 1).
     static func leader(_ s: UnsafePointer<Double>, items n: Int, threshold t: Double?) -> Regroup {
-        var labels = [Int32](repeating: 0, count: n)
-        var sizes: [Int] = []
         guard let t else {
             return Regroup(labels: (0..<n).map(Int32.init), threshold: nil, sizes: .init(repeating: 1, count: n), work: 0, seconds: 0)
         }
-        var dot = [Double](repeating: 0, count: n)
-        var squares = [Double](repeating: 0, count: n)
-        var norms = [Double](repeating: 0, count: n)
-        var comparisons = 0
-        for a in 0..<n {
-            let g = sizes.count
-            var best = -1
-            var bestSimilarity = -Double.infinity
-            if g > 0 {
-                for k in 0..<g { dot[k] = 0 }
-                let row = s + a * (a - 1) / 2
-                labels.withUnsafeBufferPointer { l in
-                    dot.withUnsafeMutableBufferPointer { d in for b in 0..<a { d[Int(l[b])] += row[b] } }
-                }
-                for k in 0..<g {
-                    let similarity = norms[k] > 0 ? dot[k] / norms[k] : 0
-                    if similarity > bestSimilarity {
-                        bestSimilarity = similarity
-                        best = k
-                    }
-                }
-                comparisons += g
-            }
-            if best >= 0 && bestSimilarity >= t {
-                labels[a] = Int32(best)
-                sizes[best] += 1
-                squares[best] += 2 * dot[best] + 1
-                norms[best] = max(squares[best], 0).squareRoot()
-            } else {
-                labels[a] = Int32(g)
-                sizes.append(1)
-                squares[g] = 1
-                norms[g] = 1
-            }
-        }
-        return Regroup(labels: labels, threshold: t, sizes: sizes, work: Double(comparisons), seconds: 0)
+        var sweep = LeaderSweep(threshold: t, items: n)
+        for a in 0..<n { sweep.visit(s + a * (a - 1) / 2, count: a, selfSimilarity: 1) }
+        return Regroup(labels: sweep.labels, threshold: t, sizes: sweep.sizes, work: Double(sweep.comparisons), seconds: 0)
     }
 }

@@ -34,16 +34,29 @@ struct IncrementalGroups {
 
     /// (u − μ)/‖u − μ‖ for row `a` of `vectors`.
     func centred(_ vectors: [Double], row a: Int) -> [Double] {
-        var c = (0..<dimensions).map { vectors[a * dimensions + $0] - mean[$0] }
-        let length = c.reduce(0) { $0 + $1 * $1 }.squareRoot()
-        if length > 0 { for k in c.indices { c[k] /= length } }
-        return c
+        let d = dimensions
+        return [Double](unsafeUninitializedCapacity: d) { c, count in
+            vectors.withUnsafeBufferPointer { v in
+                mean.withUnsafeBufferPointer { mu in
+                    var squares = 0.0
+                    for k in 0..<d {
+                        c[k] = v[a * d + k] - mu[k]
+                        squares += c[k] * c[k]
+                    }
+                    let length = squares.squareRoot()
+                    if length > 0 { for k in 0..<d { c[k] /= length } }
+                }
+            }
+            count = d
+        }
     }
 
     private func norm(of g: Int) -> Double {
-        var squares = 0.0
-        for k in 0..<dimensions { squares += sums[g * dimensions + k] * sums[g * dimensions + k] }
-        return squares.squareRoot()
+        sums.withUnsafeBufferPointer { s in
+            var squares = 0.0
+            for k in (g * dimensions)..<((g + 1) * dimensions) { squares += s[k] * s[k] }
+            return squares.squareRoot()
+        }
     }
 
     /// Assigns row `a` of `vectors` (the next save); returns the similarities computed (one per group).

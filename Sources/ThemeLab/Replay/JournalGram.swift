@@ -86,21 +86,23 @@ final class JournalGram {
         var lo = Double.infinity
         var hi = -Double.infinity
         raw.withUnsafeBufferPointer { r in
-            for a in 1..<max(n, 1) {
-                let row = r.baseAddress! + a * (a + 1) / 2
-                let out = s + a * (a - 1) / 2
-                let ha = h[a]
-                let wa = w[a]
-                var rowLo = Double.infinity
-                var rowHi = -Double.infinity
-                for b in 0..<a {
-                    let v = (row[b] - ha - h[b]) * wa * w[b]
-                    out[b] = v
-                    rowLo = Swift.min(rowLo, v)
-                    rowHi = Swift.max(rowHi, v)
+            h.withUnsafeBufferPointer { h in
+                w.withUnsafeBufferPointer { w in
+                    for a in 1..<max(n, 1) {
+                        let row = r.baseAddress! + a * (a + 1) / 2
+                        let out = s + a * (a - 1) / 2
+                        let (ha, wa) = (h[a], w[a])
+                        var (rowLo, rowHi) = (Double.infinity, -Double.infinity)
+                        for b in 0..<a {
+                            let v = (row[b] - ha - h[b]) * wa * w[b]
+                            out[b] = v
+                            rowLo = Swift.min(rowLo, v)
+                            rowHi = Swift.max(rowHi, v)
+                        }
+                        lo = Swift.min(lo, rowLo)
+                        hi = Swift.max(hi, rowHi)
+                    }
                 }
-                lo = Swift.min(lo, rowLo)
-                hi = Swift.max(hi, rowHi)
             }
         }
         return (lo, hi)

@@ -2,18 +2,21 @@ import Foundation
 
 /// A progress line with an ETA on stderr (or `write`, where a caller captures it) for long work. Silent for work
 /// that ends within a second, and redrawn at most twice a second. When the count starts over (a new task reports
-/// through the same line), the clock starts over too.
+/// through the same line), the clock starts over too. Drawn only on a terminal (`redraws`): a log file or a pipe gets
+/// no carriage returns.
 public final class ProgressLine: @unchecked Sendable {
     private let label: String
     private let write: (String) -> Void
+    private let redraws: Bool
     private var start = Date()
     private var lastDraw = Date.distantPast
     private var lastDone = Int.max
     private var drew = false
 
-    public init(label: String, write: @escaping (String) -> Void = StandardError.write) {
+    public init(label: String, write: @escaping (String) -> Void = StandardError.write, redraws: Bool = isatty(2) != 0) {
         self.label = label
         self.write = write
+        self.redraws = redraws
     }
 
     public func update(done: Int, total: Int) {
@@ -25,7 +28,7 @@ public final class ProgressLine: @unchecked Sendable {
         lastDone = done
         let now = Date()
         let elapsed = now.timeIntervalSince(start)
-        guard elapsed > 1, now.timeIntervalSince(lastDraw) > 0.5 || done == total, total > 0 else { return }
+        guard redraws, elapsed > 1, now.timeIntervalSince(lastDraw) > 0.5 || done == total, total > 0 else { return }
         lastDraw = now
         drew = true
         let fraction = Double(done) / Double(total)
