@@ -1,12 +1,13 @@
 # `make reproduce`: install what is missing, build in release mode, run every experiment and
-# write results/.   `make test`: install what is missing, run the test suite (under the harness's BLAS kernel).
+# write results/ (vectors kept between runs in .themelab/cache). `make reproduce-cold`: the same with every text
+# embedded afresh into a private cache (the same bytes).   `make test`: install what is missing, run the test suite (under the harness's BLAS kernel).
 # `make gate`: the CI regression gate (re-run Experiments/ci-gate.json, check it against results/baseline.json).
 # `make fuzz`: every parser under libFuzzer for FUZZ_SECONDS each (default 600; CI runs 30).
 # `make lint`: swift format (committed .swift-format) and no line over 140 characters.
 # `make bench`: the benchmarks of Experiments/bench (pairs, scale, encoder) into results/bench/.
 # `make fixtures`: re-create the reference fixtures (pinned numpy/scipy/scikit-learn in a throwaway venv).
 # Everything the commands read is in this repository or installed by scripts/bootstrap.
-.PHONY: bootstrap test reproduce gate fuzz lint bench fixtures
+.PHONY: bootstrap test reproduce reproduce-cold gate fuzz lint bench fixtures
 
 bootstrap:
 	@scripts/bootstrap
@@ -17,6 +18,10 @@ test: bootstrap
 reproduce: bootstrap
 	swift build -c release
 	.build/release/themelab reproduce
+
+reproduce-cold: bootstrap
+	swift build -c release
+	.build/release/themelab reproduce --cold
 
 gate: bootstrap
 	swift build -c release

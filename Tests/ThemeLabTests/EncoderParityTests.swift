@@ -35,17 +35,20 @@ import Testing
         #expect(c.layers == 6 && c.hidden == 384 && c.heads == 12 && c.maxSequenceLength == 256 && c.normalize)
     }
 
-    /// The products of one layer for sentences of 3 and 5 tokens, counted by hand: Q|K|V per sentence
-    /// (2), QKᵀ and P·V per sentence and head (2 · 12 · 2), then the output, intermediate and output projections (3 · 2).
+    /// The products of one layer for sentences of 3 and 5 tokens, counted by hand: each sentence starts at a multiple of
+    /// 12 rows, so the batch is 24 rows; Q|K|V over them (1), QKᵀ and P·V per sentence and head (2 · 12 · 2), then the
+    /// output, intermediate and output projections over the 24 rows (3).
     @Test func forwardPassProductsByHand() throws {
+        #expect(TokenRows(lengths: [3, 5]).starts == [0, 12] && TokenRows(lengths: [3, 5]).rows == 24)
+        #expect(TokenRows(lengths: [12, 13, 1]).starts == [0, 12, 36] && TokenRows(lengths: [12, 13, 1]).rows == 48)
         let products = try encoder().model.matrixProducts(lengths: [3, 5], layer: 1)
-        #expect(products.count == 2 + 48 + 6)
-        #expect(products.first == .init(m: 3, n: 1152, k: 384) && products.last == .init(m: 5, n: 384, k: 1536))
-        #expect(products[2] == .init(m: 3, n: 3, k: 32) && products[3] == .init(m: 3, n: 32, k: 3))
-        // 2·m·n·k summed: projections 2·8·384·(1152 + 384 + 1536 + 1536), attention 12·2·(2·3·3·32 + 2·5·5·32).
+        #expect(products.count == 1 + 48 + 3)
+        #expect(products.first == .init(m: 24, n: 1152, k: 384) && products.last == .init(m: 24, n: 384, k: 1536))
+        #expect(products[1] == .init(m: 3, n: 3, k: 32) && products[2] == .init(m: 3, n: 32, k: 3))
+        // 2·m·n·k summed: projections 2·24·384·(1152 + 384 + 1536 + 1536), attention 12·2·(2·3·3·32 + 2·5·5·32).
         let flops = products.reduce(0) { $0 + 2 * $1.m * $1.n * $1.k }
-        #expect(flops == 2 * 8 * 384 * 4608 + 12 * 2 * (576 + 1600))
-        #expect(try encoder().model.matrixProducts(lengths: [3, 5], layer: 6).count == 6 * 56)
+        #expect(flops == 2 * 24 * 384 * 4608 + 12 * 2 * (576 + 1600))
+        #expect(try encoder().model.matrixProducts(lengths: [3, 5], layer: 6).count == 6 * 52)
     }
 
     /// `bench encoder` through the CLI: one JSON line naming the corpus's sentences and tokens.
@@ -124,6 +127,22 @@ import Testing
         #expect(second == first && calls == 0)
         #expect(first.row(0) == first.row(2))
         #expect(try e.embed([texts[1]], layer: 2) == Matrix(rows: 1, cols: 384, storage: Array(first.row(1))), "cached = embedded alone")
+    }
+
+    /// Two runs sharing a cache folder (each opened it before the other saved) both keep what they added: a save merges
+    /// what is on disk under the file's lock instead of replacing it with its own view.
+    @Test func twoCachesOnOneFolderMergeTheirVectors() throws {
+        let e = try encoder()
+        let folder = temporaryFolder()
+        var first = try EmbeddingCache(folder: folder, encoder: e, layer: 2)
+        var second = try EmbeddingCache(folder: folder, encoder: e, layer: 2)
+        let a = try e.embed(["The garden needs water."], layer: 2, cache: &first)
+        let b = try e.embed(["Ran five kilometres today."], layer: 2, cache: &second)
+        let merged = try EmbeddingCache(folder: folder, encoder: e, layer: 2)
+        #expect(merged.count == 2)
+        #expect(merged.vector(for: "The garden needs water.") == Array(a.row(0)))
+        #expect(merged.vector(for: "Ran five kilometres today.") == Array(b.row(0)))
+        #expect(e.cacheIdentity.count == 64 && merged.file.hasSuffix("-layer2.bin"))
     }
 
     @Test func layerOutOfRangeIsAUsageError() throws {

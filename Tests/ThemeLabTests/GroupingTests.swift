@@ -143,6 +143,47 @@ import Testing
                 to: (fifth[29] + fifth[30]) / 2, absoluteTolerance: 1e-5))
     }
 
+    /// The leader from shared block products gives, for every threshold of a sweep, what a direct implementation of the
+    /// app's rule gives (centroid sums in Float64, cosine to each, first best, ≥ t joins), in any visiting order; and a
+    /// sweep gives each threshold the labels it gets alone. 600 items: three blocks of `blockRows`.
+    @Test func leaderSweepEqualsTheDirectRule() throws {
+        let (_, raw) = SyntheticVectors(
+            dimensions: 24, topicSizes: [200, 150, 150, 100], anisotropy: 0.5, topicStrength: 1, noise: 0.7, seed: 3
+        )
+        .corpus(name: "g")
+        let x = try unitRows(raw)
+        func direct(_ t: Double, _ order: [Int]) -> [Int32] {
+            var labels = [Int32](repeating: -1, count: x.rows)
+            var sums: [[Double]] = []
+            for i in order {
+                let v = x.row(i).map(Double.init)
+                let cosines = sums.map { s -> Double in
+                    let norm = s.reduce(0) { $0 + $1 * $1 }.squareRoot()
+                    return norm > 0 ? zip(s, v).reduce(0) { $0 + $1.0 * $1.1 } / norm : 0
+                }
+                if let best = cosines.indices.max(by: { cosines[$0] < cosines[$1] || (cosines[$0] == cosines[$1] && $0 > $1) }),
+                    cosines[best] >= t
+                {
+                    labels[i] = Int32(best)
+                    sums[best] = zip(sums[best], v).map { $0 + $1 }
+                } else {
+                    labels[i] = Int32(sums.count)
+                    sums.append(v)
+                }
+            }
+            return labels
+        }
+        let thresholds = [0.2, 0.45, 0.6, 0.8]
+        for order in [Array(0..<x.rows), SeededRandom.permutation(count: x.rows, seed: 9)] {
+            let swept = try LeaderGrouping.group(x, thresholds: thresholds, order: order)
+            for (t, labels) in zip(thresholds, swept) {
+                #expect(labels == direct(t, order), "t = \(t)")
+                #expect(labels == (try LeaderGrouping.group(x, threshold: t, order: order)), "t = \(t) alone")
+            }
+            #expect(Set(swept[1]).count > 2 && Set(swept[3]).count > Set(swept[1]).count)
+        }
+    }
+
     @Test func leaderByHand() throws {
         // Unit vectors at 0°, 10°, 90°, 95°, 50°: with t = 0.9 the first two and the next two
         // group; 50° is ~0.69 from both centroids and starts its own group.

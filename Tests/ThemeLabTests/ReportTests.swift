@@ -56,6 +56,20 @@ import Testing
         #expect((try? XMLDocument(xmlString: svg)) != nil)
     }
 
+    /// reproduce's estimate of the time left: the last run's times for the stages left, scaled by this run's pace on the
+    /// stages done (here 1.5× slower: 60 s against 40); without a last run, the mean stage so far for each stage left.
+    @Test func reproduceEstimatesTheTimeLeftFromTheLastRun() {
+        let plan = ["a", "b", "c", "replay"]
+        let expected = Reproduction.WallClock.stageSeconds(csv: "stage,seconds\na,30\nb,10\nc,20\nreplay,100\ntotal,160\n")
+        #expect(expected == ["a": 30, "b": 10, "c": 20, "replay": 100])
+        let done = [(name: "a", seconds: 45.0), (name: "b", seconds: 15.0)]
+        #expect(Reproduction.WallClock.secondsLeft(done: done, plan: plan, expected: expected) == 180)
+        #expect(Reproduction.WallClock.secondsLeft(done: done, plan: plan, expected: [:]) == 60)
+        #expect(Reproduction.WallClock.secondsLeft(done: [], plan: plan, expected: expected) == nil)
+        #expect(Reproduction.WallClock.stageSeconds(csv: "stage,seconds\na,-1\nb,nan\nc\n") == [:])
+        #expect(Reproduction.WallClock.duration(59.6) == "1 min 0 s" && Reproduction.WallClock.duration(42) == "42 s")
+    }
+
     @Test func logAxesAreLabelledWithValues() throws {
         let svg = SVGPlot.lines(
             title: "t", xLabel: "N", yLabel: "s",

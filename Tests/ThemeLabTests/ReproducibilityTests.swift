@@ -102,6 +102,35 @@ import Testing
         }
     }
 
+    /// `reproduce` keeps vectors in the checkout's cache between runs: a warm run embeds nothing (the cache file is not
+    /// rewritten) and writes the cold run's bytes, and `--cold` (a private cache made afresh) writes them too.
+    @Test func warmAndColdReproduceWriteTheSameBytes() throws {
+        let folder = temporaryFolder()
+        let env = ["THEMELAB_CACHE": folder + "/cache"]
+        func run(_ out: String, _ extra: [String] = []) throws -> String {
+            let r = try CLI.launch(
+                ["reproduce", "--only", "seeds", "--replicates", "2", "--out", folder + "/" + out] + extra, environment: env)
+            try #require(r.status == 0, "\(r.stderr)")
+            #expect(r.stderr.contains("reproduce: [1/3] seeds: "), "\(r.stderr)")
+            #expect(!r.stderr.contains("\r"), "a progress line redrawn into a pipe")
+            return folder + "/" + out
+        }
+        let first = try run("first")
+        let cacheFiles = try FileManager.default.contentsOfDirectory(atPath: folder + "/cache").filter { $0.hasSuffix(".bin") }
+        try #require(cacheFiles.count == 1, "\(cacheFiles)")
+        let written = try FileManager.default.attributesOfItem(atPath: folder + "/cache/" + cacheFiles[0])[.modificationDate] as? Date
+        let warm = try run("warm")
+        #expect(try FileManager.default.attributesOfItem(atPath: folder + "/cache/" + cacheFiles[0])[.modificationDate] as? Date == written)
+        let cold = try run("cold", ["--cold"])
+        let (files, warmFiles, coldFiles) = (try Self.contractFiles(first), try Self.contractFiles(warm), try Self.contractFiles(cold))
+        #expect(files.contains("seeds/seeds.json") && files == warmFiles && files == coldFiles)
+        for file in files {
+            let bytes = try Self.comparable(first + "/" + file)
+            #expect(bytes == (try Self.comparable(warm + "/" + file)), "\(file): warm run differs")
+            #expect(bytes == (try Self.comparable(cold + "/" + file)), "\(file): cold run differs")
+        }
+    }
+
     /// A file's text without the fields that legitimately change between runs: the time stamp, the command line,
     /// who chose the kernel (`themelab` re-executing itself, or `make test` starting the runner on the same kernel), and
     /// the CPU's name (the bytes hold per kernel: an AMD Zen 4 forced to SkylakeX rewrites an Intel machine's results).

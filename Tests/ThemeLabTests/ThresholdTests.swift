@@ -154,6 +154,24 @@ import Testing
         #expect(MixtureCrossingThreshold.crossing(skewed)!.isApproximatelyEqual(to: (0.2 + 0.01 * log(9) / 0.4), absoluteTolerance: 1e-12))
     }
 
+    /// The tight counting loop (`BinCounter`) bins exactly as numpy's rule (`CoarseHistogram.bin`) value by value:
+    /// on every edge, one ulp either side of it, the extremes, values outside, infinities and a NaN.
+    @Test func binCounterEqualsTheBinRuleAtEveryEdge() {
+        let h = CoarseHistogram(minimum: -0.3125, maximum: 0.9, bins: 256)
+        var values: [Double] = [-.infinity, .infinity, .nan, -1, 2, -0.3125, 0.9]
+        for e in h.edges { values += [e, e.nextDown, e.nextUp] }
+        var random = SeededRandom(seed: 5)
+        for _ in 0..<5000 { values.append(-0.3125 + 1.2125 * Double(random.next() % 1_000_000) / 1_000_000) }
+        var counter = CoarseHistogram.BinCounter(edges: h.edges)
+        values.withUnsafeBufferPointer { counter.add($0) }
+        var expected = [Int](repeating: 0, count: 256)
+        h.edges.withUnsafeBufferPointer { e in
+            for v in values { expected[CoarseHistogram.bin(of: v, edges: e, scale: 256 / (e[256] - e[0]))] += 1 }
+        }
+        #expect(counter.counts() == expected)
+        #expect(expected[0] >= 4 && expected[255] >= 4 && expected.reduce(0, +) == values.count)
+    }
+
     @Test func kittlerIllingworthSplitsTwoSeparatedModes() {
         var h = CoarseHistogram(minimum: 0, maximum: 1, bins: 10)
         for (v, n) in [(0.05, 10.0), (0.15, 20), (0.25, 10), (0.75, 5), (0.85, 10), (0.95, 5)] { h.add(v, count: n) }

@@ -5,9 +5,9 @@ import Foundation
 /// HuggingFace's `BertModel` computes it in inference mode:
 ///   h₀ = LayerNorm(word[id] + position[p] + tokenType[0])
 ///   per layer: a = LayerNorm(h + Attention(h)·Wₒ + bₒ); h' = LayerNorm(a + GELU(a·W₁ + b₁)·W₂ + b₂)
-/// Sentences in a batch are packed row after row with no padding: every projection is one
-/// `sgemm` over all tokens of the batch, and attention runs per sentence on its own rows, so no
-/// padding mask is needed. Weights are stored [out, in], hence `x·Wᵀ`.
+/// Sentences in a batch are packed row after row (`TokenRows`), each starting at a multiple of
+/// `TokenRows.alignment` rows: every projection is one `sgemm` over all rows of the batch, and attention
+/// runs per sentence on its own rows, so no padding mask is needed. Weights are stored [out, in], hence `x·Wᵀ`.
 public final class BERTModel: @unchecked Sendable {
     struct Linear {
         var weight: FloatTensor  // [out, in]
@@ -67,30 +67,28 @@ public final class BERTModel: @unchecked Sendable {
     func meanPooled(_ batch: [[Int32]], layer: Int) -> Matrix {
         precondition((0...configuration.layers).contains(layer), "layer out of range")
         let h = configuration.hidden
-        let lengths = batch.map(\.count)
-        let offsets = lengths.reduce(into: [0]) { $0.append($0.last! + $1) }
-        let tokens = offsets.last!
-        var x = [Float](repeating: 0, count: tokens * h)
+        let packing = TokenRows(lengths: batch.map(\.count))
+        var x = [Float](repeating: 0, count: packing.rows * h)
         x.withUnsafeMutableBufferPointer { x in
             let type = tokenTypeEmbeddings.start
             for (s, ids) in batch.enumerated() {
                 for (p, id) in ids.enumerated() {
-                    let row = x.baseAddress! + (offsets[s] + p) * h
+                    let row = x.baseAddress! + (packing.starts[s] + p) * h
                     let w = wordEmbeddings.start + Int(id) * h
                     let q = positionEmbeddings.start + p * h
                     for k in 0..<h { row[k] = w[k] + q[k] + type[k] }
                 }
             }
         }
-        layerNorm(&x, embeddingNorm, rows: tokens)
-        for l in layers.prefix(layer) { x = forward(l, x, offsets: offsets) }
+        layerNorm(&x, embeddingNorm, rows: packing.rows)
+        for l in layers.prefix(layer) { x = forward(l, x, packing) }
 
         var pooled = Matrix(rows: batch.count, cols: h)
-        for s in 0..<batch.count {
-            for p in offsets[s]..<offsets[s + 1] {
+        for (s, start) in packing.starts.enumerated() {
+            for p in start..<(start + packing.lengths[s]) {
                 for k in 0..<h { pooled[s, k] += x[p * h + k] }
             }
-            let scale = 1 / Float(lengths[s])
+            let scale = 1 / Float(packing.lengths[s])
             for k in 0..<h { pooled[s, k] *= scale }
         }
         return pooled
@@ -102,31 +100,32 @@ public final class BERTModel: @unchecked Sendable {
     }
 
     /// The products `meanPooled(_:layer:)` makes for sentences of these token counts, in its order:
-    /// per layer and sentence, Q|K|V, then per head QKᵀ and P·V, then the attention output, the
-    /// intermediate and the output projection (for timing sgemm alone on the encoder's own shapes).
+    /// per layer Q|K|V over the batch's rows, then per sentence and head QKᵀ and P·V, then the attention output,
+    /// the intermediate and the output projection (for timing sgemm alone on the encoder's own shapes).
     public func matrixProducts(lengths: [Int], layer: Int) -> [MatrixProduct] {
         let c = configuration
         let dh = c.hidden / c.heads
+        let rows = TokenRows(lengths: lengths).rows
         let perLayer =
-            lengths.map { MatrixProduct(m: $0, n: 3 * c.hidden, k: c.hidden) }
+            [MatrixProduct(m: rows, n: 3 * c.hidden, k: c.hidden)]
             + lengths.flatMap { n in (0..<c.heads).flatMap { _ in [MatrixProduct(m: n, n: n, k: dh), MatrixProduct(m: n, n: dh, k: n)] } }
-            + lengths.map { MatrixProduct(m: $0, n: c.hidden, k: c.hidden) }
-            + lengths.map { MatrixProduct(m: $0, n: c.intermediate, k: c.hidden) }
-            + lengths.map { MatrixProduct(m: $0, n: c.hidden, k: c.intermediate) }
+            + [
+                MatrixProduct(m: rows, n: c.hidden, k: c.hidden), MatrixProduct(m: rows, n: c.intermediate, k: c.hidden),
+                MatrixProduct(m: rows, n: c.hidden, k: c.intermediate),
+            ]
         return Array(repeating: perLayer, count: layer).flatMap { $0 }
     }
 
-    func forward(_ l: Layer, _ x: [Float], offsets: [Int]) -> [Float] {
-        let tokens = offsets.last!
-        let context = attention(project(x, l.queryKeyValue, offsets: offsets), offsets: offsets)
-        var a = project(context, l.attentionOutput, offsets: offsets)
+    func forward(_ l: Layer, _ x: [Float], _ packing: TokenRows) -> [Float] {
+        let context = attention(project(x, l.queryKeyValue, rows: packing.rows), packing)
+        var a = project(context, l.attentionOutput, rows: packing.rows)
         add(x, to: &a)
-        layerNorm(&a, l.attentionNorm, rows: tokens)
-        var inner = project(a, l.intermediate, offsets: offsets)
+        layerNorm(&a, l.attentionNorm, rows: packing.rows)
+        var inner = project(a, l.intermediate, rows: packing.rows)
         gelu(&inner)
-        var out = project(inner, l.output, offsets: offsets)
+        var out = project(inner, l.output, rows: packing.rows)
         add(a, to: &out)
-        layerNorm(&out, l.outputNorm, rows: tokens)
+        layerNorm(&out, l.outputNorm, rows: packing.rows)
         return out
     }
 
@@ -135,12 +134,9 @@ public final class BERTModel: @unchecked Sendable {
         x.withUnsafeBufferPointer { x in y.withUnsafeMutableBufferPointer { y in for i in y.indices { y[i] += x[i] } } }
     }
 
-    /// y = x·Wᵀ + b, one `sgemm` per sentence. A row's bits must depend on its sentence alone: OpenBLAS's
-    /// AVX2 kernels round a row differently by its place in a larger product (measured: 297 of 299 row
-    /// counts change row 0 on Haswell/Zen), so one product over a whole batch would tie a text's vector
-    /// to its batch-mates and to the embedding cache's history.
-    func project(_ x: [Float], _ f: Linear, offsets: [Int]) -> [Float] {
-        let rows = offsets.last!
+    /// y = x·Wᵀ + b over all `rows` rows of a batch, one `sgemm`; a row's bits depend on its sentence alone because
+    /// every sentence starts at a multiple of `TokenRows.alignment` (see there).
+    func project(_ x: [Float], _ f: Linear, rows: Int) -> [Float] {
         var y = [Float](unsafeUninitializedCapacity: rows * f.output) { buffer, count in
             f.bias.withUnsafeBufferPointer { b in
                 for r in 0..<rows {
@@ -151,12 +147,9 @@ public final class BERTModel: @unchecked Sendable {
         }
         x.withUnsafeBufferPointer { x in
             y.withUnsafeMutableBufferPointer { y in
-                for (start, end) in zip(offsets, offsets.dropFirst()) {
-                    cblas_sgemm(
-                        CblasRowMajor, CblasNoTrans, CblasTrans, Int32(end - start), Int32(f.output), Int32(f.input),
-                        1, x.baseAddress! + start * f.input, Int32(f.input), f.weight.start, Int32(f.input), 1,
-                        y.baseAddress! + start * f.output, Int32(f.output))
-                }
+                cblas_sgemm(
+                    CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(f.output), Int32(f.input), 1, x.baseAddress!,
+                    Int32(f.input), f.weight.start, Int32(f.input), 1, y.baseAddress!, Int32(f.output))
             }
         }
         return y
@@ -164,13 +157,13 @@ public final class BERTModel: @unchecked Sendable {
 
     /// Scaled dot-product attention per sentence and head, softmax(QKᵀ/√dₕ)·V, reading Q, K and V
     /// from the rows of the stacked projection [Q | K | V].
-    func attention(_ qkv: [Float], offsets: [Int]) -> [Float] {
+    func attention(_ qkv: [Float], _ packing: TokenRows) -> [Float] {
         let h = configuration.hidden
         let heads = configuration.heads
         let dh = h / heads
         let scale = 1 / Float(dh).squareRoot()
-        var context = [Float](repeating: 0, count: offsets.last! * h)
-        let longest = zip(offsets.dropFirst(), offsets).map { $0 - $1 }.max() ?? 0
+        var context = [Float](repeating: 0, count: packing.rows * h)
+        let longest = packing.lengths.max() ?? 0
         var scores = [Float](repeating: 0, count: longest * longest)
         qkv.withUnsafeBufferPointer { qkv in
             context.withUnsafeMutableBufferPointer { c in
@@ -179,9 +172,7 @@ public final class BERTModel: @unchecked Sendable {
                     let k = q + h
                     let v = q + 2 * h
                     let stride = Int32(3 * h)
-                    for sentence in 0..<(offsets.count - 1) {
-                        let start = offsets[sentence]
-                        let n = offsets[sentence + 1] - start
+                    for (start, n) in zip(packing.starts, packing.lengths) {
                         for head in 0..<heads {
                             let input = start * 3 * h + head * dh
                             let output = start * h + head * dh
@@ -266,4 +257,30 @@ func fastErf(_ value: Float) -> Float {
     q = q * x2 - 7.37332916720468e-03
     q = q * x2 - 1.42647390514189e-02
     return x * p / q
+}
+
+/// Where each sentence's token rows sit in a batch: one after another, each starting at a multiple of `alignment`
+/// rows, the gaps zero. OpenBLAS's sgemm rounds a row by its place in the product on the AVX2 kernels (Haswell, Zen:
+/// a row inside a larger product differs from the same row alone), but with every sentence starting at a multiple
+/// of 12 rows and the batch a multiple of 12, each row gets the bits it gets alone, on Haswell, Zen, SkylakeX and
+/// Cooperlake alike (probed for the encoder's shapes by `Experiments/bench/gemm-rows`, and checked by the tests that
+/// embed texts alone and in batches): a text's vector never depends on its batch-mates.
+struct TokenRows {
+    static let alignment = 12
+    let lengths: [Int]
+    let starts: [Int]
+    /// Rows in all, a multiple of `alignment`.
+    let rows: Int
+
+    init(lengths: [Int]) {
+        self.lengths = lengths
+        var starts: [Int] = []
+        var next = 0
+        for n in lengths {
+            starts.append(next)
+            next += (n + Self.alignment - 1) / Self.alignment * Self.alignment
+        }
+        self.starts = starts
+        rows = next
+    }
 }

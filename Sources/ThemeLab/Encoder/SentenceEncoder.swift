@@ -47,7 +47,7 @@ public final class SentenceEncoder: @unchecked Sendable {
 
     /// Names the encoder's own arithmetic (the forward pass's code): raised whenever a change moves a vector's bits, so
     /// no cache hands back vectors the current code would not compute.
-    static let arithmeticVersion = 1
+    static let arithmeticVersion = 2
 
     /// What the embedding cache is keyed by: the weights, the configuration, the BLAS kernel and the encoder's arithmetic.
     var cacheIdentity: String {

@@ -103,11 +103,18 @@ struct Analysis {
             return GroupingOutcome(
                 grouping.name, cut, rule: t, labelInformed: grouping.kind == .labelInformedReference, topics: request.labels)
         }
+        // A threshold grouping is asked for all the rules' distinct values at once.
+        let values = Array(Set(thresholds.compactMap(\.value))).sorted()
         var rows = try groupings.flatMap { g -> [GroupingOutcome] in
             switch g.kind {
-            case .threshold: try thresholds.map { t in try row(g, t, t.value.map(GroupingRequest.Target.threshold)) }
-            case .cutsItself: [try row(g, nil, .ownCuts)]
-            case .labelInformedReference: []
+            case .threshold:
+                let cuts = Dictionary(uniqueKeysWithValues: zip(values, try g.groups(at: values, request, in: pass)))
+                return thresholds.map { t in
+                    let cut = t.value.flatMap { cuts[$0] } ?? GroupingCut(labels: nil, note: t.note)
+                    return GroupingOutcome(g.name, cut, rule: t, labelInformed: false, topics: request.labels)
+                }
+            case .cutsItself: return [try row(g, nil, .ownCuts)]
+            case .labelInformedReference: return []
             }
         }
         if let topics {

@@ -12,13 +12,15 @@ extension ReplayPlan {
         environment.log("\(name): estimated \(Int(estimate.rounded())) s")
         var files: [String] = []
         var modelHash: String?
-        var results: [JournalResult] = []
+        var inputs: [JournalInput] = []
         for (i, l) in loaded.enumerated() {
             let vectors = try journalVectors(i, l, environment, source: source)
             files += l.files + vectors.files
             modelHash = vectors.modelHash ?? modelHash
-            results.append(try replayJournal(i, l, vectors: vectors, order: schemes[i], environment))
+            inputs.append(try journalInput(i, l, vectors: vectors, order: schemes[i], environment))
         }
+        let replayed = try Self.replayAll(inputs) { environment.log("\(name): \($0)") }
+        let results = zip(inputs, replayed).map { journalResult($0, timelines: $1.timelines, seconds: $1.seconds) }
         return ReplayResults(
             name: name, description: description,
             provenance: .current(
@@ -80,34 +82,44 @@ extension ReplayPlan {
         return vectors
     }
 
-    /// Journal `i` (corpus `l`) replayed in every order of its scheme, every rule and policy.
-    private func replayJournal(
+    /// One journal ready to replay: its corpus, unit vectors, topics and the saves of each order of its scheme.
+    struct JournalInput {
+        var corpus: Corpus
+        var source: String
+        var scheme: JournalOrder
+        var replay: JournalReplay
+        var u: Matrix
+        var topics: [Int32]
+        var orders: [[Int]]
+    }
+
+    /// Journal `i` (corpus `l`) with its vectors (moved by the environment's perturbation, if any) and orders.
+    private func journalInput(
         _ i: Int, _ l: LoadedCorpus, vectors: VectorSource.Vectors, order: JournalOrder, _ environment: RunEnvironment
-    ) throws -> JournalResult {
-        let (rules, policies) = (settings.rules, settings.policies)
+    ) throws -> JournalInput {
         let u = try unitRows(environment.perturbation?.apply(to: vectors.matrix) ?? vectors.matrix) {
             "\(l.corpus.name): item '\(l.corpus.items[$0].id)'"
         }
         let topics = l.corpus.labelIndices()!
-        let (launch, initial) = (self.launch(of: i), self.initial(of: i))
         let seeds = seeds(for: order)
         environment.log("\(name): \(l.corpus.name), \(l.corpus.count) saves in \(seeds.count) order(s) '\(order.name)'")
-        let started = Date()
-        let replay = JournalReplay(launch: launch, initial: initial, rules: rules, policies: policies)
-        let orders = try seeds.map { try order.saves(of: l.corpus, topics: topics, seed: $0) }
-        let timelines = try Self.replayAll(replay, u: u, topics: topics, orders: orders) {
-            environment.log("\(name): \(l.corpus.name) order \($0) of \(orders.count) done")
-        }
-        let seconds = (Date().timeIntervalSince(started) * 10).rounded() / 10
-        environment.log("\(name): \(l.corpus.name) replayed in \(seconds) s")
+        let replay = JournalReplay(launch: launch(of: i), initial: initial(of: i), rules: settings.rules, policies: settings.policies)
+        return JournalInput(
+            corpus: l.corpus, source: vectors.description, scheme: order, replay: replay, u: u, topics: topics,
+            orders: try seeds.map { try order.saves(of: l.corpus, topics: topics, seed: $0) })
+    }
+
+    /// A journal's result from the timelines of its orders ([order][rule][policy]) and their seconds.
+    private func journalResult(_ input: JournalInput, timelines: [[[JournalReplay.Timeline]]], seconds: Double) -> JournalResult {
+        let (rules, policies, replay) = (settings.rules, settings.policies, input.replay)
         return JournalResult(
-            corpus: l.corpus.name, source: vectors.description, order: order.name, orders: seeds.count, items: l.corpus.count,
-            topics: l.corpus.topicSizes.count, launch: launch, initial: initial,
+            corpus: input.corpus.name, source: input.source, order: input.scheme.name, orders: input.orders.count,
+            items: input.corpus.count, topics: input.corpus.topicSizes.count, launch: replay.launch, initial: replay.initial,
             rules: rules.indices.map { r in
                 RuleResult(
-                    rule: rules[r].name, policies: policies.map(\.name), timelines: timelines.map { $0[r] }, initial: initial,
+                    rule: rules[r].name, policies: policies.map(\.name), timelines: timelines.map { $0[r] }, initial: replay.initial,
                     points: settings.points, seed: settings.seed)
-            }, seconds: seconds)
+            }, seconds: (seconds * 10).rounded() / 10)
     }
 
     /// The seeds of a journal's orders: one per shuffle for a seeded order scheme, else the plan's seed alone.
@@ -131,26 +143,43 @@ extension ReplayPlan {
         return order
     }
 
-    /// Every order's timelines ([order][rule][policy]), two orders at a time when two cores are free.
+    /// One order's replay: its timelines ([rule][policy]) and the seconds it took.
+    struct OrderReplay {
+        var timelines: [[JournalReplay.Timeline]]
+        var seconds: Double
+    }
+
+    /// Every journal's timelines ([order][rule][policy]) and the seconds its orders took, summed. Every order of every
+    /// journal is one job, the largest (N³) first, two at a time when two cores and the memory of the two largest are free.
     static func replayAll(
-        _ replay: JournalReplay, u: Matrix, topics: [Int32], orders: [[Int]], done: @escaping (Int) -> Void
-    ) throws -> [[[JournalReplay.Timeline]]] {
-        let bytes = 8 * Double(u.rows) * Double(u.rows)  // raw similarities and the centred pairs, Float64 triangles
-        let side = ProcessInfo.processInfo.activeProcessorCount >= 2 && Double(MemoryBudget.available() ?? 0) > 2 * bytes ? 2 : 1
-        let queue = WorkQueue(count: orders.count, state: [Result<[[JournalReplay.Timeline]], Error>?](repeating: nil, count: orders.count))
-        let shared = UnsafeSendable((replay, u, topics, orders))
-        let report = UnsafeSendable(done)
-        DispatchQueue.concurrentPerform(iterations: min(side, orders.count)) { _ in
+        _ inputs: [JournalInput], log: @escaping (String) -> Void
+    ) throws -> [(timelines: [[[JournalReplay.Timeline]]], seconds: Double)] {
+        let jobs = inputs.indices.flatMap { j in inputs[j].orders.indices.map { [j, $0] } }
+            .sorted { inputs[$0[0]].u.rows > inputs[$1[0]].u.rows }
+        let largest = jobs.prefix(2).map { 8 * Double(inputs[$0[0]].u.rows) * Double(inputs[$0[0]].u.rows) }.reduce(0, +)
+        let side = ProcessInfo.processInfo.activeProcessorCount >= 2 && Double(MemoryBudget.available() ?? 0) > largest ? 2 : 1
+        let empty = inputs.map { [Result<OrderReplay, Error>?](repeating: nil, count: $0.orders.count) }
+        let queue = WorkQueue(count: jobs.count, state: empty)
+        let shared = UnsafeSendable((inputs, jobs))
+        let report = UnsafeSendable(log)
+        DispatchQueue.concurrentPerform(iterations: min(side, jobs.count)) { _ in
             while let k = queue.take() {
-                let (replay, u, topics, orders) = shared.value
-                let result = Result { try replay.run(u, topics: topics, order: orders[k]) }
-                let finished = queue.withState { state -> Int in
-                    state[k] = result
-                    return state.compactMap { $0 }.count
+                let (inputs, jobs) = shared.value
+                let (j, o) = (jobs[k][0], jobs[k][1])
+                let started = Date()
+                let result = Result {
+                    OrderReplay(
+                        timelines: try inputs[j].replay.run(inputs[j].u, topics: inputs[j].topics, order: inputs[j].orders[o]),
+                        seconds: Date().timeIntervalSince(started))
                 }
-                report.value(finished)
+                let finished = queue.withState { state -> Int in
+                    state[j][o] = result
+                    return state[j].compactMap { $0 }.count
+                }
+                report.value("\(inputs[j].corpus.name) order \(finished) of \(inputs[j].orders.count) done")
             }
         }
-        return try queue.withState { try $0.map { try $0!.get() } }
+        let done = try queue.withState { state in try state.map { try $0.map { try $0!.get() } } }
+        return done.map { orders in (orders.map(\.timelines), orders.map(\.seconds).reduce(0, +)) }
     }
 }

@@ -170,18 +170,22 @@ public enum Reproduction {
                 + "(\(Self.duration(Date().timeIntervalSince(started))) so far\(estimate))"
         }
 
-        /// The remaining stages' times in the earlier run, scaled by how this run compares with it on the stages done;
+        /// The remaining stages' times in the earlier run, scaled by how this run compares with it on the stages done (once
+        /// they took 30 s there);
         /// without an earlier time for every stage, the mean stage time so far for each stage left. Nil before any stage.
-        func secondsLeft() -> Double? {
-            guard !stages.isEmpty else { return nil }
-            let left = plan.filter { name in !stages.contains { $0.name == name } }
-            let spent = stages.map(\.seconds).reduce(0, +)
-            if stages.allSatisfy({ expected[$0.name] != nil }), left.allSatisfy({ expected[$0] != nil }) {
-                let before = stages.map { expected[$0.name]! }.reduce(0, +)
-                let scale = before > 0 ? spent / before : 1
+        func secondsLeft() -> Double? { Self.secondsLeft(done: stages, plan: plan, expected: expected) }
+
+        static func secondsLeft(done: [(name: String, seconds: Double)], plan: [String], expected: [String: Double]) -> Double? {
+            guard !done.isEmpty else { return nil }
+            let left = plan.filter { name in !done.contains { $0.name == name } }
+            let spent = done.map(\.seconds).reduce(0, +)
+            if done.allSatisfy({ expected[$0.name] != nil }), left.allSatisfy({ expected[$0] != nil }) {
+                let before = done.map { expected[$0.name]! }.reduce(0, +)
+                // Stages of a few seconds say little about the pace: the last run's times stand until 30 s of them are done.
+                let scale = before >= 30 ? spent / before : 1
                 return left.map { expected[$0]! }.reduce(0, +) * scale
             }
-            return spent / Double(stages.count) * Double(left.count)
+            return spent / Double(done.count) * Double(left.count)
         }
 
         /// "45 s", "6 min 10 s".

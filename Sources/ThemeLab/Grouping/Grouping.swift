@@ -10,6 +10,9 @@ public protocol Grouping: Sendable {
     /// The groups for `request.target` (a threshold, the number of topics, or its own cuts); a note
     /// instead when the corpus cannot give what it needs.
     func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut
+    /// A threshold grouping's groups at each of `thresholds` (`groups` with each as the target): one call, so a grouping
+    /// whose thresholds can share work does it once.
+    func groups(at thresholds: [Double], _ request: GroupingRequest, in pass: PassProducts) throws -> [GroupingCut]
     /// The best ARI any threshold or parameter gives it (label-informed), when it has one; `ruled` are
     /// its cuts at the rules' values.
     func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling?
@@ -28,6 +31,13 @@ public enum GroupingKind: Sendable, Equatable {
 extension Grouping {
     public var kind: GroupingKind { .threshold }
     public var needs: PassNeeds { PassNeeds() }
+    func groups(at thresholds: [Double], _ request: GroupingRequest, in pass: PassProducts) throws -> [GroupingCut] {
+        try thresholds.map { t in
+            var asked = request
+            asked.target = .threshold(t)
+            return try groups(asked, in: pass)
+        }
+    }
     func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? { nil }
 }
 

@@ -6,21 +6,30 @@ struct LeaderAssignment: Grouping {
     public var name: String { "leader" }
 
     public func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {
+        try groups(at: [try request.threshold()], request, in: pass)[0]
+    }
+
+    /// Every threshold from one product per visiting order: the corpus order, then each seeded shuffle.
+    func groups(at thresholds: [Double], _ request: GroupingRequest, in pass: PassProducts) throws -> [GroupingCut] {
         let x = pass.vectors
-        let t = try request.threshold()
-        let labels = try LeaderGrouping.group(x, threshold: t, order: request.order)
-        guard request.shuffles > 0 else { return GroupingCut(labels: labels) }
-        var runs: [[Int32]] = []
-        for s in 0..<request.shuffles {
+        let labels = try LeaderGrouping.group(x, thresholds: thresholds, order: request.order)
+        guard request.shuffles > 0 else { return labels.map { GroupingCut(labels: $0) } }
+        let runs = try (0..<request.shuffles).map { s in
             let order = SeededRandom.permutation(count: x.rows, seed: request.seed &+ UInt64(s) &+ 1)
-            runs.append(try LeaderGrouping.group(x, threshold: t, order: order))
+            return try LeaderGrouping.group(x, thresholds: thresholds, order: order)
         }
-        let recoveries = request.labels.map { l in runs.map { Recovery(topics: l, groups: $0) } }
-        let spread = LeaderSpread(
+        return labels.indices.map { k in
+            GroupingCut(labels: labels[k], spread: spread(runs.map { $0[k] }, topics: request.labels))
+        }
+    }
+
+    /// The spread of the groupings of `runs` (one per shuffle) and of their recovery of `topics`.
+    private func spread(_ runs: [[Int32]], topics: [Int32]?) -> LeaderSpread {
+        let recoveries = topics.map { l in runs.map { Recovery(topics: l, groups: $0) } }
+        return LeaderSpread(
             shuffles: runs.count, groups: .init(runs.map { Double(Set($0).count) }),
             ari: recoveries.map { .init($0.map(\.ari)) }, nmi: recoveries.map { .init($0.map(\.nmi)) },
             pairF1: recoveries.map { .init($0.map { $0.pairF1 ?? 0 }) })
-        return GroupingCut(labels: labels, spread: spread)
     }
 
     /// Leader has no nested cuts to sweep: the best ARI over 24 thresholds at all-pair quantiles

@@ -73,11 +73,9 @@ public struct CoarseHistogram: Sendable, Equatable {
         let n = e.count - 1
         let position = (v - e[0]) * scale
         guard !position.isNaN else { return 0 }
-        // Branch-free: which way a value near an edge goes is data, not a branch to predict.
-        let i = Int(position < 0 ? 0 : position > Double(n - 1) ? Double(n - 1) : position)
-        let down = v < e[i] ? 1 : 0
-        let up = v >= e[i + 1] && i < n - 1 ? 1 : 0
-        return max(i - down + up &* (1 - down), 0)
+        var i = Int(min(max(position, 0), Double(n - 1)))
+        if v < e[i] { i -= 1 } else if i < n - 1 && v >= e[i + 1] { i += 1 }
+        return max(i, 0)
     }
 
     /// Counts values into the bins of `edges` by numpy's rule (`bin(of:edges:scale:)`), in a tight loop: four
@@ -95,8 +93,17 @@ public struct CoarseHistogram: Sendable, Equatable {
             let bins = edges.count - 1
             edges.withUnsafeBufferPointer { e in
                 lanes.withUnsafeMutableBufferPointer { lane in
-                    let scale = Double(bins) / (e[bins] - e[0])
-                    for (i, v) in values.enumerated() { lane[(i & 3) * bins + CoarseHistogram.bin(of: Double(v), edges: e, scale: scale)] += 1 }
+                    let (first, scale, inner) = (e[0], Double(bins) / (e[bins] - e[0]), Double(bins - 1))
+                    for (k, value) in values.enumerated() {
+                        let v = Double(value)
+                        let position = (v - first) * scale
+                        // Inside the first bins − 1 bins (never a NaN), `bin(of:)` reduces to its two edge comparisons.
+                        let bin =
+                            position >= 0 && position < inner
+                            ? Swift.max(Int(position) &- (v < e[Int(position)] ? 1 : 0) &+ (v >= e[Int(position) &+ 1] ? 1 : 0), 0)
+                            : CoarseHistogram.bin(of: v, edges: e, scale: scale)
+                        lane[(k & 3) &* bins &+ bin] &+= 1
+                    }
                 }
             }
         }

@@ -96,8 +96,8 @@ final class JournalGram {
                         for b in 0..<a {
                             let v = (row[b] - ha - h[b]) * wa * w[b]
                             out[b] = v
-                            rowLo = Swift.min(rowLo, v)
-                            rowHi = Swift.max(rowHi, v)
+                            rowLo = v < rowLo ? v : rowLo  // Swift.min and max as written out, which the compiler vectorises
+                            rowHi = v >= rowHi ? v : rowHi
                         }
                         lo = Swift.min(lo, rowLo)
                         hi = Swift.max(hi, rowHi)

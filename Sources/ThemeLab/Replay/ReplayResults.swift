@@ -21,8 +21,8 @@ public struct JournalResult: Codable, Sendable {
     public var launch: Int
     public var initial: Int
     public var rules: [RuleResult]
-    /// Wall-clock seconds of the whole replay of this journal (every order, rule and policy): in NAME-timings.csv only,
-    /// outside the byte contract of results/.
+    /// Wall-clock seconds of the replays of this journal's orders, summed (they run side by side with other journals'):
+    /// in NAME-timings.csv only, outside the byte contract of results/.
     public var seconds = 0.0
 
     enum CodingKeys: String, CodingKey { case corpus, source, order, orders, items, topics, launch, initial, rules }
