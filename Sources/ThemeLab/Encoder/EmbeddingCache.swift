@@ -92,10 +92,8 @@ public struct EmbeddingCache {
     /// meanwhile, replaced atomically. Records are sorted by key, so the file's bytes depend only on its contents.
     public mutating func save() throws {
         guard dirty else { return }
-        let fd = open(file + ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard fd >= 0 else { throw ThemeLabError.input("\(file).lock: cannot open (\(String(cString: strerror(errno))))") }
-        defer { close(fd) }
-        guard flock(fd, LOCK_EX) == 0 else { throw ThemeLabError.input("\(file).lock: cannot lock (\(String(cString: strerror(errno))))") }
+        let lock = try FileLock(path: file + ".lock", wait: true)
+        defer { withExtendedLifetime(lock) {} }
         vectors.merge(try stored()) { mine, _ in mine }
         var data = Self.magic + Data(identity.utf8)
         withUnsafeBytes(of: UInt32(dimensions).littleEndian) { data.append(contentsOf: $0) }

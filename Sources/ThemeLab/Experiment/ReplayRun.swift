@@ -143,6 +143,12 @@ extension ReplayPlan {
         return order
     }
 
+    /// One order of one journal, a job of `replayAll`.
+    struct OrderJob {
+        var journal: Int
+        var order: Int
+    }
+
     /// One order's replay: its timelines ([rule][policy]) and the seconds it took.
     struct OrderReplay {
         var timelines: [[JournalReplay.Timeline]]
@@ -154,9 +160,10 @@ extension ReplayPlan {
     static func replayAll(
         _ inputs: [JournalInput], log: @escaping (String) -> Void
     ) throws -> [(timelines: [[[JournalReplay.Timeline]]], seconds: Double)] {
-        let jobs = inputs.indices.flatMap { j in inputs[j].orders.indices.map { [j, $0] } }
-            .sorted { inputs[$0[0]].u.rows > inputs[$1[0]].u.rows }
-        let largest = jobs.prefix(2).map { 8 * Double(inputs[$0[0]].u.rows) * Double(inputs[$0[0]].u.rows) }.reduce(0, +)
+        let jobs = inputs.indices.flatMap { j in inputs[j].orders.indices.map { OrderJob(journal: j, order: $0) } }
+            .sorted { inputs[$0.journal].u.rows > inputs[$1.journal].u.rows }
+        // A job holds the raw similarities and the centred pairs, Float64 triangles: 8·N² bytes.
+        let largest = jobs.prefix(2).map { 8 * Double(inputs[$0.journal].u.rows) * Double(inputs[$0.journal].u.rows) }.reduce(0, +)
         let side = ProcessInfo.processInfo.activeProcessorCount >= 2 && Double(MemoryBudget.available() ?? 0) > largest ? 2 : 1
         let empty = inputs.map { [Result<OrderReplay, Error>?](repeating: nil, count: $0.orders.count) }
         let queue = WorkQueue(count: jobs.count, state: empty)
@@ -165,7 +172,7 @@ extension ReplayPlan {
         DispatchQueue.concurrentPerform(iterations: min(side, jobs.count)) { _ in
             while let k = queue.take() {
                 let (inputs, jobs) = shared.value
-                let (j, o) = (jobs[k][0], jobs[k][1])
+                let (j, o) = (jobs[k].journal, jobs[k].order)
                 let started = Date()
                 let result = Result {
                     OrderReplay(

@@ -97,11 +97,14 @@ public struct CoarseHistogram: Sendable, Equatable {
                     for (k, value) in values.enumerated() {
                         let v = Double(value)
                         let position = (v - first) * scale
-                        // Inside the first bins − 1 bins (never a NaN), `bin(of:)` reduces to its two edge comparisons.
-                        let bin =
-                            position >= 0 && position < inner
-                            ? Swift.max(Int(position) &- (v < e[Int(position)] ? 1 : 0) &+ (v >= e[Int(position) &+ 1] ? 1 : 0), 0)
-                            : CoarseHistogram.bin(of: v, edges: e, scale: scale)
+                        var bin: Int
+                        if position >= 0 && position < inner {
+                            // Inside the first bins − 1 bins (never a NaN), `bin(of:)` reduces to its two edge comparisons.
+                            bin = Int(position)
+                            bin = Swift.max(bin &- (v < e[bin] ? 1 : 0) &+ (v >= e[bin &+ 1] ? 1 : 0), 0)
+                        } else {
+                            bin = CoarseHistogram.bin(of: v, edges: e, scale: scale)
+                        }
                         lane[(k & 3) &* bins &+ bin] &+= 1
                     }
                 }

@@ -5,7 +5,7 @@ import Foundation
 /// and files the code no longer writes do not linger.
 public final class ResultsRoot {
     public let path: String
-    private let lockDescriptor: Int32
+    private let lock: FileLock
 
     /// Takes the root's lock (`PATH/.lock`, `flock`), or refuses at once if another process holds it.
     public init(path: String) throws {
@@ -13,18 +13,13 @@ public final class ResultsRoot {
         do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
             throw ThemeLabError.input("\(path): cannot create the results folder (\(error.localizedDescription))")
         }
-        let fd = open("\(path)/.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard fd >= 0 else { throw ThemeLabError.input("\(path)/.lock: cannot open (\(String(cString: strerror(errno))))") }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            close(fd)
+        guard let lock = try FileLock(path: "\(path)/.lock", wait: false) else {
             throw ThemeLabError.input(
                 "\(path): another themelab is writing these results (it holds \(path)/.lock); wait for it or use --out")
         }
-        lockDescriptor = fd
+        self.lock = lock
         removeLeftovers()
     }
-
-    deinit { close(lockDescriptor) }
 
     /// An experiment's results as `PATH/NAME/`: NAME.json, .csv, .md and plots/, replacing the old folder whole.
     public func write(_ results: AnalysisResults, as name: String) throws {
