@@ -178,9 +178,9 @@ import Testing
     /// with k below N beside it still gets its lists.
     @Test func aHugeKGathersNothingAndLeavesSmallerKAlone() throws {
         let huge: [Grouping] = [LeidenGrouping(neighbours: 1_000_000), HDBSCANGrouping(minClusterSize: 1_000_000)]
-        let needs = huge.map { $0.needs.on(items: 1000) }
+        let needs = huge.map { $0.needs(items: 1000).on(items: 1000) }
         #expect(needs.allSatisfy { $0.neighbours == 0 })
-        #expect(LeidenGrouping(neighbours: 5).needs.on(items: 1000).union(needs[0]).neighbours == 5)
+        #expect(LeidenGrouping(neighbours: 5).needs(items: 1000).on(items: 1000).union(needs[0]).neighbours == 5)
         var settings = try AnalysisSettings.named(spaces: ["raw"], thresholds: ["fixed(0.5)"], groupings: ["leiden(1000000)", "leiden(3)"])
         settings.shuffles = 0
         let x = randomMatrix(rows: 40, cols: 6, seed: 2)

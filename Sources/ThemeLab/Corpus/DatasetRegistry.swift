@@ -49,29 +49,30 @@ public enum DatasetRegistry {
         var citation: String
     }
 
-    public static let entries: [Entry] = [
-        Entry(
-            name: "seed-12", description: "12 journal sentences, 4 topics of 4, 3, 3, 2 (the app's Otsu shape)",
-            source: "Datasets/seed-12.jsonl (written by this project)", licence: "CC0", citation: "this repository"),
-        Entry(
-            name: "seed-26", description: "26 journal sentences, 6 topics of 7, 6, 5, 4, 2, 2 (the app's fixed-0.55 shape)",
-            source: "Datasets/seed-26.jsonl (written by this project)", licence: "CC0", citation: "this repository"),
-        Entry(
-            name: "synthetic", description: "vector-level generator (no text); default: the app's raw picture, d = 512",
-            source: "generated (themelab synth)", licence: "n/a", citation: "this repository"),
-        Entry(
-            name: "clinc150", description: "intent utterances, 150 intents in 10 domains (intent or domain level)",
-            source: "Datasets/clinc150 (github.com/clinc/oos-eval @ 828f809)", licence: "CC BY 3.0",
-            citation: "Larson et al., An Evaluation Dataset for Intent Classification and Out-of-Scope Prediction, EMNLP-IJCNLP 2019"),
-        Entry(
-            name: "wordnet-domains", description: "WordNet glosses labeled by topic domain (;c pointer)",
-            source: "/usr/share/wordnet (Debian wordnet-base)", licence: "WordNet 3.0 licence (BSD-like)",
-            citation: "Miller, WordNet: A Lexical Database for English, CACM 1995; Fellbaum (ed.) 1998"),
-        Entry(
-            name: "wordnet-lexnames", description: "WordNet example sentences labeled by lexicographer file",
-            source: "/usr/share/wordnet (Debian wordnet-base)", licence: "WordNet 3.0 licence (BSD-like)",
-            citation: "Miller, WordNet: A Lexical Database for English, CACM 1995; Fellbaum (ed.) 1998"),
-    ]
+    public static let entries: [Entry] =
+        [
+            Entry(
+                name: "seed-12", description: "12 journal sentences, 4 topics of 4, 3, 3, 2 (the app's Otsu shape)",
+                source: "Datasets/seed-12.jsonl (written by this project)", licence: "CC0", citation: "this repository"),
+            Entry(
+                name: "seed-26", description: "26 journal sentences, 6 topics of 7, 6, 5, 4, 2, 2 (the app's fixed-0.55 shape)",
+                source: "Datasets/seed-26.jsonl (written by this project)", licence: "CC0", citation: "this repository"),
+            Entry(
+                name: "synthetic", description: "vector-level generator (no text); default: the app's raw picture, d = 512",
+                source: "generated (themelab synth)", licence: "n/a", citation: "this repository"),
+            Entry(
+                name: "clinc150", description: "intent utterances, 150 intents in 10 domains (intent or domain level)",
+                source: "Datasets/clinc150 (github.com/clinc/oos-eval @ 828f809)", licence: "CC BY 3.0",
+                citation: "Larson et al., An Evaluation Dataset for Intent Classification and Out-of-Scope Prediction, EMNLP-IJCNLP 2019"),
+            Entry(
+                name: "wordnet-domains", description: "WordNet glosses labeled by topic domain (;c pointer)",
+                source: "/usr/share/wordnet (Debian wordnet-base)", licence: "WordNet 3.0 licence (BSD-like)",
+                citation: "Miller, WordNet: A Lexical Database for English, CACM 1995; Fellbaum (ed.) 1998"),
+            Entry(
+                name: "wordnet-lexnames", description: "WordNet example sentences labeled by lexicographer file",
+                source: "/usr/share/wordnet (Debian wordnet-base)", licence: "WordNet 3.0 licence (BSD-like)",
+                citation: "Miller, WordNet: A Lexical Database for English, CACM 1995; Fellbaum (ed.) 1998"),
+        ] + CarriedCorpus.all.map(\.entry)
 
     /// A folder holding real corpora in place of the repository's `Datasets/`: `--data-dir`, else `$THEMELAB_DATA`.
     public static func dataDirectory(_ explicit: String? = nil) -> String? {
@@ -126,9 +127,14 @@ public enum DatasetRegistry {
                 c.name += "-\(cap)" + (spec.seed.map { "-seed\($0)" } ?? "")
             }
             return LoadedCorpus(corpus: c, files: WordNet.parts.map { "\(WordNet.defaultFolder)/data.\($0)" }, isSample: isSample)
-        default:
-            throw ThemeLabError.usage(
-                "unknown corpus '\(spec.name)' (expected \(entries.map(\.name).joined(separator: ", ")), or file with a path)")
+        case let name:
+            guard let carried = CarriedCorpus.all.first(where: { $0.name == name }) else { throw unknownCorpus(name) }
+            return try carried.load(dataDirectory: dataDirectory)
         }
+    }
+
+    static func unknownCorpus(_ name: String) -> ThemeLabError {
+        ThemeLabError.usage(
+            "unknown corpus '\(name)' (expected \(entries.map(\.name).joined(separator: ", ")), or file with a path)")
     }
 }

@@ -166,7 +166,7 @@ public enum Validation {
             needs.append((4 * Double(k) * Double(n) * 3, "\(name)'s \(k) neighbours of each of \(n) items", "thresholds[\(i)]"))
         }
         for (i, grouping) in settings.groupings.enumerated() {
-            let (k, name) = (grouping.needs.neighbours, grouping.name)
+            let (k, name) = (grouping.needs(items: n).neighbours, grouping.name)
             guard k > 0, k < n else { continue }
             // Per worker and the merge: k similarities and item numbers per item; Leiden's graph: up to 2k edges per item.
             needs.append(

@@ -1,7 +1,7 @@
 /// Exact average linkage (UPGMA on 1 − cosine) cut at similarity t.
 struct AverageLinkageCut: Grouping {
     public var name: String { "average" }
-    public var needs: PassNeeds { PassNeeds(averageLinkage: true) }
+    func needs(items: Int) -> PassNeeds { PassNeeds(averageLinkage: true) }
 
     public func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {
         switch try pass.dendrogram() {

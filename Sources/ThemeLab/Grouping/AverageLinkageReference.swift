@@ -2,7 +2,7 @@
 struct AverageLinkageReference: Grouping {
     public var name: String { "average-k" }
     public var kind: GroupingKind { .labelInformedReference }
-    public var needs: PassNeeds { PassNeeds(averageLinkage: true) }
+    func needs(items: Int) -> PassNeeds { PassNeeds(averageLinkage: true) }
 
     public func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {
         switch try pass.dendrogram() {

@@ -5,8 +5,8 @@ public protocol Grouping: Sendable {
     var name: String { get }
     /// How its rows are made: at each rule's threshold, at cuts of its own, or told the number of topics.
     var kind: GroupingKind { get }
-    /// What the pairwise pass must gather for it; it reads nothing else of the pass.
-    var needs: PassNeeds { get }
+    /// What the pairwise pass must gather for it on a corpus of `items` items; it reads nothing else of the pass.
+    func needs(items: Int) -> PassNeeds
     /// The groups for `request.target` (a threshold, the number of topics, or its own cuts); a note
     /// instead when the corpus cannot give what it needs.
     func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut
@@ -30,7 +30,7 @@ public enum GroupingKind: Sendable, Equatable {
 
 extension Grouping {
     public var kind: GroupingKind { .threshold }
-    public var needs: PassNeeds { PassNeeds() }
+    func needs(items: Int) -> PassNeeds { PassNeeds() }
     func groups(at thresholds: [Double], _ request: GroupingRequest, in pass: PassProducts) throws -> [GroupingCut] {
         try thresholds.map { t in
             var asked = request
@@ -113,17 +113,21 @@ let standardGroupings: [Grouping] = [
 ]
 
 /// A grouping by name: `components`, `leader`, `average`, `kmeans-k`, `average-k`, or one that cuts
-/// itself: `hdbscan(m)`, `hdbscan(m,k)`, `hdbscan-leaf(m)`, `hdbscan-leaf(m,k)`, `leiden(k)`, `leiden(k,γ)`.
+/// itself: `hdbscan(m)`, `hdbscan(m,k)`, `hdbscan-leaf(m)`, `hdbscan-leaf(m,k)`, `leiden(k)`, `leiden(k,γ)`, `leiden-sqrt(c)`,
+/// `leiden-sqrt(c,γ)`, `average-modularity(c)`, `average-modularity(c,γ)` (k = round(c·√N)).
 public func grouping(named name: String) throws -> Grouping {
     if let g = allGroupings.first(where: { $0.name == name }) { return g }
     let parsed = try RuleName(name)
     switch parsed.base {
     case "hdbscan", "hdbscan-leaf": return try HDBSCANGrouping(parsed)
     case "leiden": return try LeidenGrouping(parsed)
+    case "leiden-sqrt": return try LeidenSqrtGrouping(parsed)
+    case "average-modularity": return try AverageModularityGrouping(parsed)
     default:
         throw ThemeLabError.usage(
             "unknown grouping '\(name)' (expected \(standardGroupings.map(\.name).joined(separator: ", ")), hdbscan(m), hdbscan(m,k), "
-                + "hdbscan-leaf(m), hdbscan-leaf(m,k), leiden(k), leiden(k,γ))")
+                + "hdbscan-leaf(m), hdbscan-leaf(m,k), leiden(k), leiden(k,γ), leiden-sqrt(c), leiden-sqrt(c,γ), average-modularity(c), "
+                + "average-modularity(c,γ))")
     }
 }
 

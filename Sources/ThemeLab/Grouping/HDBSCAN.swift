@@ -208,7 +208,7 @@ struct HDBSCANGrouping: Grouping {
     }
     public var kind: GroupingKind { .cutsItself }
     /// The core distances read k − 1 neighbours; the tree at this k is shared by every m.
-    public var needs: PassNeeds { PassNeeds(neighbours: neighbours - 1, reachabilityTrees: [neighbours]) }
+    func needs(items: Int) -> PassNeeds { PassNeeds(neighbours: neighbours - 1, reachabilityTrees: [neighbours]) }
 
     func labels(_ pass: PassProducts, minClusterSize m: Int) throws -> [Int32] {
         let tree = try pass.reachabilityTree(k: neighbours)

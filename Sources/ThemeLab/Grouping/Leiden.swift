@@ -299,7 +299,7 @@ struct LeidenGrouping: Grouping {
 
     public var name: String { "leiden(\(neighbours)\(resolution == 1 ? "" : "," + formatArgument(resolution)))" }
     public var kind: GroupingKind { .cutsItself }
-    public var needs: PassNeeds { PassNeeds(neighbours: neighbours, neighbourGraphs: [neighbours]) }
+    func needs(items: Int) -> PassNeeds { PassNeeds(neighbours: neighbours, neighbourGraphs: [neighbours]) }
 
     public func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {
         if let note = tooFewItems(name, neighbours: neighbours, items: pass.vectors.rows) { return GroupingCut(labels: nil, note: note) }
@@ -309,10 +309,14 @@ struct LeidenGrouping: Grouping {
     /// Its own ceiling: the best γ at this k.
     func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
         guard tooFewItems(name, neighbours: neighbours, items: pass.vectors.rows) == nil else { return nil }
-        let grid = Set([0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 8, resolution]).sorted()
         let graph = try pass.neighbourGraph(k: neighbours)
-        return bestParameter(name, "γ", values: grid, topics: topics) {
+        return bestParameter(name, "γ", values: Self.resolutionGrid(resolution), topics: topics) {
             Leiden(resolution: $0, seed: request.seed).communities(graph)
         }
     }
+}
+
+extension LeidenGrouping {
+    /// The resolutions a Leiden grouping's own ceiling searches, with its own.
+    static func resolutionGrid(_ own: Double) -> [Double] { Set([0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 8, own]).sorted() }
 }

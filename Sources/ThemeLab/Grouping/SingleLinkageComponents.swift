@@ -2,7 +2,7 @@
 /// forest the pass builds, so every threshold costs O(N) after one pass.
 struct SingleLinkageComponents: Grouping {
     public var name: String { "components" }
-    public var needs: PassNeeds { PassNeeds(spanningForest: true) }
+    func needs(items: Int) -> PassNeeds { PassNeeds(spanningForest: true) }
 
     public func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {
         GroupingCut(labels: try pass.spanningForest().labels(atLeast: try request.threshold()))
