@@ -162,6 +162,20 @@ import Testing
         #expect(Self.bracketsHoldTheirFigures(md + claims) == [])
     }
 
+    /// results/recommendation.json is the report's suggested default, in names `analyze` accepts, and the committed file is
+    /// what the committed results render.
+    @Test func recommendationFileIsTheSuggestedDefault() throws {
+        let report = try Self.committedReport()
+        let text = try #require(try report.files().first { $0.path == "recommendation.json" }?.text)
+        let file = try JSONDecoder().decode(RecommendationFile.self, from: Data(text.utf8))
+        let shown = file.rule.map { "**\($0)** with \(file.grouping)" } ?? "**\(file.grouping)** (its own cuts"
+        #expect(report.markdown().contains("Suggested default, all corpora: \(shown)"))
+        #expect(text.contains(file.rule == nil ? "\"rule\" : null" : "\"rule\" : \""))
+        _ = try grouping(named: file.grouping)
+        if let rule = file.rule { _ = try thresholdRule(named: rule) }
+        #expect(try String(contentsOfFile: DocExample.root + "/results/recommendation.json", encoding: .utf8) == text)
+    }
+
     /// Every "x [low, high]" of plain decimals whose x lies outside its bracket.
     static func bracketsHoldTheirFigures(_ text: String) -> [String] {
         let pattern = try! NSRegularExpression(pattern: #"(-?[0-9]+\.[0-9]+) \[(-?[0-9]+\.[0-9]+), (-?[0-9]+\.[0-9]+)\]"#)

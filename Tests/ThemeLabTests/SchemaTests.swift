@@ -145,7 +145,7 @@ struct SchemaValidator {
         let parts = relative.split(separator: "/").map(String.init)
         switch parts.count {
         case 1:
-            return ["provenance.json": "provenance", "baseline.json": "baseline", "claims.json": "claims"][parts[0]]
+            return ["provenance.json": "provenance", "baseline.json": "baseline", "claims.json": "claims", "recommendation.json": "recommendation"][parts[0]]
         case 2 where parts[0] == "bench" && parts[1].hasSuffix(".jsonl"):
             return "bench-line"
         case 2 where parts == ["replay", "replay.json"]:
@@ -227,13 +227,15 @@ struct SchemaValidator {
             #expect(try Self.validator("provenance").errors(.object(run)).count == 2, "a committed file with a field dropped and one added")
         }
         let kinds = Set(files.compactMap(Self.schema(for:)))
-        let committed: Set = ["analysis-results", "comparisons", "replay-results", "baseline", "provenance", "bench-line", "claims"]
+        let committed: Set = [
+            "analysis-results", "comparisons", "replay-results", "baseline", "provenance", "bench-line", "claims", "recommendation",
+        ]
         #expect(kinds.isSuperset(of: committed))
     }
 
     @Test func everySchemaFileIsInTheSubsetAndNamed() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.schemas).filter { $0.hasSuffix(".schema.json") }
-        #expect(names.count == 9, "\(names.sorted())")
+        #expect(names.count == 10, "\(names.sorted())")
         for name in names {
             guard case .object(let s) = try JSONValue.read("\(Self.schemas)/\(name)") else {
                 Issue.record("\(name) is not an object")

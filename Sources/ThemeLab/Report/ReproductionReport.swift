@@ -69,16 +69,21 @@ struct ReproductionReport {
             + tables.map { regretSubsection($0, study: study) }.joined()
     }
 
-    /// The recommendation: the grouping × rule with the smallest worst-case relative regret; nothing without tables.
-    func recommendation() -> String {
-        let tables = regretTables(layout.regret.study)
+    /// The recommendation procedure over the study's tables (the grouping × rule with the smallest worst-case relative regret).
+    private var regretRecommendation: RegretRecommendation {
         var recommendation = RegretRecommendation(candidates: [], ownCuts: [], tuning: regretTables(layout.regret.tuning))
-        for table in tables where !table.ownCuts.contains(table.grouping) {
+        for table in regretTables(layout.regret.study) where !table.ownCuts.contains(table.grouping) {
             recommendation.ownCuts.formUnion(table.ownCuts)
             recommendation.candidates += regretCandidates(table)
         }
-        return recommendation.markdown()
+        return recommendation
     }
+
+    /// REPORT.md's recommendation section; nothing without tables.
+    func recommendation() -> String { regretRecommendation.markdown() }
+
+    /// results/recommendation.json: the suggested default as the names `analyze` takes; nil without tables.
+    func recommendationFile() -> RecommendationFile? { regretRecommendation.file(study: layout.regret.study) }
 
     /// REPORT.md's regret section: how regret is measured, where the tables are, and the plots.
     func regretSection() -> String {
@@ -98,9 +103,11 @@ struct ReproductionReport {
         Regret = the best ARI any threshold gives that grouping † − the rule's ARI. The best threshold is found over
         every cut for components (the maximum spanning forest) and average linkage (the dendrogram), and over 24
         quantile thresholds plus every rule's value for leader. A rule with no threshold counts as ARI 0. Groupings that
-        choose their own cuts (HDBSCAN, Leiden) are measured against average linkage's best threshold, and again against
+        choose their own cuts (HDBSCAN, Leiden, and those whose neighbourhood follows the corpus size, k = round(c·√N):
+        leiden-sqrt and average-modularity) are measured against average linkage's best threshold, and again against
         their own best parameter. The neighbour rules' k and those groupings' parameters were chosen on `rules-tuning`
-        only (the generator and CLINC150's train split); the corpora below were not used for any choice. \
+        only (the generator, CLINC150's train split, SNIPS, HINT3 curekart, Web Applications and Chatbot); the corpora
+        below were not used for any choice. \
         Cells: the mean regret over replicates [95% interval] (own draw); bold: the smallest own-draw regret in the row.
         The worst case is relative to the ceiling and leaves out corpora whose ceiling ARI is below 0.1 (no threshold
         recovers their topics). CLINC150's domain
@@ -267,6 +274,7 @@ struct ReproductionReport {
             ("claims.csv", ClaimsReport.csv(rows)), ("claims.json", json),
             ("ablation.md", "# Threshold ablation\n" + thresholdAblation()), ("regret.md", regretTablesMarkdown()),
             ("comparison-pairs.md", comparisonDetailsMarkdown()),
+            ("recommendation.json", try recommendationFile().map { String(decoding: try JSONOutput.encode($0), as: UTF8.self) } ?? ""),
         ].filter { !$0.1.isEmpty }
     }
 
@@ -473,10 +481,24 @@ private struct RegretRecommendation {
                 .joined(separator: "; ")
     }
 
+    /// The suggested default: the smallest upper bound of the worst case over all corpora (then the smallest own draw).
+    var best: Candidate? { candidates.min { (upper($0.all), $0.all.relative) < (upper($1.all), $1.all.relative) } }
+
+    /// The suggested default as results/recommendation.json holds it.
+    func file(study: String) -> RecommendationFile? {
+        guard let best else { return nil }
+        let w = best.all
+        return RecommendationFile(
+            grouping: ownCuts.contains(best.rule) ? best.rule : best.grouping, rule: ownCuts.contains(best.rule) ? nil : best.rule,
+            study: study,
+            worstCase: .init(corpus: w.corpus, relativeRegret: w.relative, upperBound: w.relativeHigh, lowerBound: w.relativeLow),
+            targetMet: upper(w) <= RecommendationFile.target)
+    }
+
     /// Writes the recommendation subsection: the procedure, the suggested default (and without the domain level, if it
     /// differs) and whether the target is met; nothing without candidates.
     func markdown() -> String {
-        guard let best = candidates.min(by: { (upper($0.all), $0.all.relative) < (upper($1.all), $1.all.relative) }),
+        guard let best,
             let bestSubset = candidates.min(by: { (upper($0.subset), $0.subset.relative) < (upper($1.subset), $1.subset.relative) })
         else { return "" }
         var out = """
@@ -495,10 +517,47 @@ private struct RegretRecommendation {
                 "Without the domain level: " + describe(bestSubset) + ". Indistinguishable from it: "
                 + named(alongside(bestSubset, \.subset), \.subset) + ".\n"
         }
-        let met = upper(best.all) <= 0.1
+        let met = upper(best.all) <= RecommendationFile.target
         out +=
             "\nThe target (worst-case regret ≤ 10% of the ceiling on every corpus, upper bound included) is "
             + (met ? "met by \(name(best)).\n" : "not met by any rule and grouping here.\n")
         return out
+    }
+}
+
+/// results/recommendation.json: what the study suggests, as the names `themelab analyze` takes (`--groupings GROUPING`,
+/// and `--thresholds RULE` unless the grouping chooses its own cuts), for scripts and other projects.
+public struct RecommendationFile: Codable, Sendable, Equatable {
+    /// The largest relative regret at which the target counts as met, upper bound included.
+    static let target = 0.1
+
+    public struct WorstCase: Codable, Sendable, Equatable {
+        public var corpus: String
+        /// Regret / ceiling ARI on the corpus's own draw.
+        public var relativeRegret: Double
+        /// The largest upper and lower 95% bounds over the study's corpora (nil without replicates).
+        public var upperBound: Double?
+        public var lowerBound: Double?
+    }
+
+    public var grouping: String
+    /// The threshold rule; nil for a grouping that chooses its own cuts.
+    public var rule: String?
+    /// The experiment whose corpora it rests on.
+    public var study: String
+    public var worstCase: WorstCase
+    /// Whether the worst case's upper bound is at most 10%.
+    public var targetMet: Bool
+
+    enum CodingKeys: String, CodingKey { case grouping, rule, study, worstCase, targetMet }
+
+    /// As synthesised, but `rule` is written as null when there is none (scripts read the key either way).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(grouping, forKey: .grouping)
+        try c.encode(rule, forKey: .rule)
+        try c.encode(study, forKey: .study)
+        try c.encode(worstCase, forKey: .worstCase)
+        try c.encode(targetMet, forKey: .targetMet)
     }
 }
