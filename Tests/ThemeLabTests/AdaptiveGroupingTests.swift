@@ -18,7 +18,8 @@ import Testing
     }
 
     static func pass(_ x: Matrix, _ grouping: Grouping) -> PassProducts {
-        PassPlan(needs: grouping.needs(items: x.rows).on(items: x.rows), exactHistogramPairLimit: 0).run(x, labels: nil, engine: PairEngine())
+        PassPlan(needs: grouping.needs(items: x.rows).on(items: x.rows), exactHistogramPairLimit: 0).run(
+            x, labels: nil, engine: PairEngine())
     }
 
     static let request = GroupingRequest(target: .ownCuts, order: [], seed: 0)

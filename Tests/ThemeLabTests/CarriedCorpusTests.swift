@@ -19,12 +19,15 @@ import Testing
         ("webapplications", 83, 7, 23, 1, "Alternative to Facebook", "Find Alternative"),
         ("chatbot-munich", 206, 2, 128, 78, "i want to go marienplatz", "FindConnection"),
     ])
-    func loadsRealRows(_ name: String, _ items: Int, _ topics: Int, _ largest: Int, _ smallest: Int, _ first: String, _ label: String) throws {
+    func loadsRealRows(
+        _ name: String, _ items: Int, _ topics: Int, _ largest: Int, _ smallest: Int, _ first: String, _ label: String
+    ) throws {
         let loaded = try DatasetRegistry.load(CorpusSpec(name: name))
         let c = loaded.corpus
         #expect(c.count == items && c.topicSizes.count == topics)
         #expect(c.topicSizes.max() == largest && c.topicSizes.min() == smallest)
-        #expect(c.items.first.map { ($0.text ?? "").hasPrefix(first) && $0.label == label } == true, "\(c.items.first.map { "\($0)" } ?? "")")
+        #expect(
+            c.items.first.map { ($0.text ?? "").hasPrefix(first) && $0.label == label } == true, "\(c.items.first.map { "\($0)" } ?? "")")
         #expect(Set(c.items.map(\.id)).count == items, "ids are unique")
         #expect(loaded.files.allSatisfy { $0.contains("/Datasets/") }, "the repository's copy by default")
     }
@@ -49,7 +52,10 @@ import Testing
         let original = try #require(ProjectFiles.locate("Datasets/\(carried.folder)"))
         try FileManager.default.createDirectory(atPath: "\(dir)/\(carried.folder)", withIntermediateDirectories: true)
         let missing = errorMessage { _ = try carried.load(dataDirectory: dir) }
-        #expect(missing == "\(dir)/\(carried.folder)/\(carried.files[0].name): not found (the repository carries it in Datasets/\(carried.folder)/)")
+        #expect(
+            missing
+                == "\(dir)/\(carried.folder)/\(carried.files[0].name): not found (the repository carries it in Datasets/\(carried.folder)/)"
+        )
         for (n, f) in carried.files.enumerated() {
             var bytes = try Data(contentsOf: URL(fileURLWithPath: "\(original)/\(f.name)"))
             if n == carried.files.count - 1 { bytes[bytes.count / 2] ^= 1 }

@@ -145,7 +145,10 @@ struct SchemaValidator {
         let parts = relative.split(separator: "/").map(String.init)
         switch parts.count {
         case 1:
-            return ["provenance.json": "provenance", "baseline.json": "baseline", "claims.json": "claims", "recommendation.json": "recommendation"][parts[0]]
+            return [
+                "provenance.json": "provenance", "baseline.json": "baseline", "claims.json": "claims",
+                "recommendation.json": "recommendation",
+            ][parts[0]]
         case 2 where parts[0] == "bench" && parts[1].hasSuffix(".jsonl"):
             return "bench-line"
         case 2 where parts == ["replay", "replay.json"]:

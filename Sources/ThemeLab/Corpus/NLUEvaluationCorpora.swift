@@ -24,7 +24,8 @@ enum NLUEvaluationCorpora {
             source: "Datasets/nlu-evaluation-corpora (github.com/sebischair/NLU-Evaluation-Corpora @ 9bac08b, \(file))",
             licence: "CC BY-SA 3.0",
             citation:
-                "Braun et al., Evaluating Natural Language Understanding Services for Conversational Question Answering Systems, SIGdial 2017"
+                "Braun et al., Evaluating Natural Language Understanding Services for Conversational Question Answering Systems, "
+                + "SIGdial 2017"
         )
         return CarriedCorpus(entry: entry, folder: "nlu-evaluation-corpora", files: [.init(name: file, sha256: sha256)]) {
             try items($0[0])

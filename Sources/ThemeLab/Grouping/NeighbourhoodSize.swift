@@ -21,7 +21,8 @@ struct NeighbourhoodSize: Sendable, Equatable {
     static func parsed(_ scale: Double?, in text: String) throws -> NeighbourhoodSize {
         guard let scale else { throw ThemeLabError.usage("\(text): give the scale c of k = c·√N") }
         guard scales.contains(scale) else {
-            throw ThemeLabError.usage("\(text): the scale c must be from \(formatArgument(scales.lowerBound)) to \(formatArgument(scales.upperBound))")
+            throw ThemeLabError.usage(
+                "\(text): the scale c must be from \(formatArgument(scales.lowerBound)) to \(formatArgument(scales.upperBound))")
         }
         return NeighbourhoodSize(scale: scale)
     }
@@ -29,7 +30,9 @@ struct NeighbourhoodSize: Sendable, Equatable {
     /// The resolution argument of the grouping written `text` (`index`), checked; `fallback` when not given.
     static func resolution(_ parsed: RuleName, at index: Int, fallback: Double) throws -> Double {
         let gamma = index < parsed.arguments.count ? parsed.arguments[index] : fallback
-        guard gamma > 0, gamma <= 1000 else { throw ThemeLabError.usage("\(parsed.text): the resolution γ must be above 0 and at most 1000") }
+        guard gamma > 0, gamma <= 1000 else {
+            throw ThemeLabError.usage("\(parsed.text): the resolution γ must be above 0 and at most 1000")
+        }
         return gamma
     }
 

@@ -27,7 +27,9 @@ public struct PassNeeds: Sendable, Equatable {
 
     /// Everything `rules` and `groupings` need on `items` items.
     public static func of(rules: [ThresholdRule] = [], groupings: [Grouping] = [], items: Int) -> PassNeeds {
-        (rules.map { $0.passNeeds(items: items) } + groupings.map { $0.needs(items: items).on(items: items) }).reduce(PassNeeds()) { $0.union($1) }
+        (rules.map { $0.passNeeds(items: items) } + groupings.map { $0.needs(items: items).on(items: items) }).reduce(PassNeeds()) {
+            $0.union($1)
+        }
     }
 
     /// What is gathered on `items` items: nothing that reads k neighbours when k is not below N, since every reader
