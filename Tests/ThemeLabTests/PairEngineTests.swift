@@ -158,32 +158,25 @@ import Testing
     }
 
     @Test func consumersSeeEveryPairOnceWithCallerIndices() throws {
-        final class Collector: PairConsumer {
-            var seen: [Int: Float] = [:]
-            var n = 0
-            let lock = NSLock()
-            func consume(_ tile: SimilarityTile, worker: Int) {
-                lock.lock()
-                defer { lock.unlock() }
-                for a in 0..<tile.rowCount {
-                    for b in tile.firstColumn(ofRow: a)..<tile.colCount {
-                        let i = Int(tile.item[tile.rowStart + a])
-                        let j = Int(tile.item[tile.colStart + b])
-                        let key = min(i, j) * n + max(i, j)
-                        #expect(seen[key] == nil)
-                        seen[key] = tile.values[a * tile.stride + b]
-                    }
-                }
-            }
-        }
         let x = try unitRows(randomMatrix(rows: 29, cols: 4, seed: 5))
-        let collector = Collector()
+        let collector = PairCollector()
         collector.n = 29
         _ = PairEngine(tileSize: 6).run(x, labels: (0..<29).map { Int32($0 % 4) }, consumers: [collector])
         #expect(collector.seen.count == 29 * 28 / 2)
         let (i, j) = (3, 17)
         let dot = (0..<4).reduce(Float(0)) { $0 + x[i, $1] * x[j, $1] }
         #expect(collector.seen[i * 29 + j]!.isApproximatelyEqual(to: dot, absoluteTolerance: 1e-6))
+    }
+
+    /// A shard feeds the bridge tiles of other shards to the spanning forest only: a consumer that counts pairs sees each
+    /// pair in exactly one shard.
+    @Test func bridgeTilesReachOnlyTheForest() throws {
+        let x = try unitRows(randomMatrix(rows: 29, cols: 4, seed: 5))
+        let collector = PairCollector()
+        collector.n = 29
+        let engine = PairEngine(tileSize: 6)
+        for k in 0..<4 { _ = engine.pass(x, shard: PairShard(index: k, count: 4), consumers: [collector, SpanningForest(items: 29)]) }
+        #expect(collector.seen.count == 29 * 28 / 2)
     }
 
     @Test func resultDoesNotDependOnWorkersOrScheduling() throws {
@@ -196,29 +189,33 @@ import Testing
         }
     }
 
-    @Test(arguments: [true, false])
-    func shardsMergeIntoExactlyTheUnshardedResult(exact: Bool) throws {
+    /// Every shard count, 16 included (36 tiles: some shards own 2, some 3), merges to the unsharded figures and forest,
+    /// although each shard's forest also read the bridge tiles of the others.
+    @Test(arguments: [(true, 3), (false, 3), (false, 16)])
+    func shardsMergeIntoExactlyTheUnshardedResult(exact: Bool, shards: Int) throws {
         let x = try unitRows(randomMatrix(rows: 500, cols: 6, seed: 21))
         let labels = (0..<500).map { Int32($0 % 11) }
         let engine = PairEngine(bins: 1024, tileSize: 64, exactPairLimit: exact ? 1_000_000 : 0)
         let forest = SpanningForest(items: 500)
         let whole = engine.run(x, labels: labels, consumers: [forest])
-        let parts = (0..<3).map { k -> PairPartial in
-            let shardForest = SpanningForest(items: 500)
-            var part = engine.pass(x, labels: labels, shard: PairShard(index: k, count: 3), consumers: [shardForest])
-            part.forest = shardForest.edges
-            return part
+        let parts = try (0..<shards).map { k in
+            try PairPartial.compute(
+                x, labels: labels, shard: PairShard(index: k, count: shards), engine: engine, inputs: [fixture("leiden.json")])
         }
         #expect(PairPartial.mergedForest(parts)?.edges == forest.edges)
+        // Each part keeps only its own tiles' forest edges: 16 parts carry fewer than three forests' worth, not sixteen.
+        #expect(shards < 16 || parts.map { $0.forest!.count }.reduce(0, +) < 3 * 499)
         let merged = try PairPartial.merge(parts.reversed())
         #expect(merged.related == whole.related && merged.unrelated == whole.unrelated)
         #expect(merged.statistics(.all) == whole.statistics(.all) && merged.statistics(.related) == whole.statistics(.related))
         // Through JSON, as the CLI stores them.
         let decoded = try parts.map { try JSONOutput.decode(PairPartial.self, from: JSONOutput.encode($0)) }
         #expect(try PairPartial.merge(decoded).unrelated == whole.unrelated)
-        #expect(
-            errorMessage { _ = try PairPartial.merge(Array(parts.prefix(2))) }
-                == "incomplete: shard 2 of 0..<3 missing (2 of 3 given); re-run that task and merge again")
+        let missing =
+            shards == 3
+            ? "shard 2 of 0..<3 missing (2 of 3 given); re-run that task"
+            : "shards 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, … of 0..<16 missing (2 of 16 given); re-run those tasks"
+        #expect(errorMessage { _ = try PairPartial.merge(Array(parts.prefix(2))) } == "incomplete: \(missing) and merge again")
         // A shard given twice with the same figures counts once.
         #expect(try PairPartial.merge(parts + [parts[1]]).related == whole.related)
         #expect(errorMessage { _ = try PairShard(text: "3/3") } == "--shard takes i/n with 0 ≤ i < n, got '3/3'")
@@ -275,5 +272,25 @@ import Testing
         #expect(PairEngine.cacheTile(limit: 100, dimensions: 8, cacheBytes: 32 << 20) == 100)
         #expect(PairEngine.cacheTile(limit: 3000, dimensions: 384, cacheBytes: 32 << 20) == 2048)
         #expect(CPUFeatures.lastLevelCacheBytes().map { $0 > 0 } ?? true)
+    }
+}
+
+/// Records every pair a pass gives it, and fails on a pair given twice.
+final class PairCollector: PairConsumer {
+    var seen: [Int: Float] = [:]
+    var n = 0
+    let lock = NSLock()
+    func consume(_ tile: SimilarityTile, worker: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        for a in 0..<tile.rowCount {
+            for b in tile.firstColumn(ofRow: a)..<tile.colCount {
+                let i = Int(tile.item[tile.rowStart + a])
+                let j = Int(tile.item[tile.colStart + b])
+                let key = min(i, j) * n + max(i, j)
+                #expect(seen[key] == nil)
+                seen[key] = tile.values[a * tile.stride + b]
+            }
+        }
     }
 }

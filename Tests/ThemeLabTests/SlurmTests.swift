@@ -77,10 +77,15 @@ func expectSameResults(_ a: String, _ b: String) throws {
         #expect(r.memoryMiB == 1506 && r.minutes == 70 && r.timeLimit == "0-01:10:00")
         let long = try SlurmResources(cpus: 1, predictedMiB: 0, predictedSeconds: 0, reason: "y", memoryMiB: 64, minutes: 1500)
         #expect(long.memoryMiB == 64 && long.timeLimit == "1-01:00:00" && long.reason.hasSuffix("--mem/--time given"))
-        // N = 1 000 000, d = 384 in 8 shards on 2 CPUs: the pass's 4.1 × 10³ s over 8, the unsharded pass's memory.
+        // N = 1 000 000, d = 384 in 8 shards on 2 CPUs: the pass's 4.1 × 10³ s over 8 and the bridge tiles (with tiles of
+        // 2 048: 489 a side, 977 of 119 805 tiles, 7/8 of them another shard's), the unsharded pass's memory.
         let shard = try SlurmResources.pairsShard(items: 1_000_000, dimensions: 384, shards: 8, cpus: 2, model: .reference)
         #expect(abs(CostModel.reference.seconds(n: 1_000_000, d: 384) - 4131) < 2)
-        #expect(shard.minutes == Int((3 * 4131.0 / 8 / 60 + 10).rounded(.up)))
+        let t = PairEngine().tileEdge(items: 1_000_000, dimensions: 384)
+        let side = Double((1_000_000 + t - 1) / t)
+        #expect(t != 2048 || abs(PairEngine().bridgeShare(items: 1_000_000, dimensions: 384, shards: 8) - 977 * 7 / 8 / 119_805) < 1e-9)
+        let share = 1 / 8 + (2 * side - 1) * 7 / 8 / (side * (side + 1) / 2)
+        #expect(shard.minutes == Int((3 * 4131.0 * share / 60 + 10).rounded(.up)))
         #expect(abs(CostModel.reference.peakMiB(n: 1_000_000, d: 384) - 4325) < 2)
     }
 

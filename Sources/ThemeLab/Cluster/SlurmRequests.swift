@@ -4,13 +4,14 @@ import Foundation
 /// `bench pairs` lines). Its time is measured on 2 cores and scaled by 2 / cpus.
 extension SlurmResources {
     /// One shard of the pairwise pass: it holds the whole N × d matrix and its shard's spanning forest (the memory of
-    /// the unsharded pass) and computes 1/n of the pairs.
+    /// the unsharded pass) and computes 1/n of the pairs plus the bridge tiles its forest reads (`PassBlock`).
     public static func pairsShard(
         items n: Int, dimensions d: Int, shards: Int, cpus: Int, model: CostModel, memoryMiB: Int? = nil, minutes: Int? = nil
     ) throws -> SlurmResources {
-        try SlurmResources(
+        let share = 1 / Double(shards) + PairEngine().bridgeShare(items: n, dimensions: d, shards: shards)
+        return try SlurmResources(
             cpus: cpus, predictedMiB: model.peakMiB(n: n, d: d),
-            predictedSeconds: model.seconds(n: n, d: d) / Double(shards) * 2 / Double(cpus),
+            predictedSeconds: model.seconds(n: n, d: d) * share * 2 / Double(cpus),
             reason: "one of \(shards) shards of the pass over \(n) × \(d)", memoryMiB: memoryMiB, minutes: minutes)
     }
 

@@ -132,6 +132,11 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
         while buffers.count < workers { buffers.append(Buffer()) }
     }
 
+    /// A shard's forest also reads the bridge tiles: their edges are real pairs, so a pair they reject is out of the
+    /// whole forest too (cycle property), and every edge of the whole forest is still in the forest of the shard that
+    /// owns its tile; the merge's Kruskal over the parts' union gives the unsharded forest.
+    public var takesBridgeTiles: Bool { true }
+
     public func consume(_ tile: SimilarityTile, worker: Int) {
         let buffer = buffers[worker]
         if tile.isDiagonal {

@@ -28,9 +28,14 @@ public protocol PairConsumer: AnyObject {
     func consume(_ tile: SimilarityTile, worker: Int)
     /// After the last tile.
     func finish()
+    /// Whether a shard also feeds it the bridge tiles (`PassBlock`: other shards' tiles on the diagonal and next to it,
+    /// which join every item to its neighbours early), pairs that other shards count. The spanning forest takes them; a
+    /// consumer that counts pairs must not.
+    var takesBridgeTiles: Bool { get }
 }
 
 extension PairConsumer {
     public func prepare(workers: Int) {}
     public func finish() {}
+    public var takesBridgeTiles: Bool { false }
 }
