@@ -9,7 +9,8 @@ let envCommand = Command(
         Prints what the harness runs on: its version, the OpenBLAS build and the kernel it
         selected (and who chose it), the arithmetic (canonical: the Haswell kernel, the same bytes
         on every x86-64 CPU with AVX2; native: THEMELAB_KERNEL=native, OpenBLAS's own choice), the
-        CPU and its vector extensions, and the model folder.
+        CPU and its vector extensions, and the model folder with what it is (architecture,
+        tokenizer, pooling modes, modules, dimensions).
           --json     machine-readable output
           --verify   hash the model's weights again and check the remembered hash (commands reuse
                      it while the file's inode, size, modification and change times are unchanged);
@@ -29,9 +30,11 @@ let envCommand = Command(
         return
     }
     let p = Provenance.current(command: io.commandLine, inputs: [:])
-    let env = EnvironmentReport(
-        provenance: p, swiftVersion: swiftVersion,
-        modelFolder: ModelFolder.bootstrapFolder() ?? ProcessInfo.processInfo.environment["THEMELAB_MODEL"])
+    let folder = ModelFolder.bootstrapFolder() ?? ProcessInfo.processInfo.environment["THEMELAB_MODEL"]
+    let model = folder.map { path in
+        do { return try ModelFolder(path: path).configuration().summary } catch { return "not usable: \(error)" }
+    }
+    let env = EnvironmentReport(provenance: p, swiftVersion: swiftVersion, modelFolder: folder, model: model)
     if args.flags.contains("json") {
         io.print(try JSONOutput.string(env), terminator: "")
         return
@@ -46,6 +49,7 @@ let envCommand = Command(
         cpu           \(p.cpu)
         features      \(p.cpuFeatures)
         model folder  \(env.modelFolder ?? "none found")
+        model         \(env.model ?? "none")
         """)
     if let warning = BLASRuntime.slowKernelWarning(kernel: p.blas.kernel, cpu: .current()) { io.print(warning) }
 }
@@ -54,6 +58,8 @@ struct EnvironmentReport: Codable {
     var provenance: Provenance
     var swiftVersion: String
     var modelFolder: String?
+    /// What the model folder is (`BERTConfiguration.summary`), or why it cannot be used.
+    var model: String?
 }
 
 var swiftVersion: String {

@@ -254,6 +254,10 @@ final class Capture: Sendable {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(env.stdout.utf8)) as? [String: Any], "\(env.stderr)")
         #expect(((json["provenance"] as? [String: Any])?["blas"] as? [String: Any])?["kernel"] as? String == BLASRuntime.corename)
         #expect((json["provenance"] as? [String: Any])?["command"] as? [String] == ["themelab", "env", "--json"])
+        #expect(
+            json["model"] as? String
+                == "BERT, 6 layers, hidden 384; WordPiece (lower-cased), up to 256 tokens; pooling mean_tokens, Normalize; "
+                + "sentence vectors of 384 dimensions")
         let datasets = CLI.run(["datasets", "list", "--json"])
         let rows = try #require(
             try JSONSerialization.jsonObject(with: Data(datasets.stdout.utf8)) as? [[String: Any]], "\(datasets.stderr)")

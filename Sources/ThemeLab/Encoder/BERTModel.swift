@@ -64,7 +64,10 @@ public final class BERTModel: @unchecked Sendable {
 
     /// Mean-pooled hidden states of `layer` (0 = embedding output) for each sentence of a batch
     /// of token-id sequences: an n×hidden matrix.
-    func meanPooled(_ batch: [[Int32]], layer: Int) -> Matrix {
+    func meanPooled(_ batch: [[Int32]], layer: Int) -> Matrix { pooled(batch, layer: layer, modes: [.mean]) }
+
+    /// The hidden states of `layer` pooled by each of `modes`, concatenated: an n × (hidden · modes) matrix.
+    func pooled(_ batch: [[Int32]], layer: Int, modes: [PoolingMode]) -> Matrix {
         precondition((0...configuration.layers).contains(layer), "layer out of range")
         let h = configuration.hidden
         let packing = TokenRows(lengths: batch.map(\.count))
@@ -83,13 +86,17 @@ public final class BERTModel: @unchecked Sendable {
         layerNorm(&x, embeddingNorm, rows: packing.rows)
         for l in layers.prefix(layer) { x = forward(l, x, packing) }
 
-        var pooled = Matrix(rows: batch.count, cols: h)
-        for (s, start) in packing.starts.enumerated() {
-            for p in start..<(start + packing.lengths[s]) {
-                for k in 0..<h { pooled[s, k] += x[p * h + k] }
+        var pooled = Matrix(rows: batch.count, cols: h * modes.count)
+        x.withUnsafeBufferPointer { x in
+            pooled.storage.withUnsafeMutableBufferPointer { out in
+                for (s, start) in packing.starts.enumerated() {
+                    for (m, mode) in modes.enumerated() {
+                        mode.pool(
+                            x.baseAddress! + start * h, count: packing.lengths[s], hidden: h,
+                            into: out.baseAddress! + (s * modes.count + m) * h)
+                    }
+                }
             }
-            let scale = 1 / Float(packing.lengths[s])
-            for k in 0..<h { pooled[s, k] *= scale }
         }
         return pooled
     }

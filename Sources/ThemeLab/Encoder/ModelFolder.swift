@@ -1,7 +1,7 @@
 import Foundation
 
 /// A sentence-transformers BERT folder: `config.json`, `vocab.txt`, `tokenizer_config.json`,
-/// `model.safetensors`, `1_Pooling/config.json`, and optionally `sentence_bert_config.json`
+/// `model.safetensors`, `1_Pooling/config.json` (its pooling modes), and optionally `sentence_bert_config.json`
 /// (max sequence length) and `modules.json` (whether a Normalize module follows pooling).
 public struct ModelFolder: Sendable {
     public let path: String
@@ -71,7 +71,18 @@ public struct BERTConfiguration: Sendable, Equatable {
     /// nil: strip accents exactly when lower-casing (BERT's rule).
     var stripAccents: Bool?
     var tokenizeChineseChars: Bool
-    var poolingMean: Bool
+    /// The pooling modes of `1_Pooling/config.json`, in concatenation order (mean when the folder has none).
+    var pooling: [PoolingMode]
+    /// Dimensions of a sentence vector: hidden size × pooling modes.
+    public var sentenceDimensions: Int { hidden * pooling.count }
+
+    /// What the folder is, in one line (`themelab env`): architecture, tokenizer, pooling, modules and dimensions.
+    public var summary: String {
+        let modes = pooling.map { $0.rawValue.replacingOccurrences(of: "pooling_mode_", with: "") }.joined(separator: " + ")
+        return
+            "BERT, \(layers) layers, hidden \(hidden); WordPiece\(lowercase ? " (lower-cased)" : ""), up to \(maxSequenceLength) tokens; "
+            + "pooling \(modes)\(normalize ? ", Normalize" : ""); sentence vectors of \(sentenceDimensions) dimensions"
+    }
     /// A Normalize module follows pooling in modules.json.
     public var normalize: Bool
 
@@ -114,9 +125,8 @@ public struct BERTConfiguration: Sendable, Equatable {
                     + "is \(maxSequenceLength); it must be at least 2, for [CLS] and [SEP]")
         }
 
-        let pooling = try folder.json("1_Pooling/config.json") ?? ["pooling_mode_mean_tokens": true]
-        poolingMean = (pooling["pooling_mode_mean_tokens"] as? Bool) ?? false
-        guard poolingMean else { throw ThemeLabError.input("\(folder.path)/1_Pooling/config.json: only mean pooling is supported") }
+        let poolingConfig = try folder.json("1_Pooling/config.json") ?? [PoolingMode.mean.rawValue: true]
+        pooling = try PoolingMode.modes(poolingConfig, file: "\(folder.path)/1_Pooling/config.json")
         var normalize = false
         if let data = FileManager.default.contents(atPath: "\(folder.path)/modules.json"),
             let modules = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]

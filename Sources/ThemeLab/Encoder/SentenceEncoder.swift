@@ -2,7 +2,7 @@ import COpenBLAS
 import Dispatch
 import Foundation
 
-/// Text → mean-pooled vectors of a chosen layer: tokenizer, weights and forward pass together.
+/// Text → pooled vectors of a chosen layer (the folder's pooling modes): tokenizer, weights and forward pass together.
 /// Sentences are sorted by token count and packed into batches of similar length; two workers
 /// each run whole batches with single-threaded BLAS. The batches depend only on the texts, so
 /// the same texts always give the same bits.
@@ -54,7 +54,7 @@ public final class SentenceEncoder: @unchecked Sendable {
         SHA256.hex(Data("\(modelHash) \(configurationHash) \(BLASRuntime.corename) encoder-\(Self.arithmeticVersion)".utf8))
     }
 
-    public var dimensions: Int { configuration.hidden }
+    public var dimensions: Int { configuration.sentenceDimensions }
 
     /// Texts (as token ids) in batches of up to `tokensPerBatch` tokens, shortest first: indices into `ids`.
     public func batches(_ ids: [[Int32]]) -> [[Int]] {
@@ -80,7 +80,7 @@ public final class SentenceEncoder: @unchecked Sendable {
         }
         let ids = texts.map(tokenizer.encode)
         let packed = batches(ids)
-        let h = configuration.hidden
+        let h = configuration.sentenceDimensions
         var out = Matrix(rows: texts.count, cols: h)
         struct Results {
             var pooled: [Matrix?]
@@ -93,7 +93,7 @@ public final class SentenceEncoder: @unchecked Sendable {
         defer { openblas_set_num_threads(blasThreads) }
         DispatchQueue.concurrentPerform(iterations: min(workers, packed.count)) { _ in
             while let b = queue.take() {
-                let pooled = model.meanPooled(packed[b].map { ids[$0] }, layer: layer)
+                let pooled = model.pooled(packed[b].map { ids[$0] }, layer: layer, modes: configuration.pooling)
                 queue.withState { r in
                     r.pooled[b] = pooled
                     r.done += packed[b].count

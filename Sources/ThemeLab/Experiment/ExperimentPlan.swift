@@ -155,7 +155,7 @@ public struct ExperimentPlan: Decodable, Sendable {
                 try encoderDimensions
                 ?? encoders.map { encoder in
                     if let path = encoder.embeddings { return try NPY.read(path: path).cols }
-                    return try ModelFolder.locate(explicit: encoder.modelFolder).configuration().hidden
+                    return try ModelFolder.locate(explicit: encoder.modelFolder).configuration().sentenceDimensions
                 }
             encoderDimensions = dimensions
             return CorpusSize(
@@ -261,7 +261,8 @@ public struct ExperimentPlan: Decodable, Sendable {
                     for (j, layer) in (encoder.layers ?? []).enumerated() where layer > model.layers {
                         throw source.error("encoders[\(e)].layers[\(j)]", "is \(layer); this model has layers 0...\(model.layers)")
                     }
-                    try Validation.check(settings, items: corpus.corpus.count, dimensions: model.hidden, corpus: name, source: source)
+                    try Validation.check(
+                        settings, items: corpus.corpus.count, dimensions: model.sentenceDimensions, corpus: name, source: source)
                 }
             }
         }

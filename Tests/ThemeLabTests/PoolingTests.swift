@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import ThemeLab
+
+/// sentence-transformers' pooling modes: each by hand on three tokens, the modes a `1_Pooling/config.json` turns on and
+/// the refusals, and a model folder whose pooling concatenates CLS and mean.
+@Suite struct PoolingTests {
+    /// Tokens (1, 2), (3, −1), (−2, 4): CLS (1, 2); max (3, 4); mean (2/3, 5/3); mean-sqrt-len (2/√3, 5/√3); weighted
+    /// mean with weights 1, 2, 3 ((1 + 6 − 6)/6, (2 − 2 + 12)/6) = (1/6, 2); last token (−2, 4).
+    static let byHand: [(PoolingMode, [Float])] = [
+        (.cls, [1, 2]), (.max, [3, 4]), (.mean, [Float(2) / 3, Float(5) / 3]),
+        (.meanSqrtLength, [2 / Float(3).squareRoot(), 5 / Float(3).squareRoot()]), (.weightedMean, [Float(1) / 6, 2]),
+        (.lastToken, [-2, 4]),
+    ]
+
+    @Test(arguments: byHand)
+    func eachModeByHand(_ mode: PoolingMode, _ expected: [Float]) {
+        let tokens: [Float] = [1, 2, 3, -1, -2, 4]
+        var out = [Float](repeating: .nan, count: 2)
+        tokens.withUnsafeBufferPointer { t in
+            out.withUnsafeMutableBufferPointer { mode.pool(t.baseAddress!, count: 3, hidden: 2, into: $0.baseAddress!) }
+        }
+        for (a, b) in zip(out, expected) { #expect(a.isApproximatelyEqual(to: b, absoluteTolerance: 1e-6), "\(mode): \(out)") }
+    }
+
+    @Test func configTurnsModesOnInSentenceTransformersOrder() throws {
+        let both: [String: Any] = ["word_embedding_dimension": 384, "pooling_mode_mean_tokens": true, "pooling_mode_cls_token": true]
+        #expect(try PoolingMode.modes(both, file: "p") == [.cls, .mean])
+        #expect(try PoolingMode.modes(["pooling_mode_lasttoken": true, "pooling_mode_max_tokens": false], file: "p") == [.lastToken])
+        #expect(
+            errorMessage {
+                _ = try PoolingMode.modes(["pooling_mode_mean_tokens": true, "pooling_mode_attention": true], file: "p/config.json")
+            }
+                == "p/config.json: pooling mode 'pooling_mode_attention' is not supported (expected pooling_mode_cls_token, "
+                + "pooling_mode_max_tokens, pooling_mode_mean_tokens, pooling_mode_mean_sqrt_len_tokens, pooling_mode_weightedmean_tokens, "
+                + "pooling_mode_lasttoken)")
+        #expect(
+            errorMessage { _ = try PoolingMode.modes(["pooling_mode_mean_tokens": false], file: "p/config.json") }
+                == "p/config.json: no pooling mode is on (one of the pooling_mode_… keys must be true)")
+    }
+
+    /// The bootstrap model with its pooling set to CLS and mean: 768 dimensions, the second half the mean-pooled vector
+    /// bit for bit, the first half the first token's hidden state, and a text's vector the same bits alone as beside others.
+    @Test func aFolderWithTwoModesConcatenatesThem() throws {
+        let original = try ModelFolder.locate().path
+        let folder = temporaryFolder() + "/model"
+        try FileManager.default.createDirectory(atPath: folder + "/1_Pooling", withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: original) where name != "1_Pooling" {
+            try FileManager.default.createSymbolicLink(atPath: "\(folder)/\(name)", withDestinationPath: "\(original)/\(name)")
+        }
+        try AtomicFile.write(#"{"pooling_mode_cls_token": true, "pooling_mode_mean_tokens": true}"#, to: folder + "/1_Pooling/config.json")
+        let twoModes = try SentenceEncoder(folder: ModelFolder(path: folder))
+        let meanOnly = try SentenceEncoder(folder: ModelFolder.locate())
+        #expect(twoModes.dimensions == 768 && twoModes.configuration.pooling == [.cls, .mean])
+        #expect(twoModes.configuration.summary.hasSuffix("pooling cls_token + mean_tokens, Normalize; sentence vectors of 768 dimensions"))
+        let texts = ["I keep thinking about work", "the garden again"]
+        let both = try twoModes.embed(texts, layer: 6)
+        let mean = try meanOnly.embed(texts, layer: 6)
+        let alone = try twoModes.embed([texts[1]], layer: 6)
+        let ids = texts.map(meanOnly.tokenizer.encode)
+        let cls = meanOnly.model.pooled(ids, layer: 6, modes: [.cls])
+        for k in 0..<384 {
+            #expect(both[0, 384 + k] == mean[0, k] && both[1, 384 + k] == mean[1, k])
+            // Within 1e-5, not to the bit: `embed` runs BLAS on one thread, this direct call on the default count.
+            #expect(abs(both[0, k] - cls[0, k]) < 1e-5 && abs(both[1, k] - cls[1, k]) < 1e-5)
+        }
+        #expect((0..<768).allSatisfy { both[1, $0] == alone[0, $0] })
+        #expect((0..<384).contains { both[0, $0] != both[0, 384 + $0] })
+    }
+}
