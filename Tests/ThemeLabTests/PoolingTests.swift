@@ -42,14 +42,46 @@ import Testing
 
     /// The bootstrap model with its pooling set to CLS and mean: 768 dimensions, the second half the mean-pooled vector
     /// bit for bit, the first half the first token's hidden state, and a text's vector the same bits alone as beside others.
-    @Test func aFolderWithTwoModesConcatenatesThem() throws {
+    /// The bootstrap model folder with `files` (path → contents) written in place of its own, the rest linked.
+    static func variant(_ files: [String: String]) throws -> String {
         let original = try ModelFolder.locate().path
         let folder = temporaryFolder() + "/model"
         try FileManager.default.createDirectory(atPath: folder + "/1_Pooling", withIntermediateDirectories: true)
-        for name in try FileManager.default.contentsOfDirectory(atPath: original) where name != "1_Pooling" {
+        for name in try FileManager.default.contentsOfDirectory(atPath: original) where !files.keys.contains(name) && name != "1_Pooling" {
             try FileManager.default.createSymbolicLink(atPath: "\(folder)/\(name)", withDestinationPath: "\(original)/\(name)")
         }
-        try AtomicFile.write(#"{"pooling_mode_cls_token": true, "pooling_mode_mean_tokens": true}"#, to: folder + "/1_Pooling/config.json")
+        if files["1_Pooling/config.json"] == nil {
+            try FileManager.default.copyItem(atPath: original + "/1_Pooling/config.json", toPath: folder + "/1_Pooling/config.json")
+        }
+        for (name, text) in files { try AtomicFile.write(text, to: "\(folder)/\(name)") }
+        return folder
+    }
+
+    /// A module the encoder does not run, another architecture and a malformed modules.json: one line naming the file
+    /// and the value, before any weights are read.
+    @Test func unsupportedModulesAndArchitecturesAreRefused() throws {
+        let dense =
+            #"[{"type": "sentence_transformers.models.Transformer"}, {"type": "sentence_transformers.models.Pooling"}, "#
+            + #"{"type": "sentence_transformers.models.Dense", "path": "2_Dense"}]"#
+        var folder = try Self.variant(["modules.json": dense])
+        #expect(
+            errorMessage { _ = try ModelFolder(path: folder).configuration() }
+                == "\(folder)/modules.json: module 2 'sentence_transformers.models.Dense' is not supported "
+                + "(expected ….Transformer, ….Pooling, ….Normalize)")
+        folder = try Self.variant(["modules.json": "{}"])
+        #expect(
+            errorMessage { _ = try ModelFolder(path: folder).configuration() } == "\(folder)/modules.json: expected a JSON list of modules")
+        let original = try String(contentsOfFile: try ModelFolder.locate().path + "/config.json", encoding: .utf8)
+        folder = try Self.variant([
+            "config.json": original.replacingOccurrences(of: #""model_type": "bert""#, with: #""model_type": "mpnet""#)
+        ])
+        #expect(
+            errorMessage { _ = try ModelFolder(path: folder).configuration() }
+                == "\(folder)/config.json: model_type 'mpnet' is not supported (expected bert)")
+    }
+
+    @Test func aFolderWithTwoModesConcatenatesThem() throws {
+        let folder = try Self.variant(["1_Pooling/config.json": #"{"pooling_mode_cls_token": true, "pooling_mode_mean_tokens": true}"#])
         let twoModes = try SentenceEncoder(folder: ModelFolder(path: folder))
         let meanOnly = try SentenceEncoder(folder: ModelFolder.locate())
         #expect(twoModes.dimensions == 768 && twoModes.configuration.pooling == [.cls, .mean])

@@ -93,6 +93,9 @@ public struct BERTConfiguration: Sendable, Equatable {
             guard let v = c[key] as? Int, v > 0 else { throw ThemeLabError.input("\(file): '\(key)' must be a positive integer") }
             return v
         }
+        if let type = c["model_type"] as? String, type != "bert" {
+            throw ThemeLabError.input("\(file): model_type '\(type)' is not supported (expected bert)")
+        }
         layers = try int("num_hidden_layers")
         hidden = try int("hidden_size")
         heads = try int("num_attention_heads")
@@ -127,12 +130,29 @@ public struct BERTConfiguration: Sendable, Equatable {
 
         let poolingConfig = try folder.json("1_Pooling/config.json") ?? [PoolingMode.mean.rawValue: true]
         pooling = try PoolingMode.modes(poolingConfig, file: "\(folder.path)/1_Pooling/config.json")
-        var normalize = false
-        if let data = FileManager.default.contents(atPath: "\(folder.path)/modules.json"),
-            let modules = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
-        {
-            normalize = modules.contains { ($0["type"] as? String)?.hasSuffix("Normalize") == true }
+        normalize = try Self.modules(folder).contains(".Normalize")
+    }
+
+    /// The sentence-transformers modules this encoder runs, by the end of their type name.
+    static let knownModules = [".Transformer", ".Pooling", ".Normalize"]
+
+    /// The module types `modules.json` lists (Transformer, Pooling when absent); a module the encoder does not run (a
+    /// Dense layer, a custom module) is refused naming the file and the type, rather than left out without a word.
+    static func modules(_ folder: ModelFolder) throws -> Set<String> {
+        let file = "\(folder.path)/modules.json"
+        guard let data = FileManager.default.contents(atPath: file) else { return [".Transformer", ".Pooling"] }
+        guard let modules = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
+            throw ThemeLabError.input("\(file): expected a JSON list of modules")
         }
-        self.normalize = normalize
+        var found: Set<String> = []
+        for (i, module) in modules.enumerated() {
+            let type = module["type"] as? String ?? ""
+            guard let known = knownModules.first(where: { type.hasSuffix($0) }) else {
+                throw ThemeLabError.input(
+                    "\(file): module \(i) '\(type)' is not supported (expected \(knownModules.map { "…" + $0 }.joined(separator: ", ")))")
+            }
+            found.insert(known)
+        }
+        return found
     }
 }
