@@ -20,18 +20,9 @@ struct CarriedCorpus: Sendable {
     /// Every carried corpus, in the order `datasets list` shows them.
     static let all: [CarriedCorpus] = [DailyDialog.test, SNIPS.validate] + HINT3.all + NLUEvaluationCorpora.all
 
-    /// The folder holding the files: `<data dir>/FOLDER`, else the checkout's `Datasets/FOLDER`.
-    func location(dataDirectory: String?) throws -> String {
-        if let d = DatasetRegistry.dataDirectory(dataDirectory) { return "\(d)/\(folder)" }
-        guard let found = ProjectFiles.locate("Datasets/\(folder)") else {
-            throw ThemeLabError.input("Datasets/\(folder) not found (run from a checkout of the project, or pass --data-dir)")
-        }
-        return found
-    }
-
     /// The corpus, every file checked first.
     func load(dataDirectory: String?) throws -> LoadedCorpus {
-        let at = try location(dataDirectory: dataDirectory)
+        let at = try DatasetRegistry.datasetFolder(folder, dataDirectory: dataDirectory)
         var contents: [(path: String, data: Data)] = []
         for f in files {
             let path = "\(at)/\(f.name)"

@@ -79,6 +79,15 @@ public enum DatasetRegistry {
         explicit ?? ProcessInfo.processInfo.environment["THEMELAB_DATA"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// Where a corpus carried in `Datasets/FOLDER` is read from: `<data dir>/FOLDER`, else the checkout's `Datasets/FOLDER`.
+    static func datasetFolder(_ folder: String, dataDirectory: String?) throws -> String {
+        if let d = Self.dataDirectory(dataDirectory) { return "\(d)/\(folder)" }
+        guard let found = ProjectFiles.locate("Datasets/\(folder)") else {
+            throw ThemeLabError.input("Datasets/\(folder) not found (run from a checkout of the project, or pass --data-dir)")
+        }
+        return found
+    }
+
     /// Whether a corpus comes with its vectors (the generator), so that no encoder embeds it.
     static func bringsOwnVectors(_ spec: CorpusSpec) -> Bool { spec.name == "synthetic" }
 
@@ -99,12 +108,7 @@ public enum DatasetRegistry {
                 name: spec.generator == nil ? "synthetic-app-raw" + (spec.seed.map { "-seed\($0)" } ?? "") : g.identity)
             return LoadedCorpus(corpus: corpus, vectors: vectors, files: [], isSample: true)
         case "clinc150":
-            guard
-                let folder = DatasetRegistry.dataDirectory(dataDirectory).map({ "\($0)/clinc150" })
-                    ?? ProjectFiles.locate("Datasets/clinc150")
-            else {
-                throw ThemeLabError.input("Datasets/clinc150 not found (run from a checkout of the project, or pass --data-dir)")
-            }
+            let folder = try datasetFolder("clinc150", dataDirectory: dataDirectory)
             var o = CLINC150.Options()
             if let v = spec.split { o.split = v }
             if let v = spec.level { o.level = v }

@@ -62,11 +62,8 @@ public final class BERTModel: @unchecked Sendable {
         }
     }
 
-    /// Mean-pooled hidden states of `layer` (0 = embedding output) for each sentence of a batch
-    /// of token-id sequences: an n×hidden matrix.
-    func meanPooled(_ batch: [[Int32]], layer: Int) -> Matrix { pooled(batch, layer: layer, modes: [.mean]) }
-
-    /// The hidden states of `layer` pooled by each of `modes`, concatenated: an n × (hidden · modes) matrix.
+    /// The hidden states of `layer` (0 = embedding output) for each sentence of a batch of token-id sequences, pooled by
+    /// each of `modes` and concatenated: an n × (hidden · modes) matrix.
     func pooled(_ batch: [[Int32]], layer: Int, modes: [PoolingMode]) -> Matrix {
         precondition((0...configuration.layers).contains(layer), "layer out of range")
         let h = configuration.hidden
@@ -106,7 +103,7 @@ public final class BERTModel: @unchecked Sendable {
         public var m: Int, n: Int, k: Int
     }
 
-    /// The products `meanPooled(_:layer:)` makes for sentences of these token counts, in its order:
+    /// The products `pooled(_:layer:modes:)` makes for sentences of these token counts, in its order:
     /// per layer Q|K|V over the batch's rows, then per sentence and head QKᵀ and P·V, then the attention output,
     /// the intermediate and the output projection (for timing sgemm alone on the encoder's own shapes).
     public func matrixProducts(lengths: [Int], layer: Int) -> [MatrixProduct] {

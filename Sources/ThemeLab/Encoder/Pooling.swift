@@ -39,7 +39,7 @@ enum PoolingMode: String, CaseIterable, Sendable {
         case .lastToken: out.update(from: row(n - 1), count: h)
         case .max:
             out.update(from: row(0), count: h)
-            for p in 1..<Swift.max(n, 1) { for k in 0..<h { out[k] = Swift.max(out[k], row(p)[k]) } }
+            for p in 1..<n { for k in 0..<h { out[k] = Swift.max(out[k], row(p)[k]) } }
         case .mean, .meanSqrtLength, .weightedMean:
             out.update(repeating: 0, count: h)
             var total: Float = 0

@@ -8,27 +8,23 @@ import Foundation
 /// topics (links cross groups), one too low joins them (the γ·K_c² term grows). Only the N − 1 cuts of the
 /// dendrogram are candidates, so the answer is always one of average linkage's own partitions.
 struct AverageModularityGrouping: Grouping {
-    var neighbourhood: NeighbourhoodSize
-    var resolution: Double
+    var parameters: ScaledNeighbourGraph
+    var neighbourhood: NeighbourhoodSize { parameters.neighbourhood }
+    var resolution: Double { parameters.resolution }
 
     init(scale: Double, resolution: Double = 1) {
-        neighbourhood = NeighbourhoodSize(scale: scale)
-        self.resolution = resolution
+        parameters = ScaledNeighbourGraph(scale: scale, resolution: resolution, defaultResolution: 1)
     }
 
-    init(_ parsed: RuleName) throws {
-        try parsed.takes(atMost: 2)
-        neighbourhood = try NeighbourhoodSize.parsed(parsed.argument, in: parsed.text)
-        resolution = try NeighbourhoodSize.resolution(parsed, at: 1, fallback: 1)
-    }
+    init(_ parsed: RuleName) throws { parameters = try ScaledNeighbourGraph(parsed, defaultResolution: 1) }
 
-    var name: String {
-        "average-modularity(\(formatArgument(neighbourhood.scale))\(resolution == 1 ? "" : "," + formatArgument(resolution)))"
-    }
+    var name: String { parameters.name("average-modularity") }
     var kind: GroupingKind { .cutsItself }
+    /// The dendrogram, and the neighbour graph at the corpus's k.
     func needs(items: Int) -> PassNeeds {
-        let k = neighbourhood.neighbours(items: items)
-        return PassNeeds(averageLinkage: true, neighbours: k ?? 0, neighbourGraphs: k.map { [$0] } ?? [])
+        var needs = parameters.needs(items: items)
+        needs.averageLinkage = true
+        return needs
     }
 
     /// The sweep over the dendrogram's cuts, or why there is none.

@@ -5,25 +5,19 @@ import Foundation
 /// when k ≥ N and splits a topic larger than about k into pieces; here k follows the corpus, so the graph is as
 /// sparse on 12 entries as on 4 500. c and γ are chosen on the tuning corpora only (Experiments/rules-tuning.json).
 struct LeidenSqrtGrouping: Grouping {
-    var neighbourhood: NeighbourhoodSize
-    var resolution: Double
+    var parameters: ScaledNeighbourGraph
+    var neighbourhood: NeighbourhoodSize { parameters.neighbourhood }
+    var resolution: Double { parameters.resolution }
 
     init(scale: Double, resolution: Double = 2) {
-        neighbourhood = NeighbourhoodSize(scale: scale)
-        self.resolution = resolution
+        parameters = ScaledNeighbourGraph(scale: scale, resolution: resolution, defaultResolution: 2)
     }
 
-    init(_ parsed: RuleName) throws {
-        try parsed.takes(atMost: 2)
-        neighbourhood = try NeighbourhoodSize.parsed(parsed.argument, in: parsed.text)
-        resolution = try NeighbourhoodSize.resolution(parsed, at: 1, fallback: 2)
-    }
+    init(_ parsed: RuleName) throws { parameters = try ScaledNeighbourGraph(parsed, defaultResolution: 2) }
 
-    var name: String { "leiden-sqrt(\(formatArgument(neighbourhood.scale))\(resolution == 2 ? "" : "," + formatArgument(resolution)))" }
+    var name: String { parameters.name("leiden-sqrt") }
     var kind: GroupingKind { .cutsItself }
-    func needs(items: Int) -> PassNeeds {
-        neighbourhood.neighbours(items: items).map { PassNeeds(neighbours: $0, neighbourGraphs: [$0]) } ?? PassNeeds()
-    }
+    func needs(items: Int) -> PassNeeds { parameters.needs(items: items) }
 
     func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {
         guard let k = neighbourhood.neighbours(items: pass.vectors.rows) else {

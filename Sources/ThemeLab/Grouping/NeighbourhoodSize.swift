@@ -17,25 +17,6 @@ struct NeighbourhoodSize: Sendable, Equatable {
         self.scale = scale
     }
 
-    /// The scale argument of the grouping written `text`, checked.
-    static func parsed(_ scale: Double?, in text: String) throws -> NeighbourhoodSize {
-        guard let scale else { throw ThemeLabError.usage("\(text): give the scale c of k = c·√N") }
-        guard scales.contains(scale) else {
-            throw ThemeLabError.usage(
-                "\(text): the scale c must be from \(formatArgument(scales.lowerBound)) to \(formatArgument(scales.upperBound))")
-        }
-        return NeighbourhoodSize(scale: scale)
-    }
-
-    /// The resolution argument of the grouping written `text` (`index`), checked; `fallback` when not given.
-    static func resolution(_ parsed: RuleName, at index: Int, fallback: Double) throws -> Double {
-        let gamma = index < parsed.arguments.count ? parsed.arguments[index] : fallback
-        guard gamma > 0, gamma <= 1000 else {
-            throw ThemeLabError.usage("\(parsed.text): the resolution γ must be above 0 and at most 1000")
-        }
-        return gamma
-    }
-
     /// k on a corpus of `items` items, or nil below 3 items (a neighbour graph of 2 items has one edge and nothing to choose).
     func neighbours(items: Int) -> Int? {
         guard items >= 3 else { return nil }
@@ -46,5 +27,45 @@ struct NeighbourhoodSize: Sendable, Equatable {
     /// The note a method gives on a corpus too small for any neighbourhood.
     func tooFewItems(_ name: String, items: Int) -> String? {
         items >= 3 ? nil : "\(name): a neighbourhood needs at least 3 items; this corpus has \(items)"
+    }
+}
+
+/// The arguments of a grouping on the neighbour graph at k = round(c·√N), written `NAME(c)` or `NAME(c,γ)`: the
+/// neighbourhood's scale c and a resolution γ, left out of the name when it is the grouping's default.
+struct ScaledNeighbourGraph: Sendable, Equatable {
+    var neighbourhood: NeighbourhoodSize
+    var resolution: Double
+    let defaultResolution: Double
+
+    init(scale: Double, resolution: Double?, defaultResolution: Double) {
+        neighbourhood = NeighbourhoodSize(scale: scale)
+        self.resolution = resolution ?? defaultResolution
+        self.defaultResolution = defaultResolution
+    }
+
+    /// The arguments as written, checked: c within `NeighbourhoodSize.scales`, 0 < γ ≤ 1000.
+    init(_ parsed: RuleName, defaultResolution: Double) throws {
+        try parsed.takes(atMost: 2)
+        let scales = NeighbourhoodSize.scales
+        guard let c = parsed.argument else { throw ThemeLabError.usage("\(parsed.text): give the scale c of k = c·√N") }
+        guard scales.contains(c) else {
+            throw ThemeLabError.usage(
+                "\(parsed.text): the scale c must be from \(formatArgument(scales.lowerBound)) to \(formatArgument(scales.upperBound))")
+        }
+        let gamma = parsed.arguments.count > 1 ? parsed.arguments[1] : defaultResolution
+        guard gamma > 0, gamma <= 1000 else {
+            throw ThemeLabError.usage("\(parsed.text): the resolution γ must be above 0 and at most 1000")
+        }
+        self.init(scale: c, resolution: gamma, defaultResolution: defaultResolution)
+    }
+
+    /// `base(c)`, or `base(c,γ)` when γ is not the default.
+    func name(_ base: String) -> String {
+        "\(base)(\(formatArgument(neighbourhood.scale))\(resolution == defaultResolution ? "" : "," + formatArgument(resolution)))"
+    }
+
+    /// The neighbour lists and the graph at the corpus's k; nothing below 3 items.
+    func needs(items: Int) -> PassNeeds {
+        neighbourhood.neighbours(items: items).map { PassNeeds(neighbours: $0, neighbourGraphs: [$0]) } ?? PassNeeds()
     }
 }

@@ -153,6 +153,9 @@ public struct PairEngine: Sendable {
         Swift.max(1, Swift.min(Self.cacheTile(limit: tileSize, dimensions: d), n, Swift.max(256, (n + 3) / 4)))
     }
 
+    /// The number of tile (ti, tj), ti ≤ tj, among the `side`·(`side` + 1)/2 tiles of the pass, numbered row by row.
+    static func tileNumber(_ ti: Int, _ tj: Int, side: Int) -> Int { ti * side - ti * (ti - 1) / 2 + (tj - ti) }
+
     /// The share of the pass's tiles a shard of `shards` computes beyond its own: the bridge tiles (`PassBlock`), the
     /// 2·side − 1 on the diagonal and next to it, less those it owns.
     func bridgeShare(items n: Int, dimensions d: Int, shards: Int) -> Double {
@@ -196,16 +199,15 @@ public struct PairEngine: Sendable {
 
         let related = (0..<workers).map { _ in WorkerTotals(bins: bins, keepValues: keep) }
         let unrelated = (0..<workers).map { _ in WorkerTotals(bins: bins, keepValues: keep) }
-        // At least four tiles a side when N allows, so both workers have tiles to take.
         let t = tileEdge(items: n, dimensions: d)
         let side = (n + t - 1) / t
+        // Numbered row by row over the upper triangle (`tileNumber`).
         let tiles = (0..<side).flatMap { ti in (ti..<side).map { tj in (ti, tj) } }
         // Diagonal tiles first, then outward: neighbouring label-sorted blocks hold the most
-        // similar pairs, which lets the spanning forest reject the rest early. A shard first feeds the consumers that
-        // ask for them the bridge blocks (`PassBlock.bridge`).
+        // similar pairs, which lets the spanning forest reject the rest early. A shard also feeds the consumers that
+        // ask for them the bridge tiles (`PassBlock`).
         let bridging = shard.count > 1 && consumers.contains { $0.takesBridgeTiles }
         let own = tiles.indices.filter { $0 % shard.count == shard.index }
-            .sorted { (tiles[$0].1 - tiles[$0].0, $0) < (tiles[$1].1 - tiles[$1].0, $1) }
         let bridges = bridging ? tiles.indices.filter { tiles[$0].1 - tiles[$0].0 <= 1 && $0 % shard.count != shard.index } : []
         let mine = (bridges + own).sorted { (tiles[$0].1 - tiles[$0].0, $0) < (tiles[$1].1 - tiles[$1].0, $1) }.map { k in
             PassBlock(tile: k % shard.count == shard.index ? k : nil, rows: tiles[k].0 * t, columns: tiles[k].1 * t, edge: t, items: n)
@@ -343,5 +345,4 @@ struct PassBlock {
         (rowStart, colStart) = (r0, c0)
         (rowCount, colCount) = (Swift.min(edge, n - r0), Swift.min(edge, n - c0))
     }
-
 }

@@ -81,9 +81,7 @@ public struct PairPartial: Codable, Sendable {
         let side = (n + t - 1) / t
         return edges.filter { e in
             let (a, b) = (position[Int(e.i)] / t, position[Int(e.j)] / t)
-            let (ti, tj) = (Swift.min(a, b), Swift.max(a, b))
-            // The pass numbers tile (ti, tj) row by row over the upper triangle.
-            return (ti * side - ti * (ti - 1) / 2 + (tj - ti)) % shard.count == shard.index
+            return PairEngine.tileNumber(Swift.min(a, b), Swift.max(a, b), side: side) % shard.count == shard.index
         }
     }
 
