@@ -33,6 +33,7 @@ let ablateCommand = Command(
     positionals: 1...1
 ) { args, io in
     let plan = try args.experimentPlan(path: args.positional[0])
+    let started = Date()
     let progress = io.progress("embed")
     let environment = RunEnvironment(
         dataDirectory: args.values["data-dir"], command: io.commandLine, log: io.note, progress: progress.update)
@@ -46,7 +47,7 @@ let ablateCommand = Command(
         try AtomicFile.write(try JSONOutput.encode(part), to: out)
         io.note(
             "wrote shard \(shard.index)/\(shard.count) of \(plan.name) (corpora "
-                + "\(part.corpora.map(String.init).joined(separator: ", "))) to \(out)"
+                + "\(part.corpora.map(String.init).joined(separator: ", "))) to \(out) \(io.cost(since: started))"
         )
         return
     }

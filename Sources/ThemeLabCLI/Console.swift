@@ -42,6 +42,15 @@ struct Invocation: Sendable {
     /// A note, warning or error as a line on stderr: the one way a command speaks besides its output.
     func note(_ message: String) { console.errors(message + "\n") }
 
+    /// "in 12.3 s, CPU 23.1 s, peak 900 MiB": this process so far, for the notes of jobs a cluster runs (their logs are
+    /// where a scale-out benchmark reads each task's cost).
+    func cost(since start: Date) -> String {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        return String(format: "in %.1f s, CPU %.1f s, peak %d MiB", Date().timeIntervalSince(start), cpu, usage.ru_maxrss / 1024)
+    }
+
     /// `themelab: message` on stderr, on one line (a control character from the input, such as a line break in a
     /// name, is written escaped); returns `status`, the exit status that goes with it.
     func fail(_ message: String, status: Int32) -> Int32 {

@@ -5,7 +5,8 @@ let pairsCommand = Command(
     summary: "distribution of all pairwise cosines (all / related / unrelated)",
     help: """
         usage: themelab pairs --embeddings X.npy [--labels C.jsonl] [--components T,…] [--json] [--out FILE]
-               themelab pairs --embeddings X.npy [--labels C.jsonl] --shard i/n --out PART.json
+               themelab pairs --embeddings X.npy [--labels C.jsonl] --bridge-out BRIDGE.json
+               themelab pairs --embeddings X.npy [--labels C.jsonl] --shard i/n [--bridge BRIDGE.json] --out PART.json
 
         Normalises each row of X to unit length, computes every i<j cosine with tiled BLAS and
         prints count, min, p1, p5, p25, median, p75, p95, p99, max, mean and std for all pairs,
@@ -19,56 +20,79 @@ let pairsCommand = Command(
                               of "cosine ≥ T") at each threshold, from the pass's spanning forest
           --json              print the JSON result instead of a table
           --out FILE          also write the JSON result to FILE (atomically)
-          --shard i/n         only tiles k with k mod n = i; writes the partial state (with the
-                              shard's spanning forest) to --out, for `themelab merge`, which
-                              gives exactly the unsharded result, components included
+          --shard i/n         only the i-th of n equal runs of the tiles; writes the partial state
+                              (with the shard's spanning forest) to --out, for `themelab merge`,
+                              which gives exactly the unsharded result, components included
+          --bridge-out FILE   only the spanning forest of the tiles on the diagonal and next to it,
+                              which every shard's forest needs; computed once, before the shards
+          --bridge FILE       a shard starts its forest from this bridge forest (same inputs and
+                              kernel) instead of computing those tiles, and reads only its rows
         """,
-    options: ["embeddings", "labels", "bins", "tile", "out", "shard", "components"],
+    options: ["embeddings", "labels", "bins", "tile", "out", "shard", "components", "bridge", "bridge-out"],
     switches: ["json"]
 ) { args, io in
+    let started = Date()
     let embeddingsPath = try args.required("embeddings")
-    if let out = args.values["out"] {
-        try CommandPaths(reads: [embeddingsPath] + [args.values["labels"]].compactMap { $0 }, writes: [(out, .file)]).check()
+    if let out = args.values["out"] ?? args.values["bridge-out"] {
+        let reads = [embeddingsPath] + [args.values["labels"], args.values["bridge"]].compactMap { $0 }
+        try CommandPaths(reads: reads, writes: [(out, .file)]).check()
     }
     let engine = PairEngine(
         bins: try args.int("bins", default: 65_536, range: 2...(1 << 24)),
         tileSize: try args.int("tile", default: 2048, range: 1...65_536))
-    let raw = try NPY.read(path: embeddingsPath)
+    let file = try NPYFile(path: embeddingsPath)
     var labels: [Int32]?
     var inputs = [embeddingsPath]
     var itemName: (Int) -> String = { "\(embeddingsPath): row \($0)" }
     if let corpusPath = args.values["labels"] {
         let corpus = try CorpusReader.read(path: corpusPath)
-        guard corpus.count == raw.rows else {
-            throw ThemeLabError.input("\(corpusPath) has \(corpus.count) items but \(embeddingsPath) has \(raw.rows) rows")
+        guard corpus.count == file.rows else {
+            throw ThemeLabError.input("\(corpusPath) has \(corpus.count) items but \(embeddingsPath) has \(file.rows) rows")
         }
         labels = corpus.labelIndices()
         if labels == nil { io.note("note: \(corpusPath) has no labels; reporting all pairs only") }
         itemName = { "\(embeddingsPath): row \($0) (item '\(corpus.items[$0].id)')" }
         inputs.append(corpusPath)
     }
-    guard raw.rows >= 2 else { throw ThemeLabError.input("\(embeddingsPath): \(raw.rows) row(s), need at least 2 for a pair") }
-    try MemoryBudget.require(
-        bytes: MemoryBudget.pass(items: raw.rows, dimensions: raw.cols),
-        for: "the pairwise pass over \(raw.rows) × \(raw.cols) vectors", source: .commandLine, "embeddings")
-    let unit = try unitRows(raw, itemName: itemName)
+    guard file.rows >= 2 else { throw ThemeLabError.input("\(embeddingsPath): \(file.rows) row(s), need at least 2 for a pair") }
     let progress = io.progress("pairs")
+    if let out = args.values["bridge-out"] {
+        guard args.values["shard"] == nil, args.values["bridge"] == nil else {
+            throw ThemeLabError.usage("--bridge-out computes the bridge forest before the shards; give it without --shard and --bridge")
+        }
+        let bridge = try BridgeForest.compute(
+            UnitRowsFile(file, itemName: itemName), labels: labels, engine: engine, inputs: inputs, progress: progress.update)
+        progress.finish()
+        try AtomicFile.write(try JSONOutput.encode(bridge), to: out)
+        io.note("wrote the bridge forest (\(bridge.edges.count) edges) to \(out) \(io.cost(since: started))")
+        return
+    }
     if let shardText = args.values["shard"] {
         let shard = try PairShard(text: shardText)
         let out = try args.required("out")
-        let partial = try PairPartial.compute(unit, labels: labels, shard: shard, engine: engine, inputs: inputs, progress: progress.update)
+        let bridge = try args.values["bridge"].map { (forest: try BridgeForest.read(path: $0), name: $0) }
+        let partial = try PairPartial.compute(
+            UnitRowsFile(file, itemName: itemName), labels: labels, shard: shard, engine: engine, inputs: inputs, bridge: bridge,
+            progress: progress.update)
         progress.finish()
         try AtomicFile.write(try JSONOutput.encode(partial), to: out)
-        io.note("wrote shard \(shard.index)/\(shard.count) (\(partial.tileSums.count) of \(partial.tiles) tiles) to \(out)")
+        io.note(
+            "wrote shard \(shard.index)/\(shard.count) (\(partial.tileSums.count) of \(partial.tiles) tiles) to \(out) "
+                + io.cost(since: started))
         return
     }
+    guard args.values["bridge"] == nil else { throw ThemeLabError.usage("--bridge seeds a shard's forest; give it with --shard i/n") }
+    try MemoryBudget.require(
+        bytes: MemoryBudget.pass(items: file.rows, dimensions: file.cols),
+        for: "the pairwise pass over \(file.rows) × \(file.cols) vectors", source: .commandLine, "embeddings")
+    let unit = try unitRows(file.rows(0..<file.rows), itemName: itemName)
     let thresholds = try componentThresholds(args)
     let forest = thresholds.isEmpty ? nil : SpanningForest(items: unit.rows)
     let distribution = engine.run(unit, labels: labels, consumers: forest.map { [$0] } ?? [], progress: progress.update)
     progress.finish()
     var summary = PairsSummary(
         provenance: .current(command: io.commandLine, inputs: try Provenance.checksums(inputs)),
-        items: raw.rows, dimensions: raw.cols, bins: engine.bins, distribution: distribution)
+        items: file.rows, dimensions: file.cols, bins: engine.bins, distribution: distribution)
     if let forest { summary.addComponents(forest, thresholds: thresholds) }
     try show(summary, args, io)
 }
@@ -118,6 +142,7 @@ let mergeCommand = Command(
     switches: ["json"],
     positionals: 1...Int.max
 ) { args, io in
+    let started = Date()
     if let out = args.values["out"] { try CommandPaths(reads: args.positional, writes: [(out, .file)]).check() }
     let given = try args.positional.map(PairPartial.read(path:))
     let parts = try PairPartial.distinctShards(given, names: args.positional)
@@ -136,5 +161,6 @@ let mergeCommand = Command(
         }
         summary.addComponents(forest, thresholds: thresholds)
     }
+    io.note("merged \(parts.count) part(s) \(io.cost(since: started))")
     try show(summary, args, io)
 }

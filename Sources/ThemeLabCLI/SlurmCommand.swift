@@ -9,13 +9,14 @@ let slurmCommand = Command(
                themelab slurm ablate Experiments/NAME.json --work DIR [--shards n] [--out DIR] [--data-dir DIR]
                                     [--replicates R] [slurm options]
 
-        Writes DIR/array.sbatch (a job array, one task per shard, each writing DIR/parts/shard-I-of-N.json),
+        Writes DIR/array.sbatch (a job array, one task per shard, each writing DIR/parts/shard-I-of-N.json;
+        for pairs in several shards DIR/prepare.sbatch first, the bridge forest DIR/bridge.json they start from),
         DIR/finish.sbatch (`themelab merge` into DIR/pairs.json, or `themelab gather` into the results
         folder) and DIR/submit, which submits the array and the finish job (held until every task succeeds).
         After a failed or cancelled task, `DIR/submit I` re-runs task I and the finish job; the finish job
         refuses an incomplete set of parts, naming the missing shards. Memory and time requests come from
         the cost model and are explained in each script. Jobs start in the current folder.
-          pairs:  --shards n (1 to 4096) splits the pass's tiles k mod n; other options as `themelab pairs`
+          pairs:  --shards n (1 to 4096) splits the pass's tiles in n runs; other options as `themelab pairs`
           ablate: one task per corpus by default (--shards n: corpora k mod n), options as `themelab ablate`;
                   the finish job writes OUT/NAME/ of --out OUT (default results) as a local ablate does
                   (--results OUT, the old spelling of --out, is deprecated)
@@ -57,11 +58,24 @@ let slurmCommand = Command(
         let bins = try args.int("bins", default: 65_536, range: 2...(1 << 24))
         let tile = try args.int("tile", default: 2048, range: 1...65_536)
         let thresholds = try componentThresholds(args)
-        let x = try NPY.read(path: embeddings)
+        let x = try NPYFile(path: embeddings)
         guard x.rows >= 2 else { throw ThemeLabError.input("\(embeddings): \(x.rows) row(s), need at least 2 for a pair") }
-        var task = [exe, "pairs", "--embeddings", embeddings]
-        if let labels = args.values["labels"] { task += ["--labels", absolute(labels)] }
-        task += ["--bins", "\(bins)", "--tile", "\(tile)", "--shard", "\(SlurmBatch.taskIndex)/\(shards)", "--out", SlurmBatch.partPath]
+        var inputs = [exe, "pairs", "--embeddings", embeddings]
+        if let labels = args.values["labels"] { inputs += ["--labels", absolute(labels)] }
+        inputs += ["--bins", "\(bins)", "--tile", "\(tile)"]
+        // More than one shard: the bridge forest first, once (`BridgeForest`), that every task starts from.
+        let bridge = folder + "/bridge.json"
+        let task =
+            inputs + (shards > 1 ? ["--bridge", bridge] : []) + [
+                "--shard", "\(SlurmBatch.taskIndex)/\(shards)", "--out", SlurmBatch.partPath,
+            ]
+        let prepare =
+            try shards > 1
+            ? (
+                inputs + ["--bridge-out", bridge], bridge,
+                SlurmResources.pairsBridge(items: x.rows, dimensions: x.cols, cpus: cpus, model: model)
+            )
+            : nil
         let out = folder + "/pairs.json"
         try CommandPaths(
             reads: [embeddings] + [args.values["labels"]].compactMap { $0 }, writes: [(folder, .folder), (out, .file)]
@@ -73,7 +87,8 @@ let slurmCommand = Command(
                 items: x.rows, dimensions: x.cols, shards: shards, cpus: cpus, model: model, memoryMiB: mem, minutes: minutes),
             finish: try .pairsMerge(items: x.rows, shards: shards, bins: bins),
             taskCommand: task,
-            finishCommand: ([exe, "merge"], (thresholds.isEmpty ? [] : ["--components", args.values["components"]!]) + ["--out", out]))
+            finishCommand: ([exe, "merge"], (thresholds.isEmpty ? [] : ["--components", args.values["components"]!]) + ["--out", out]),
+            prepare: prepare)
     case "ablate":
         guard args.positional.count == 2 else { throw ThemeLabError.usage("slurm ablate takes the experiment file") }
         for option in ["embeddings", "labels", "components", "bins", "tile"] where args.values[option] != nil {
@@ -102,10 +117,8 @@ let slurmCommand = Command(
     }
     try batch.write()
     func describe(_ r: SlurmResources) -> String { "\(r.cpus) CPU\(r.cpus == 1 ? "" : "s"), \(r.memoryMiB) MiB, \(r.timeLimit)" }
-    io.note(
-        "wrote \(folder)/{array.sbatch,finish.sbatch,submit}: \(batch.tasks) task(s) of \(describe(batch.task)); "
-            + "finish \(describe(batch.finish))"
-    )
+    let scripts = (batch.prepare == nil ? "" : "prepare.sbatch,") + "array.sbatch,finish.sbatch,submit"
+    io.note("wrote \(folder)/{\(scripts)}: \(batch.tasks) task(s) of \(describe(batch.task)); finish \(describe(batch.finish))")
     guard args.flags.contains("submit") else {
         io.note("submit with: \(SlurmBatch.shellQuote(folder + "/submit"))")
         return

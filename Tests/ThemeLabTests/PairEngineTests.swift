@@ -175,7 +175,7 @@ import Testing
         let collector = PairCollector()
         collector.n = 29
         let engine = PairEngine(tileSize: 6)
-        for k in 0..<4 { _ = engine.pass(x, shard: PairShard(index: k, count: 4), consumers: [collector, SpanningForest(items: 29)]) }
+        for k in 0..<4 { _ = try engine.pass(x, shard: PairShard(index: k, count: 4), consumers: [collector, SpanningForest(items: 29)]) }
         #expect(collector.seen.count == 29 * 28 / 2)
     }
 
@@ -203,6 +203,14 @@ import Testing
                 x, labels: labels, shard: PairShard(index: k, count: shards), engine: engine, inputs: [fixture("leiden.json")])
         }
         #expect(PairPartial.mergedForest(parts)?.edges == forest.edges)
+        // Seeded with the bridge forest, computed once, each shard computes no bridge tile and writes the same part.
+        let bridge = try BridgeForest.compute(x, labels: labels, engine: engine, inputs: [fixture("leiden.json")])
+        for (k, part) in parts.enumerated() {
+            let seeded = try PairPartial.compute(
+                x, labels: labels, shard: PairShard(index: k, count: shards), engine: engine, inputs: [fixture("leiden.json")],
+                bridge: (bridge, "bridge.json"))
+            #expect(try JSONOutput.encode(seeded) == JSONOutput.encode(part), "shard \(k)")
+        }
         // Each part keeps only its own tiles' forest edges: 16 parts carry fewer than three forests' worth, not sixteen.
         #expect(shards < 16 || parts.map { $0.forest!.count }.reduce(0, +) < 3 * 499)
         let merged = try PairPartial.merge(parts.reversed())
@@ -219,6 +227,47 @@ import Testing
         // A shard given twice with the same figures counts once.
         #expect(try PairPartial.merge(parts + [parts[1]]).related == whole.related)
         #expect(errorMessage { _ = try PairShard(text: "3/3") } == "--shard takes i/n with 0 ≤ i < n, got '3/3'")
+    }
+
+    /// Shards take equal runs of the tiles in group order: every tile once, runs within one tile of each other, and the
+    /// rows the most-reading shard reads at N = 200 000 (worked out in Python from the same order; dealt out k mod n,
+    /// every shard read them all).
+    @Test(arguments: [1, 2, 4, 16, 64])
+    func shardsCoverEveryTileOnceAndReadAFractionOfTheRows(shards: Int) {
+        let side = 98
+        let runs = (0..<shards).map { PairShard(index: $0, count: shards).tiles(side: side) }
+        #expect(runs.flatMap { $0 }.sorted() == Array(0..<side * (side + 1) / 2))
+        let sizes = runs.map(\.count)
+        #expect(sizes.max()! - sizes.min()! <= 1)
+        let engine = PairEngine()
+        let read = (0..<shards).map { engine.rowsRead(items: 200_000, dimensions: 384, shard: PairShard(index: $0, count: shards)) }
+        #expect(read.max()! == [1: 200_000, 2: 200_000, 4: 177_472, 16: 101_696, 64: 51_200][shards]!, "\(read)")
+    }
+
+    /// A shard reads from a file only the rows its tiles touch, and a bridge forest of other inputs, shape or a broken
+    /// forest is refused naming the file.
+    @Test func seededShardReadsOnlyItsRowsAndRefusesAForeignBridge() throws {
+        let x = try unitRows(randomMatrix(rows: 300, cols: 5, seed: 3))
+        let engine = PairEngine(bins: 256, tileSize: 32)
+        let reader = CountingRows(x)
+        let bridge = try BridgeForest.compute(x, labels: nil, engine: engine, inputs: [fixture("leiden.json")])
+        _ = try PairPartial.compute(
+            reader, labels: nil, shard: PairShard(index: 0, count: 16), engine: engine, inputs: [fixture("leiden.json")],
+            bridge: (bridge, "b.json"))
+        // Tiles of 32: shard 0 of 16 touches row blocks 0, 1 and 2 (worked out in Python from the same group order).
+        #expect(reader.read == 96 && engine.rowsRead(items: 300, dimensions: 5, shard: PairShard(index: 0, count: 16)) == 96)
+        #expect(
+            errorMessage {
+                _ = try PairPartial.compute(
+                    x, labels: nil, shard: PairShard(index: 0, count: 4), engine: engine, inputs: [fixture("sklearn-hdbscan.json")],
+                    bridge: (bridge, "b.json"))
+            } == "b.json was computed from other inputs (input checksums differ)")
+        var broken = bridge
+        broken.edges.append(broken.edges[0])
+        let path = NSTemporaryDirectory() + "/bridge-\(UUID().uuidString).json"
+        try JSONOutput.encode(broken).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(errorMessage { _ = try BridgeForest.read(path: path) }?.hasPrefix("\(path): 'edges': 300 edges on 300 items") == true)
     }
 
     @Test func unitRowsRejectsZeroAndNonFiniteRows() {
@@ -292,5 +341,18 @@ final class PairCollector: PairConsumer {
                 seen[key] = tile.values[a * tile.stride + b]
             }
         }
+    }
+}
+
+/// Unit rows that count how many rows a pass asks for.
+final class CountingRows: PassVectors {
+    let x: Matrix
+    var read = 0
+    init(_ x: Matrix) { self.x = x }
+    var rows: Int { x.rows }
+    var cols: Int { x.cols }
+    func vectors(of items: [Int]) -> Matrix {
+        read += items.count
+        return x.rows(items)
     }
 }

@@ -77,16 +77,18 @@ func expectSameResults(_ a: String, _ b: String) throws {
         #expect(r.memoryMiB == 1506 && r.minutes == 70 && r.timeLimit == "0-01:10:00")
         let long = try SlurmResources(cpus: 1, predictedMiB: 0, predictedSeconds: 0, reason: "y", memoryMiB: 64, minutes: 1500)
         #expect(long.memoryMiB == 64 && long.timeLimit == "1-01:00:00" && long.reason.hasSuffix("--mem/--time given"))
-        // N = 1 000 000, d = 384 in 8 shards on 2 CPUs: the pass's 4.1 × 10³ s over 8 and the bridge tiles (with tiles of
-        // 2 048: 489 a side, 977 of 119 805 tiles, 7/8 of them another shard's), the unsharded pass's memory.
+        // N = 1 000 000, d = 384 in 8 shards on 2 CPUs: the pass's 4.1 × 10³ s over 8; memory of the 832 064 rows the
+        // most-reading shard reads (worked out in Python from the group order) and a forest over all N.
         let shard = try SlurmResources.pairsShard(items: 1_000_000, dimensions: 384, shards: 8, cpus: 2, model: .reference)
         #expect(abs(CostModel.reference.seconds(n: 1_000_000, d: 384) - 4131) < 2)
-        let t = PairEngine().tileEdge(items: 1_000_000, dimensions: 384)
-        let side = Double((1_000_000 + t - 1) / t)
-        #expect(t != 2048 || abs(PairEngine().bridgeShare(items: 1_000_000, dimensions: 384, shards: 8) - 977 * 7 / 8 / 119_805) < 1e-9)
-        let share = 1 / 8 + (2 * side - 1) * 7 / 8 / (side * (side + 1) / 2)
-        #expect(shard.minutes == Int((3 * 4131.0 * share / 60 + 10).rounded(.up)))
+        #expect(shard.minutes == Int((3 * 4131.0 / 8 / 60 + 10).rounded(.up)))
         #expect(abs(CostModel.reference.peakMiB(n: 1_000_000, d: 384) - 4325) < 2)
+        let rowsMiB: Double = CostModel.reference.peakMiB(n: 1_000_000, d: 384, rows: 832_064)
+        #expect(shard.memoryMiB == Int((1.25 * rowsMiB + 256).rounded(.up)))
+        // The bridge forest: 2 · 489 − 1 of 489 · 490 / 2 tiles.
+        let bridge = try SlurmResources.pairsBridge(items: 1_000_000, dimensions: 384, cpus: 2, model: .reference)
+        let bridgeSeconds: Double = CostModel.reference.seconds(n: 1_000_000, d: 384) * 977 / 119_805
+        #expect(bridge.minutes == Int((3 * bridgeSeconds / 60 + 10).rounded(.up)))
     }
 
     @Test func scriptsHoldTheArrayTheDependencyAndTheRequests() throws {
@@ -378,6 +380,30 @@ struct SlurmClusterTests {
         let differ = CLI.run(["merge", folder + "/changed.json"] + parts)
         #expect(
             differ.status == 1 && differ.stderr.contains("are both shard 1/4 but hold different results"), "\(differ.stderr)")
+    }
+
+    /// A 16-way split at a small N (tiles of 64: 528 tiles, 33 per task) runs the bridge-forest job, then the array
+    /// seeded with it, then the merge, which gives the unsharded bytes of the statistics and components.
+    @Test func sixteenWaySplitOnTheClusterMergesToTheUnshardedResult() throws {
+        let folder = temporaryFolder()
+        let synth = CLI.run([
+            "synth", "--out-corpus", folder + "/c.jsonl", "--out-embeddings", folder + "/x.npy", "--dims", "16",
+            "--topics", Array(repeating: "100", count: 20).joined(separator: ","), "--seed", "5",
+        ])
+        #expect(synth.status == 0, "\(synth.stderr)")
+        let input = ["--embeddings", folder + "/x.npy", "--labels", folder + "/c.jsonl", "--components", "0.3,0.6", "--tile", "64"]
+        #expect(CLI.run(["pairs"] + input + ["--out", folder + "/whole.json"]).status == 0)
+        let work = folder + "/work"
+        let made = CLI.run(["slurm", "pairs"] + input + ["--shards", "16", "--cpus", "1", "--work", work])
+        #expect(
+            made.status == 0 && made.stderr.contains("wrote \(work)/{prepare.sbatch,array.sbatch,finish.sbatch,submit}"), "\(made.stderr)")
+        let jobs = try LocalSlurm.submit(work)
+        #expect(try LocalSlurm.wait(jobs.array).allSatisfy { $0 == "COMPLETED" })
+        #expect(try LocalSlurm.wait(jobs.finish) == ["COMPLETED"])
+        #expect(FileManager.default.fileExists(atPath: work + "/bridge.json"))
+        let merged = try withoutRunFields(work + "/pairs.json")
+        let unsharded = try withoutRunFields(folder + "/whole.json")
+        #expect(merged["statistics"] == unsharded["statistics"] && merged["components"] == unsharded["components"])
     }
 
     /// The CI-gate grid as an array (one task per corpus) and a gather gives the files a local ablate writes.

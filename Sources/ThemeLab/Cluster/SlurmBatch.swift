@@ -41,6 +41,8 @@ public struct SlurmResources: Sendable, Equatable {
 }
 
 /// A job array and the job that folds its parts, as files in one folder:
+///   prepare.sbatch a job the array waits for, when there is one (the pass's bridge forest), run only while its
+///                  output file is missing
 ///   array.sbatch   one task per shard, each writing parts/shard-I-of-N.json (atomically)
 ///   finish.sbatch  the merge or gather over parts/shard-*-of-N.json
 ///   submit         submits the array (all tasks, or those given: `submit 2` or `submit 1,3`) and finish.sbatch
@@ -60,14 +62,18 @@ public struct SlurmBatch: Sendable {
     public var taskCommand: [String]
     /// The finish command before and after the list of parts.
     public var finishCommand: (before: [String], after: [String])
+    /// A job before the array, the file it writes (absolute) and what it asks for.
+    public var prepare: (command: [String], output: String, resources: SlurmResources)?
 
     public static let taskIndex = "\u{0}TASK"
     public static let partPath = "\u{0}PART"
 
     public init(
         name: String, folder: String, workingDirectory: String, partition: String?, account: String?, tasks: Int,
-        task: SlurmResources, finish: SlurmResources, taskCommand: [String], finishCommand: (before: [String], after: [String])
+        task: SlurmResources, finish: SlurmResources, taskCommand: [String], finishCommand: (before: [String], after: [String]),
+        prepare: (command: [String], output: String, resources: SlurmResources)? = nil
     ) {
+        self.prepare = prepare
         self.name = name
         self.folder = folder
         self.workingDirectory = workingDirectory
@@ -115,7 +121,7 @@ public struct SlurmBatch: Sendable {
     /// harness, and every value in it is quoted by `shellQuote`, which keeps it on its line.
     static let fixedLinePrefixes = [
         "set -euo pipefail", "exec ", "shopt -s nullglob", "parts=(", "if ", "    printf ", "    exit 1", "    scancel ", "fi", "cd ",
-        "tasks=", "array=", "finish=", "echo ",
+        "tasks=", "array=", "finish=", "echo ", "after=", "    prepare=", "    echo ", "    after=",
     ]
 
     /// The three scripts' names and texts; refused when a value cannot go into them.
@@ -128,7 +134,7 @@ public struct SlurmBatch: Sendable {
             throw ThemeLabError.usage(
                 "the \(what) \(String(reflecting: value)) holds a space, newline or control character, which an #SBATCH line cannot carry")
         }
-        for word in taskCommand + finishCommand.before + finishCommand.after where word != Self.partPath {
+        for word in taskCommand + finishCommand.before + finishCommand.after + (prepare?.command ?? []) where word != Self.partPath {
             guard !word.replacingOccurrences(of: Self.taskIndex, with: "").contains("\u{0}") else {
                 throw ThemeLabError.usage("a job's argument \(String(reflecting: word)) holds a NUL byte, which no command line can carry")
             }
@@ -155,7 +161,30 @@ public struct SlurmBatch: Sendable {
                 .joined(separator: " "),
         ]
         let finishScript = script(job: "finish", resources: finish, array: false, body: finishBody)
-        let submit = """
+        let prepareScript = prepare.map {
+            script(
+                job: "prepare", resources: $0.resources, array: false,
+                body: ["exec " + $0.command.map(Self.shellQuote).joined(separator: " ")])
+        }
+        return [("array.sbatch", array), ("finish.sbatch", finishScript), ("submit", submitScript())]
+            + (prepareScript.map { [("prepare.sbatch", $0)] } ?? [])
+    }
+
+    /// The submit script: the prepare job while its file is missing (a killed one leaves none: its file is written
+    /// atomically), the array after it, the finish job after the array.
+    func submitScript() -> String {
+        let prepareLines =
+            prepare.map {
+                """
+
+                if [ ! -s \(Self.shellQuote($0.output)) ]; then
+                    prepare=$(sbatch --parsable prepare.sbatch)
+                    after=(--dependency=afterok:"${prepare%%;*}")
+                    echo "submitted prepare job ${prepare%%;*} ($(basename \(Self.shellQuote($0.output))))"
+                fi
+                """
+            } ?? ""
+        return """
             #!/usr/bin/env bash
             # Written by themelab slurm (\(name)): submits array.sbatch (tasks 0-\(tasks - 1), or those given, e.g.
             # `submit 2` after task 2 failed) and finish.sbatch after it (--dependency=afterok). A finish job of an earlier
@@ -166,7 +195,8 @@ public struct SlurmBatch: Sendable {
             if [ -s finish.jobid ] && [ -n "$(squeue -h -j "$(cat finish.jobid)" -t PENDING -o %i 2>/dev/null)" ]; then
                 scancel "$(cat finish.jobid)"
             fi
-            array=$(sbatch --parsable --array="$tasks" array.sbatch)
+            after=()\(prepareLines)
+            array=$(sbatch --parsable "${after[@]}" --array="$tasks" array.sbatch)
             array=${array%%;*}
             finish=$(sbatch --parsable --dependency=afterok:"$array" finish.sbatch)
             finish=${finish%%;*}
@@ -175,7 +205,6 @@ public struct SlurmBatch: Sendable {
             echo "submitted array job $array (tasks $tasks) and finish job $finish after it"
 
             """
-        return [("array.sbatch", array), ("finish.sbatch", finishScript), ("submit", submit)]
     }
 
     /// `text` for a `#` comment line: line breaks and other control characters written as `\u{…}` escapes, so that no

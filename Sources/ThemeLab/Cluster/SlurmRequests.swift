@@ -3,16 +3,30 @@ import Foundation
 /// The requests of ThemeLab's jobs, from the cost model (`CostModel.reference`, or one fitted to the user's own
 /// `bench pairs` lines). Its time is measured on 2 cores and scaled by 2 / cpus.
 extension SlurmResources {
-    /// One shard of the pairwise pass: it holds the whole N × d matrix and its shard's spanning forest (the memory of
-    /// the unsharded pass) and computes 1/n of the pairs plus the bridge tiles its forest reads (`PassBlock`).
+    /// One shard of the pairwise pass, seeded with the bridge forest: it holds the rows its tiles touch
+    /// (`PairEngine.rowsRead`) and a forest over all N items, and computes 1/n of the pairs.
     public static func pairsShard(
         items n: Int, dimensions d: Int, shards: Int, cpus: Int, model: CostModel, memoryMiB: Int? = nil, minutes: Int? = nil
     ) throws -> SlurmResources {
-        let share = 1 / Double(shards) + PairEngine().bridgeShare(items: n, dimensions: d, shards: shards)
+        let engine = PairEngine()
+        let rows = (0..<shards).map { engine.rowsRead(items: n, dimensions: d, shard: PairShard(index: $0, count: shards)) }.max() ?? n
         return try SlurmResources(
+            cpus: cpus, predictedMiB: model.peakMiB(n: n, d: d, rows: rows),
+            predictedSeconds: model.seconds(n: n, d: d) / Double(shards) * 2 / Double(cpus),
+            reason: "one of \(shards) shards of the pass over \(n) × \(d) (\(rows) rows read)", memoryMiB: memoryMiB, minutes: minutes)
+    }
+
+    /// The bridge forest before the shards: the tiles on the diagonal and next to it, 2·side − 1 of side(side + 1)/2
+    /// (`PairEngine.bridgeShare`), over all N rows.
+    public static func pairsBridge(
+        items n: Int, dimensions d: Int, cpus: Int, model: CostModel, memoryMiB: Int? = nil
+    ) throws
+        -> SlurmResources
+    {
+        try SlurmResources(
             cpus: cpus, predictedMiB: model.peakMiB(n: n, d: d),
-            predictedSeconds: model.seconds(n: n, d: d) * share * 2 / Double(cpus),
-            reason: "one of \(shards) shards of the pass over \(n) × \(d)", memoryMiB: memoryMiB, minutes: minutes)
+            predictedSeconds: model.seconds(n: n, d: d) * PairEngine().bridgeShare(items: n, dimensions: d) * 2 / Double(cpus),
+            reason: "the bridge forest of the pass over \(n) × \(d)", memoryMiB: memoryMiB)
     }
 
     /// The merge of n pass parts: each part's histograms (two classes), forest (≤ N − 1 edges) and, up to 2 000 000

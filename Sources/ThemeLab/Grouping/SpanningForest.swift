@@ -119,6 +119,13 @@ public final class SpanningForest: PairConsumer, @unchecked Sendable {
         checkInvariants()
     }
 
+    /// Starts the forest from `edges` (a bridge forest, `BridgeForest`): real pairs, so what they reject is out of the
+    /// whole forest too. Before the first tile.
+    func seed(_ edges: [Edge]) {
+        forest = Self.kruskal(items: items, edges, sorted: forest)
+        snapshot = Snapshot(items: items, forest: forest, levelCount: levelCount)
+    }
+
     /// The forest's edges, heaviest first (ties by item numbers).
     var edges: [Edge] { forest }
 

@@ -156,13 +156,28 @@ public struct PairEngine: Sendable {
     /// The number of tile (ti, tj), ti ≤ tj, among the `side`·(`side` + 1)/2 tiles of the pass, numbered row by row.
     static func tileNumber(_ ti: Int, _ tj: Int, side: Int) -> Int { ti * side - ti * (ti - 1) / 2 + (tj - ti) }
 
-    /// The share of the pass's tiles a shard of `shards` computes beyond its own: the bridge tiles (`PassBlock`), the
-    /// 2·side − 1 on the diagonal and next to it, less those it owns.
-    func bridgeShare(items n: Int, dimensions d: Int, shards: Int) -> Double {
-        guard shards > 1 else { return 0 }
+    /// The share of the pass's tiles that are bridge tiles (`PassBlock`): the 2·side − 1 on the diagonal and next to it.
+    func bridgeShare(items n: Int, dimensions d: Int) -> Double {
         let t = tileEdge(items: n, dimensions: d)
         let side = Double((n + t - 1) / t)
-        return (2 * side - 1) * (1 - 1 / Double(shards)) / (side * (side + 1) / 2)
+        return (2 * side - 1) / (side * (side + 1) / 2)
+    }
+
+    /// How many of the N rows a shard seeded with the bridge forest reads: the row blocks its own tiles touch.
+    func rowsRead(items n: Int, dimensions d: Int, shard: PairShard) -> Int {
+        let t = tileEdge(items: n, dimensions: d)
+        let side = (n + t - 1) / t
+        var owned = [Bool](repeating: false, count: side * (side + 1) / 2)
+        for k in shard.tiles(side: side) { owned[k] = true }
+        var touched = [Bool](repeating: false, count: side)
+        var k = 0
+        for ti in 0..<side {
+            for tj in ti..<side {
+                defer { k += 1 }
+                if owned[k] { (touched[ti], touched[tj]) = (true, true) }
+            }
+        }
+        return touched.indices.filter { touched[$0] }.reduce(0) { $0 + Swift.min(t, n - $1 * t) }
     }
 
     /// Runs the pass. `x` must hold unit vectors in its rows; `labels`, when given, one per row.
@@ -170,24 +185,24 @@ public struct PairEngine: Sendable {
         _ x: Matrix, labels: [Int32]? = nil, consumers: [PairConsumer] = [],
         progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) -> PairDistribution {
-        // One shard of one is the whole pass; merging it alone adds the tile sums in order.
+        // One shard of one is the whole pass; merging it alone adds the tile sums in order. A matrix's rows do not throw.
         try! PairPartial.merge([pass(x, labels: labels, shard: PairShard(index: 0, count: 1), consumers: consumers, progress: progress)])
     }
 
     /// A pass that only hands the tiles to `consumers` (no histograms): a second pass for what
     /// the first one's results decide (HDBSCAN's tree, once the core distances are known).
     public func feed(_ x: Matrix, consumers: [PairConsumer]) {
-        _ = pass(x, shard: PairShard(index: 0, count: 1), consumers: consumers, countsPairs: false)
+        _ = try! pass(x, shard: PairShard(index: 0, count: 1), consumers: consumers, countsPairs: false)
     }
 
-    /// The pass over one shard's tiles (tile k belongs to shard k mod count): a partial state
-    /// that `PairPartial.merge` folds with the other shards' into exactly the unsharded result.
+    /// The pass over one shard's tiles (`PairShard.tiles(side:)`): a partial state that `PairPartial.merge` folds with
+    /// the other shards' into exactly the unsharded result. It reads from `x` only the rows its tiles touch.
     /// The one function over 60 lines: the workers' loop shares the tile buffers, the label runs and the
     /// per-tile sums through pointers set up here, and splitting it would pass them all as arguments.
     public func pass(
-        _ x: Matrix, labels: [Int32]? = nil, shard: PairShard, consumers: [PairConsumer] = [],
-        progress: ((_ done: Int, _ total: Int) -> Void)? = nil, countsPairs: Bool = true
-    ) -> PairPartial {
+        _ x: any PassVectors, labels: [Int32]? = nil, shard: PairShard, consumers: [PairConsumer] = [],
+        bridge: BridgeTiles = .computed, progress: ((_ done: Int, _ total: Int) -> Void)? = nil, countsPairs: Bool = true
+    ) throws -> PairPartial {
         let n = x.rows
         let d = x.cols
         precondition(labels == nil || labels!.count == n, "one label per row")
@@ -195,8 +210,6 @@ public struct PairEngine: Sendable {
         let keep = pairCount <= exactPairLimit
 
         let (order, runStart, runEnd) = Self.labelRuns(labels, items: n)
-        let sorted = x.rows(order.map(Int.init))
-
         let related = (0..<workers).map { _ in WorkerTotals(bins: bins, keepValues: keep) }
         let unrelated = (0..<workers).map { _ in WorkerTotals(bins: bins, keepValues: keep) }
         let t = tileEdge(items: n, dimensions: d)
@@ -206,12 +219,21 @@ public struct PairEngine: Sendable {
         // Diagonal tiles first, then outward: neighbouring label-sorted blocks hold the most
         // similar pairs, which lets the spanning forest reject the rest early. A shard also feeds the consumers that
         // ask for them the bridge tiles (`PassBlock`).
-        let bridging = shard.count > 1 && consumers.contains { $0.takesBridgeTiles }
-        let own = tiles.indices.filter { $0 % shard.count == shard.index }
-        let bridges = bridging ? tiles.indices.filter { tiles[$0].1 - tiles[$0].0 <= 1 && $0 % shard.count != shard.index } : []
+        let own = bridge == .alone ? [] : shard.tiles(side: side)
+        let owned = Set(own)
+        let bridging = bridge == .alone || (bridge == .computed && shard.count > 1 && consumers.contains { $0.takesBridgeTiles })
+        let bridges = bridging ? tiles.indices.filter { tiles[$0].1 - tiles[$0].0 <= 1 && !owned.contains($0) } : []
         let mine = (bridges + own).sorted { (tiles[$0].1 - tiles[$0].0, $0) < (tiles[$1].1 - tiles[$1].0, $1) }.map { k in
-            PassBlock(tile: k % shard.count == shard.index ? k : nil, rows: tiles[k].0 * t, columns: tiles[k].1 * t, edge: t, items: n)
+            PassBlock(tile: owned.contains(k) ? k : nil, rows: tiles[k].0 * t, columns: tiles[k].1 * t, edge: t, items: n)
         }
+        // Only the row blocks the tiles touch are read, in position order: block b's first row is blockRow[b] of `sorted`.
+        var (blockRow, positions) = ([Int](repeating: -1, count: side), [Int]())
+        for b in Set(mine.flatMap { [$0.rowStart / t, $0.colStart / t] }).sorted() {
+            blockRow[b] = positions.count
+            positions += b * t..<Swift.min(n, (b + 1) * t)
+        }
+        let firstRow = blockRow
+        let sorted = try x.vectors(of: positions.map { Int(order[$0]) })
         /// Progress is reported one tile at a time.
         struct Delivery {
             var progress: ((Int, Int) -> Void)?
@@ -244,14 +266,14 @@ public struct PairEngine: Sendable {
                             while let job = queue.take() {
                                 let block = mine[job]
                                 let (r0, c0, rc, cc) = (block.rowStart, block.colStart, block.rowCount, block.colCount)
+                                let (rows, columns) = (a + firstRow[r0 / t] * d, a + firstRow[c0 / t] * d)
                                 if block.isDiagonal {
                                     cblas_ssyrk(
-                                        CblasRowMajor, CblasUpper, CblasNoTrans, Int32(rc), Int32(d), 1,
-                                        a + r0 * d, Int32(d), 0, tile, Int32(t))
+                                        CblasRowMajor, CblasUpper, CblasNoTrans, Int32(rc), Int32(d), 1, rows, Int32(d), 0, tile, Int32(t))
                                 } else {
                                     cblas_sgemm(
                                         CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rc), Int32(cc), Int32(d), 1,
-                                        a + r0 * d, Int32(d), a + c0 * d, Int32(d), 0, tile, Int32(t))
+                                        rows, Int32(d), columns, Int32(d), 0, tile, Int32(t))
                                 }
                                 let view = SimilarityTile(
                                     rowStart: r0, rowCount: rc, colStart: c0, colCount: cc,
@@ -327,13 +349,25 @@ struct UnsafeSendable<T>: @unchecked Sendable {
     init(_ value: T) { self.value = value }
 }
 
+/// How a pass gets the bridge tiles (`PassBlock`) its spanning forest reads besides the shard's own tiles.
+public enum BridgeTiles: Sendable {
+    /// A shard computes them (when a consumer takes them); it then reads every row.
+    case computed
+    /// The forest was seeded with the bridge forest (`BridgeForest`), which gives the same forest: none are computed,
+    /// and the shard reads only the rows of its own tiles.
+    case seeded
+    /// The bridge forest itself: the bridge tiles alone, fed to the consumers; no pair is counted.
+    case alone
+}
+
 /// A tile of the pass: one of the shard's own, or a bridge tile: another shard's tile on the diagonal or next to it,
 /// fed only to the consumers that take them (`PairConsumer.takesBridgeTiles`). Bridge tiles give a shard's spanning
 /// forest a tree over every item before its own tiles, as the whole pass's first tiles give its forest; without them
 /// a shard's forest rejected few pairs and a quarter of the tiles cost more than all of them (N = 20 000, 4 shards:
-/// 2.4–4.0 s against 1.9 s). They are 2 of every N/t + 1 tiles (4% at N = 200 000), not counted. Blocks of 256
-/// instead of the tile edge cost less but joined the items by lighter paths: the 4 shards of N = 200 000 then took
-/// 105–118 s of CPU against 75–78 s.
+/// 2.4–4.0 s against 1.9 s). They are 2 of every N/t + 1 tiles (4% at N = 200 000), not counted. Computed in every
+/// shard they were 60% of a 16-way shard's own Gram at N = 200 000, so a sharded run computes their forest once
+/// (`BridgeForest`, `BridgeTiles.seeded`). Blocks of 256 instead of the tile edge cost less but joined the items by
+/// lighter paths: the 4 shards of N = 200 000 then took 105–118 s of CPU against 75–78 s.
 struct PassBlock {
     /// The tile's number in the pass (its pairs are counted); nil for a bridge tile.
     var tile: Int?

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Which tiles a pass covers: tile k belongs to shard k mod count.
+/// Which tiles a pass covers: shard i of n takes the i-th of n equal runs of the tiles in group order (`tiles(side:)`).
 public struct PairShard: Codable, Sendable, Equatable {
     public var index: Int
     public var count: Int
@@ -19,13 +19,41 @@ public struct PairShard: Codable, Sendable, Equatable {
         }
         self.init(index: i, count: n)
     }
+
+    /// The tile numbers (`PairEngine.tileNumber`) this shard covers in a pass of `side` tiles a side, ascending: its run
+    /// of `groupOrder`. A shard's tiles then lie in a few of m ≈ 2√n groups of tile rows, so it reads a fraction of the
+    /// rows (`PairEngine.rowsRead`: at N = 200 000, 89% with 4 shards, 51% with 16, 25% with 64), where tiles dealt
+    /// out k mod n touched every row; runs differ by at most one tile.
+    public func tiles(side: Int) -> [Int] {
+        let order = Self.groupOrder(side: side, shards: count)
+        return order[index * order.count / count..<(index + 1) * order.count / count].sorted()
+    }
+
+    /// Every tile of the upper triangle, walked group pair by group pair: the tile rows cut into m = round(2√n) groups
+    /// (at most `side`); group row g takes pairs (g, h), h ≥ g, outward on even g and inward on odd g (so consecutive
+    /// pairs share a group), and each pair's tiles row by row. m = 2√n read the fewest rows at 16 and 64 shards of
+    /// those tried (m from 1 to 4√n, with and without the alternation).
+    static func groupOrder(side: Int, shards: Int) -> [Int] {
+        let m = Swift.max(1, Swift.min(side, Int((2 * Double(shards).squareRoot()).rounded())))
+        let start = (0...m).map { $0 * side / m }
+        var order: [Int] = []
+        order.reserveCapacity(side * (side + 1) / 2)
+        for g in 0..<m {
+            for h in g % 2 == 0 ? Array(g..<m) : (g..<m).reversed() {
+                for ti in start[g]..<start[g + 1] {
+                    for tj in Swift.max(ti, start[h])..<start[h + 1] { order.append(PairEngine.tileNumber(ti, tj, side: side)) }
+                }
+            }
+        }
+        return order
+    }
 }
 
 /// The state of a pass over some of the tiles: histograms, counts and extremes per class
 /// (associative), each tile's sums (added in tile order on merge, so sharding does not change
 /// a bit), and the values when the corpus is small enough for exact quantiles.
 public struct PairPartial: Codable, Sendable {
-    static let currentSchema = 3
+    static let currentSchema = 4
     public var schemaVersion = PairPartial.currentSchema
     /// SHA-256 of each input (embeddings, then labels when given): parts of other inputs are refused on merge.
     var inputChecksums: [String] = []
@@ -55,15 +83,21 @@ public struct PairPartial: Codable, Sendable {
         return SpanningForest(items: first.items, edges: parts.flatMap { $0.forest! })
     }
 
-    /// One shard's part of the pass over unit vectors `x`, with the shard's spanning forest (so
-    /// `merge` can give single-linkage groups) and the SHA-256 of each input file it came from.
+    /// One shard's part of the pass over unit vectors `x`, with the shard's spanning forest (so `merge` can give
+    /// single-linkage groups) and the SHA-256 of each input file it came from. With a `bridge` forest (checked against the
+    /// inputs first) the shard computes no bridge tiles and reads only its own tiles' rows; the part is the same.
     public static func compute(
-        _ x: Matrix, labels: [Int32]?, shard: PairShard, engine: PairEngine, inputs: [String], progress: ((Int, Int) -> Void)? = nil
+        _ x: any PassVectors, labels: [Int32]?, shard: PairShard, engine: PairEngine, inputs: [String],
+        bridge: (forest: BridgeForest, name: String)? = nil, progress: ((Int, Int) -> Void)? = nil
     ) throws -> PairPartial {
+        let checksums = try inputs.map { try SHA256.hex(file: $0) }
+        try bridge?.forest.check(inputChecksums: checksums, items: x.rows, dimensions: x.cols, name: bridge!.name)
         let forest = SpanningForest(items: x.rows)
-        var partial = engine.pass(x, labels: labels, shard: shard, consumers: [forest], progress: progress)
+        if let bridge { forest.seed(bridge.forest.edges) }
+        var partial = try engine.pass(
+            x, labels: labels, shard: shard, consumers: [forest], bridge: bridge == nil ? .computed : .seeded, progress: progress)
         partial.forest = ownEdges(forest.edges, items: x.rows, labels: labels, tileEdge: partial.tileEdge, shard: shard)
-        partial.inputChecksums = try inputs.map { try SHA256.hex(file: $0) }
+        partial.inputChecksums = checksums
         return partial
     }
 
@@ -79,9 +113,11 @@ public struct PairPartial: Codable, Sendable {
         var position = [Int](repeating: 0, count: n)
         for (p, item) in order.enumerated() { position[Int(item)] = p }
         let side = (n + t - 1) / t
+        var owned = [Bool](repeating: false, count: side * (side + 1) / 2)
+        for k in shard.tiles(side: side) { owned[k] = true }
         return edges.filter { e in
             let (a, b) = (position[Int(e.i)] / t, position[Int(e.j)] / t)
-            return PairEngine.tileNumber(Swift.min(a, b), Swift.max(a, b), side: side) % shard.count == shard.index
+            return owned[PairEngine.tileNumber(Swift.min(a, b), Swift.max(a, b), side: side)]
         }
     }
 
@@ -106,8 +142,8 @@ public struct PairPartial: Codable, Sendable {
         guard !inputChecksums.isEmpty, inputChecksums.allSatisfy({ $0.count == 64 && $0.allSatisfy(\.isHexDigit) }) else {
             throw fail("'inputChecksums' must list the SHA-256 of each input")
         }
-        guard items >= 2, dimensions >= 1, tiles >= 1, tileEdge >= 1 else {
-            throw fail("'items' (≥ 2), 'dimensions', 'tiles' and 'tileEdge' (≥ 1) out of range")
+        guard (2...Int(Int32.max)).contains(items), dimensions >= 1, (1...(1 << 26)).contains(tiles), (1...65_536).contains(tileEdge) else {
+            throw fail("'items' (2 to 2³¹ − 1), 'dimensions' (≥ 1), 'tiles' (1 to 2²⁶) or 'tileEdge' (1 to 65 536) out of range")
         }
         guard shard.count >= 1, (0..<shard.count).contains(shard.index) else { throw fail("'shard' must have 0 ≤ index < count") }
         let bins = related.histogram.count
@@ -134,8 +170,13 @@ public struct PairPartial: Codable, Sendable {
             }
         }
         if !isLabeled, related.count != 0 { throw fail("unlabeled part with related pairs") }
+        let side = (items + tileEdge - 1) / tileEdge
+        guard side * (side + 1) / 2 == tiles else {
+            throw fail("'tiles' is \(tiles), but \(items) items in tiles of \(tileEdge) make \(side * (side + 1) / 2)")
+        }
+        let own = Set(shard.tiles(side: side))
         for (tile, sums) in tileSums {
-            guard (0..<tiles).contains(tile), tile % shard.count == shard.index else {
+            guard own.contains(tile) else {
                 throw fail("'tileSums' has tile \(tile), not one of this shard's")
             }
             guard sums.count == 4, sums.allSatisfy(\.isFinite) else { throw fail("'tileSums' of tile \(tile) must be 4 finite sums") }

@@ -82,7 +82,10 @@ public struct CostModel: Sendable {
         return p * (2 * Double(d) / flopRate + perPair)
     }
 
-    func peakMiB(n: Int, d: Int) -> Double { (base + perItemDimension * Double(n) * Double(d) + perItem * Double(n)) / 1_048_576 }
+    /// Peak memory of a pass over n × d vectors that holds `rows` of them (all by default; fewer in a seeded shard).
+    func peakMiB(n: Int, d: Int, rows: Int? = nil) -> Double {
+        (base + perItemDimension * Double(rows ?? n) * Double(d) + perItem * Double(n)) / 1_048_576
+    }
 
     /// The fitted formulas and measured against predicted, as Markdown.
     public func markdown(_ points: [Point]) -> String {

@@ -9,65 +9,13 @@ public enum NPY {
     static let magic: [UInt8] = [0x93, 0x4E, 0x55, 0x4D, 0x50, 0x59]
 
     public static func read(path: String) throws -> Matrix {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ThemeLabError.input("\(path): cannot read file")
-        }
-        return try decode(data, name: path)
+        let file = try NPYFile(path: path)
+        return file.rows(0..<file.rows)
     }
 
     static func decode(_ data: Data, name: String) throws -> Matrix {
-        let bytes = [UInt8](data)
-        func fail(_ what: String) -> ThemeLabError { .input("\(name): \(what)") }
-        guard bytes.count >= 10, Array(bytes[0..<6]) == magic else { throw fail("not a .npy file (bad magic)") }
-        let major = bytes[6]
-        let headerStart: Int
-        let headerLength: Int
-        switch major {
-        case 1:
-            headerStart = 10
-            headerLength = Int(bytes[8]) | Int(bytes[9]) << 8
-        case 2, 3:
-            guard bytes.count >= 12 else { throw fail("header truncated") }
-            headerStart = 12
-            headerLength = (0..<4).reduce(0) { $0 | Int(bytes[8 + $1]) << (8 * $1) }
-        default:
-            throw fail("unsupported .npy version \(major).\(bytes[7]) (expected 1, 2 or 3)")
-        }
-        guard headerStart + headerLength <= bytes.count else { throw fail("header length \(headerLength) runs past the end of the file") }
-        let headerBytes = bytes[headerStart..<(headerStart + headerLength)]
-        guard let header = String(bytes: headerBytes, encoding: major == 3 ? .utf8 : .isoLatin1) else {
-            throw fail("header is not text")
-        }
-        let fields = try parseHeader(header, fail: fail)
-
-        let width: Int
-        switch fields.descr {
-        case "<f4": width = 4
-        case "<f8": width = 8
-        default: throw fail("header field 'descr' is '\(fields.descr)' (expected '<f4' or '<f8')")
-        }
-        if fields.fortranOrder { throw fail("header field 'fortran_order' is True (expected C order)") }
-        guard fields.shape.count == 2 else {
-            throw fail("header field 'shape' has \(fields.shape.count) dimensions (expected 2: rows, dims)")
-        }
-        let (rows, cols) = (fields.shape[0], fields.shape[1])
-        let bodyStart = headerStart + headerLength
-        guard let expected = checkedProduct([rows, cols, width]), bytes.count - bodyStart == expected else {
-            let needs = checkedProduct([rows, cols, width]).map(String.init) ?? "more than Int.max"
-            throw fail("data is \(bytes.count - bodyStart) bytes, shape (\(rows), \(cols)) of \(fields.descr) needs \(needs)")
-        }
-        var values = [Float](repeating: 0, count: rows * cols)
-        bytes.withUnsafeBytes { raw in
-            let body = UnsafeRawBufferPointer(rebasing: raw[bodyStart...])
-            for i in 0..<values.count {
-                if width == 4 {
-                    values[i] = Float(bitPattern: UInt32(littleEndian: body.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)))
-                } else {
-                    values[i] = Float(Double(bitPattern: UInt64(littleEndian: body.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self))))
-                }
-            }
-        }
-        return Matrix(rows: rows, cols: cols, storage: values)
+        let file = try NPYFile(data: data, name: name)
+        return file.rows(0..<file.rows)
     }
 
     struct Header {

@@ -1,10 +1,11 @@
 /// Unit-normalises every row: u = x/‖x‖ (norm accumulated in Float64).
 /// A zero or non-finite row is an input error naming the item.
-public func unitRows(_ x: Matrix, itemName: (Int) -> String = { "row \($0)" }) throws -> Matrix {
-    var u = x
+/// In place when the caller hands over its only copy.
+public func unitRows(_ x: consuming Matrix, itemName: (Int) -> String = { "row \($0)" }) throws -> Matrix {
     let d = x.cols
-    try u.withUnsafeMutablePointer { p in
-        for i in 0..<x.rows {
+    let n = x.rows
+    try x.withUnsafeMutablePointer { p in
+        for i in 0..<n {
             let row = p + i * d
             var sumSquares = 0.0
             for k in 0..<d {
@@ -18,5 +19,33 @@ public func unitRows(_ x: Matrix, itemName: (Int) -> String = { "row \($0)" }) t
             for k in 0..<d { row[k] = Float(Double(row[k]) / norm) }
         }
     }
-    return u
+    return x
+}
+
+/// Where a pass reads its unit vectors: a matrix of them in memory, or a file read row by row, so that a shard holds
+/// only the rows its tiles touch.
+public protocol PassVectors {
+    var rows: Int { get }
+    var cols: Int { get }
+    /// The unit vectors of rows `items`, in that order.
+    func vectors(of items: [Int]) throws -> Matrix
+}
+
+extension Matrix: PassVectors {
+    /// The rows themselves: a matrix given to a pass already holds unit vectors.
+    public func vectors(of items: [Int]) -> Matrix { rows(items) }
+}
+
+/// The rows of an `.npy` file, unit-normalised as they are read; a zero or non-finite row is an error naming it.
+public struct UnitRowsFile: PassVectors {
+    let file: NPYFile
+    let itemName: (Int) -> String
+    public var rows: Int { file.rows }
+    public var cols: Int { file.cols }
+
+    public init(_ file: NPYFile, itemName: @escaping (Int) -> String) {
+        (self.file, self.itemName) = (file, itemName)
+    }
+
+    public func vectors(of items: [Int]) throws -> Matrix { try unitRows(file.rows(items)) { itemName(items[$0]) } }
 }
