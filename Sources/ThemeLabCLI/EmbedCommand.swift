@@ -2,24 +2,29 @@ import Foundation
 import ThemeLab
 
 let embedCommand = Command(
-    summary: "embed a corpus's texts with a BERT sentence-transformers model",
+    summary: "embed a corpus's texts with a sentence-transformers model",
     help: """
-        usage: themelab embed --corpus C.jsonl --out X.npy [--model DIR] [--layer K] [--normalize] [--no-cache]
+        usage: themelab embed --corpus C.jsonl --out X.npy [--model DIR] [--layer K] [--prompt NAME]
+                              [--normalize] [--no-cache]
 
-        Tokenizes each item's text (BERT WordPiece), runs the encoder and writes the
-        attention-mask mean of layer K's hidden states, one row per item in corpus order, as a
-        '<f4' .npy, plus X.npy.json with provenance (model hash, layer, corpus checksum).
+        Tokenizes each item's text as the model folder says (tokenizer.json or vocab.txt), runs
+        the encoder (BERT, DistilBERT, RoBERTa, XLM-RoBERTa or MPNet) and writes layer K's hidden
+        states pooled as 1_Pooling/config.json says (then the Dense layers, at the last layer), one
+        row per item in corpus order, as a '<f4' .npy, plus X.npy.json with provenance (model
+        hash, layer, prompt, corpus checksum). `themelab env --model DIR` says what a folder is.
           --corpus C     JSONL, CSV or TSV corpus; every item needs a text
           --out X.npy    output file (written atomically)
           --model DIR    sentence-transformers folder (default: $THEMELAB_MODEL, else the one
                          scripts/bootstrap installed)
           --layer K      0 = embedding output, the model's layer count = last (default: last)
+          --prompt NAME  a prompt of config_sentence_transformers.json put before every text
+                         (default: its default_prompt_name, as sentence-transformers; none: no prompt)
           --normalize    L2-normalise each vector (default: as the model's modules.json says
                          when K is the last layer, otherwise no)
           --no-cache     do not read or write the embedding cache ($THEMELAB_CACHE, default
                          .themelab/cache), keyed by model hash, layer and text
         """,
-    options: ["corpus", "out", "model", "layer"],
+    options: ["corpus", "out", "model", "layer", "prompt"],
     switches: ["normalize", "no-cache"]
 ) { args, io in
     let corpusPath = try args.required("corpus")
@@ -46,7 +51,8 @@ let embedCommand = Command(
         provenance: .current(
             command: io.commandLine, inputs: try Provenance.checksums([corpusPath] + encoder.folder.configurationPaths),
             model: encoder.modelHash),
-        modelFolder: encoder.folder.path, layer: layer, normalized: normalize, items: vectors.rows, dimensions: vectors.cols)
+        modelFolder: encoder.folder.path, layer: layer, prompt: encoder.prompt.isEmpty ? nil : encoder.prompt, normalized: normalize,
+        items: vectors.rows, dimensions: vectors.cols)
     // Both or neither: vectors never lie on disk without the record of where they came from.
     try AtomicFile.write([(NPY.encode(vectors), out), (try JSONOutput.encode(record), out + ".json")])
     let rate = String(format: "%.1f s, %.0f sentences/s", seconds, Double(texts.count) / seconds)
@@ -59,13 +65,15 @@ struct EmbeddingRecord: Codable {
     var provenance: Provenance
     var modelFolder: String
     var layer: Int
+    /// The text put before every sentence, when there was one.
+    var prompt: String?
     var normalized: Bool
     var items: Int
     var dimensions: Int
 }
 
 /// What `embed` and `bench encoder` read from their arguments: the --corpus file with every item's text, the
-/// encoder of --model and the layer of --layer (default: the last).
+/// encoder of --model with the prompt of --prompt, and the layer of --layer (default: the last).
 struct EmbeddingRequest {
     let corpus: Corpus
     let texts: [String]
@@ -79,7 +87,7 @@ struct EmbeddingRequest {
             guard let t = item.text else { throw ThemeLabError.input("\(corpusPath): item '\(item.id)' has no text to embed") }
             return t
         }
-        encoder = try SentenceEncoder(folder: ModelFolder.locate(explicit: args.values["model"]))
+        encoder = try SentenceEncoder(folder: ModelFolder.locate(explicit: args.values["model"]), prompt: args.values["prompt"])
         layer = try args.int("layer", default: encoder.configuration.layers, range: 0...encoder.configuration.layers)
     }
 }

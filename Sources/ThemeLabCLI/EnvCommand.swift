@@ -4,22 +4,25 @@ import ThemeLab
 let envCommand = Command(
     summary: "versions, BLAS library and kernel, CPU features, model folder",
     help: """
-        usage: themelab env [--json] [--verify]
+        usage: themelab env [--model DIR] [--json] [--verify]
 
         Prints what the harness runs on: its version, the OpenBLAS build and the kernel it
         selected (and who chose it), the arithmetic (canonical: the Haswell kernel, the same bytes
         on every x86-64 CPU with AVX2; native: THEMELAB_KERNEL=native, OpenBLAS's own choice), the
         CPU and its vector extensions, and the model folder with what it is (architecture,
         tokenizer, pooling modes, modules, dimensions).
+          --model DIR  the model folder to describe (default: $THEMELAB_MODEL, else the one
+                       scripts/bootstrap installed)
           --json     machine-readable output
           --verify   hash the model's weights again and check the remembered hash (commands reuse
                      it while the file's inode, size, modification and change times are unchanged);
                      exit 1 when the remembered hash was wrong
         """,
+    options: ["model"],
     switches: ["json", "verify"]
 ) { args, io in
     if args.flags.contains("verify") {
-        let folder = try ModelFolder.locate()
+        let folder = try ModelFolder.locate(explicit: args.values["model"])
         let weights = folder.path + "/model.safetensors"
         let (remembered, actual) = try FileHashCache.verify(file: weights)
         switch remembered {
@@ -30,7 +33,8 @@ let envCommand = Command(
         return
     }
     let p = Provenance.current(command: io.commandLine, inputs: [:])
-    let folder = ModelFolder.bootstrapFolder() ?? ProcessInfo.processInfo.environment["THEMELAB_MODEL"]
+    let given = [args.values["model"], ProcessInfo.processInfo.environment["THEMELAB_MODEL"]].compactMap { $0 }.first { !$0.isEmpty }
+    let folder = given ?? ModelFolder.bootstrapFolder()
     let model = folder.map { path in
         do { return try ModelFolder(path: path).configuration().summary } catch { return "not usable: \(error)" }
     }
@@ -58,7 +62,7 @@ struct EnvironmentReport: Codable {
     var provenance: Provenance
     var swiftVersion: String
     var modelFolder: String?
-    /// What the model folder is (`BERTConfiguration.summary`), or why it cannot be used.
+    /// What the model folder is (`EncoderConfiguration.summary`), or why it cannot be used.
     var model: String?
 }
 

@@ -55,6 +55,19 @@ let pairsCommand = Command(
         inputs.append(corpusPath)
     }
     guard file.rows >= 2 else { throw ThemeLabError.input("\(embeddingsPath): \(file.rows) row(s), need at least 2 for a pair") }
+    guard file.cols >= 1, file.rows <= Int(Int32.max) else {
+        throw ThemeLabError.input("\(embeddingsPath): shape (\(file.rows), \(file.cols)); need 1 to 2³¹ − 1 rows of at least one value")
+    }
+    let shard = try args.values["shard"].map(PairShard.init(text:))
+    func requireMemory(rows: Int?) throws {
+        try MemoryBudget.require(
+            bytes: MemoryBudget.pass(items: file.rows, dimensions: file.cols, rows: rows),
+            for: "the pairwise pass over \(file.rows) × \(file.cols) vectors", source: .commandLine, "embeddings")
+    }
+    // What every part of the pass holds (a forest over all N items), before working out the rows a seeded shard reads.
+    try requireMemory(rows: 0)
+    try requireMemory(
+        rows: shard.flatMap { s in args.values["bridge"].map { _ in engine.rowsRead(items: file.rows, dimensions: file.cols, shard: s) } })
     let progress = io.progress("pairs")
     if let out = args.values["bridge-out"] {
         guard args.values["shard"] == nil, args.values["bridge"] == nil else {
@@ -67,8 +80,7 @@ let pairsCommand = Command(
         io.note("wrote the bridge forest (\(bridge.edges.count) edges) to \(out) \(io.cost(since: started))")
         return
     }
-    if let shardText = args.values["shard"] {
-        let shard = try PairShard(text: shardText)
+    if let shard {
         let out = try args.required("out")
         let bridge = try args.values["bridge"].map { (forest: try BridgeForest.read(path: $0), name: $0) }
         let partial = try PairPartial.compute(
@@ -82,9 +94,6 @@ let pairsCommand = Command(
         return
     }
     guard args.values["bridge"] == nil else { throw ThemeLabError.usage("--bridge seeds a shard's forest; give it with --shard i/n") }
-    try MemoryBudget.require(
-        bytes: MemoryBudget.pass(items: file.rows, dimensions: file.cols),
-        for: "the pairwise pass over \(file.rows) × \(file.cols) vectors", source: .commandLine, "embeddings")
     let unit = try unitRows(file.rows(0..<file.rows), itemName: itemName)
     let thresholds = try componentThresholds(args)
     let forest = thresholds.isEmpty ? nil : SpanningForest(items: unit.rows)

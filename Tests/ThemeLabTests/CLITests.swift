@@ -256,7 +256,7 @@ final class Capture: Sendable {
         #expect((json["provenance"] as? [String: Any])?["command"] as? [String] == ["themelab", "env", "--json"])
         #expect(
             json["model"] as? String
-                == "BERT, 6 layers, hidden 384; WordPiece (lower-cased), up to 256 tokens; pooling mean_tokens, Normalize; "
+                == "BERT, 6 layers, hidden 384; WordPiece (tokenizer.json), up to 256 tokens; pooling mean, Normalize; "
                 + "sentence vectors of 384 dimensions")
         let datasets = CLI.run(["datasets", "list", "--json"])
         let rows = try #require(

@@ -154,7 +154,7 @@ func modelFolder(changing file: String? = nil, copied: Bool = false, to contents
         #expect(
             crlf.encode("Journaling every evening, I keep coming back to sleep.")
                 == lf.encode("Journaling every evening, I keep coming back to sleep."))
-        #expect(crlf.vocabulary == lf.vocabulary)
+        #expect(crlf.pipeline.model.names == lf.pipeline.model.names)
     }
 
     @Test func theCacheNeverReturnsVectorsOfAnotherVocabularyOrConfiguration() throws {

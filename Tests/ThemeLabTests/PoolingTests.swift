@@ -53,31 +53,63 @@ import Testing
         if files["1_Pooling/config.json"] == nil {
             try FileManager.default.copyItem(atPath: original + "/1_Pooling/config.json", toPath: folder + "/1_Pooling/config.json")
         }
-        for (name, text) in files { try AtomicFile.write(text, to: "\(folder)/\(name)") }
+        for (name, text) in files {
+            let parent = URL(fileURLWithPath: "\(folder)/\(name)").deletingLastPathComponent().path
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            try AtomicFile.write(text, to: "\(folder)/\(name)")
+        }
         return folder
     }
 
     /// A module the encoder does not run, another architecture and a malformed modules.json: one line naming the file
     /// and the value, before any weights are read.
     @Test func unsupportedModulesAndArchitecturesAreRefused() throws {
-        let dense =
+        let lstm =
             #"[{"type": "sentence_transformers.models.Transformer"}, {"type": "sentence_transformers.models.Pooling"}, "#
-            + #"{"type": "sentence_transformers.models.Dense", "path": "2_Dense"}]"#
-        var folder = try Self.variant(["modules.json": dense])
+            + #"{"type": "sentence_transformers.models.LSTM", "path": "2_LSTM"}]"#
+        var folder = try Self.variant(["modules.json": lstm])
         #expect(
             errorMessage { _ = try ModelFolder(path: folder).configuration() }
-                == "\(folder)/modules.json: module 2 'sentence_transformers.models.Dense' is not supported "
-                + "(expected ….Transformer, ….Pooling, ….Normalize)")
+                == "\(folder)/modules.json: module 2 'sentence_transformers.models.LSTM' is not supported "
+                + "(expected ….Transformer, ….Pooling, ….Dense, ….Normalize)")
+        let outOfOrder = #"[{"type": "x.Transformer"}, {"type": "x.Normalize"}, {"type": "x.Pooling", "path": "1_Pooling"}]"#
+        folder = try Self.variant(["modules.json": outOfOrder])
+        #expect(
+            errorMessage { _ = try ModelFolder(path: folder).configuration() }
+                == "\(folder)/modules.json: modules T, N, P are not Transformer, Pooling, any Dense, then Normalize (T, P, D, N)")
+        let escaping = #"[{"type": "x.Transformer"}, {"type": "x.Pooling", "path": "../../etc"}]"#
+        folder = try Self.variant(["modules.json": escaping])
+        #expect(
+            errorMessage { _ = try ModelFolder(path: folder).configuration() }
+                == "\(folder)/modules.json: module 1 has path '../../etc', which leaves the model folder")
+        let dense = #"[{"type": "x.Transformer"}, {"type": "x.Pooling", "path": "1_Pooling"}, {"type": "x.Dense", "path": "2_Dense"}]"#
+        folder = try Self.variant(["modules.json": dense, "2_Dense/config.json": #"{"in_features": 384, "out_features": 8}"#])
+        #expect(
+            errorMessage { _ = try ModelFolder(path: folder).configuration() }
+                == "\(folder)/2_Dense: no model.safetensors (a Dense layer saved as pytorch_model.bin is not read)")
+        folder = try Self.variant(["modules.json": dense, "2_Dense/config.json": #"{"in_features": 768, "out_features": 8}"#])
+        #expect(
+            errorMessage { _ = try ModelFolder(path: folder).configuration() }
+                == "\(folder)/2_Dense/config.json: in_features is 768, but the vector before it has 384 values")
         folder = try Self.variant(["modules.json": "{}"])
         #expect(
             errorMessage { _ = try ModelFolder(path: folder).configuration() } == "\(folder)/modules.json: expected a JSON list of modules")
         let original = try String(contentsOfFile: try ModelFolder.locate().path + "/config.json", encoding: .utf8)
         folder = try Self.variant([
-            "config.json": original.replacingOccurrences(of: #""model_type": "bert""#, with: #""model_type": "mpnet""#)
+            "config.json": original.replacingOccurrences(of: #""model_type": "bert""#, with: #""model_type": "gpt2""#)
         ])
         #expect(
             errorMessage { _ = try ModelFolder(path: folder).configuration() }
-                == "\(folder)/config.json: model_type 'mpnet' is not supported (expected bert)")
+                == "\(folder)/config.json: model_type 'gpt2' is not supported "
+                + "(expected one of bert, distilbert, roberta, xlm-roberta, mpnet)")
+        folder = try Self.variant(["1_Pooling/config.json": #"{"pooling_mode": "cls", "include_prompt": false}"#])
+        #expect(
+            errorMessage { _ = try ModelFolder(path: folder).configuration() }
+                == "\(folder)/1_Pooling/config.json: include_prompt false (pooling without the prompt's tokens) is not supported")
+        folder = try Self.variant(["1_Pooling/config.json": #"{"pooling_mode": "attention"}"#])
+        #expect(
+            errorMessage { _ = try ModelFolder(path: folder).configuration() }?.hasPrefix(
+                "\(folder)/1_Pooling/config.json: pooling_mode 'attention' is not supported (expected cls, max, mean,") == true)
     }
 
     @Test func aFolderWithTwoModesConcatenatesThem() throws {
@@ -85,7 +117,7 @@ import Testing
         let twoModes = try SentenceEncoder(folder: ModelFolder(path: folder))
         let meanOnly = try SentenceEncoder(folder: ModelFolder.locate())
         #expect(twoModes.dimensions == 768 && twoModes.configuration.pooling == [.cls, .mean])
-        #expect(twoModes.configuration.summary.hasSuffix("pooling cls_token + mean_tokens, Normalize; sentence vectors of 768 dimensions"))
+        #expect(twoModes.configuration.summary.hasSuffix("pooling cls + mean, Normalize; sentence vectors of 768 dimensions"))
         let texts = ["I keep thinking about work", "the garden again"]
         let both = try twoModes.embed(texts, layer: 6)
         let mean = try meanOnly.embed(texts, layer: 6)

@@ -1,9 +1,9 @@
 import Foundation
 
 /// How a sentence's token vectors become one vector: the modes of sentence-transformers' `Pooling` module
-/// (`1_Pooling/config.json`, keys `pooling_mode_…`). With several modes on, their vectors are concatenated in
-/// sentence-transformers' order (CLS, max, mean, mean-sqrt-len, weighted mean, last token), so the sentence vector
-/// has hidden × modes dimensions. Tokens are a sentence's own (no padding: the harness packs sentences unpadded).
+/// (`1_Pooling/config.json`). With several modes on, their vectors are concatenated in the order of the
+/// `pooling_mode_…` keys (CLS, max, mean, mean-sqrt-len, weighted mean, last token) or of the `pooling_mode` list, so
+/// the sentence vector has hidden × modes dimensions. Tokens are a sentence's own (no padding: the harness packs sentences unpadded).
 enum PoolingMode: String, CaseIterable, Sendable {
     /// The first token's vector ([CLS]).
     case cls = "pooling_mode_cls_token"
@@ -18,9 +18,38 @@ enum PoolingMode: String, CaseIterable, Sendable {
     /// The last token's vector.
     case lastToken = "pooling_mode_lasttoken"
 
-    /// The modes a `1_Pooling/config.json` turns on, in concatenation order; an error naming the file and the key for a
-    /// `pooling_mode_…` key it does not know that is on, or when none is on.
+    /// The name sentence-transformers 6 writes in `pooling_mode` ("cls", "mean", "mean_sqrt_len_tokens", …).
+    var name: String {
+        switch self {
+        case .cls: "cls"
+        case .max: "max"
+        case .mean: "mean"
+        case .meanSqrtLength: "mean_sqrt_len_tokens"
+        case .weightedMean: "weightedmean"
+        case .lastToken: "lasttoken"
+        }
+    }
+
+    /// The modes a `1_Pooling/config.json` turns on, in concatenation order, in either format: `pooling_mode` (a name
+    /// or a list of names, sentence-transformers 6) or the `pooling_mode_…` booleans (earlier versions, the hub's
+    /// models). An error names the file and the key for a mode it does not know, for none on, and for
+    /// `include_prompt: false` (pooling that leaves the prompt's tokens out, which the encoder does not do).
     static func modes(_ config: [String: Any], file: String) throws -> [PoolingMode] {
+        if (config["include_prompt"] as? Bool) == false {
+            throw ThemeLabError.input("\(file): include_prompt false (pooling without the prompt's tokens) is not supported")
+        }
+        if let given = config["pooling_mode"] {
+            let names = (given as? [String]) ?? (given as? String).map { [$0] } ?? []
+            let modes = try names.map { n in
+                guard let mode = allCases.first(where: { $0.name == n }) else {
+                    throw ThemeLabError.input(
+                        "\(file): pooling_mode '\(n)' is not supported (expected \(allCases.map(\.name).joined(separator: ", ")))")
+                }
+                return mode
+            }
+            guard !modes.isEmpty else { throw ThemeLabError.input("\(file): 'pooling_mode' must be a mode name or a list of them") }
+            return modes  // sentence-transformers 6 concatenates them in the order listed
+        }
         for (key, value) in config where key.hasPrefix("pooling_mode_") && PoolingMode(rawValue: key) == nil && (value as? Bool) == true {
             throw ThemeLabError.input(
                 "\(file): pooling mode '\(key)' is not supported (expected \(allCases.map(\.rawValue).joined(separator: ", ")))")

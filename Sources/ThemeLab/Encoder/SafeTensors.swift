@@ -107,7 +107,7 @@ public final class SafeTensors: @unchecked Sendable {
 
     /// The entry named `name`, or `bert.name` (checkpoints differ in that prefix).
     public func entry(_ name: String) -> (name: String, entry: Entry)? {
-        for candidate in [name, "bert." + name] { if let e = entries[candidate] { return (candidate, e) } }
+        for prefix in ["", "bert.", "roberta.", "distilbert.", "mpnet."] { if let e = entries[prefix + name] { return (prefix + name, e) } }
         return nil
     }
 

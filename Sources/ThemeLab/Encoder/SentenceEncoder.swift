@@ -2,15 +2,20 @@ import COpenBLAS
 import Dispatch
 import Foundation
 
-/// Text → pooled vectors of a chosen layer (the folder's pooling modes): tokenizer, weights and forward pass together.
+/// Text → sentence vectors of a chosen layer: the folder's prompt, tokenizer, transformer, pooling modes and Dense
+/// layers together (Normalize is the harness's own unit-normalisation, applied where a vector is used).
 /// Sentences are sorted by token count and packed into batches of similar length; two workers
 /// each run whole batches with single-threaded BLAS. The batches depend only on the texts, so
 /// the same texts always give the same bits.
 public final class SentenceEncoder: @unchecked Sendable {
     public let folder: ModelFolder
-    public let configuration: BERTConfiguration
-    public let tokenizer: WordPieceTokenizer
-    public let model: BERTModel
+    public let configuration: EncoderConfiguration
+    public let tokenizer: any SentenceTokenizer
+    public let model: TransformerEncoder
+    /// The Dense layers' weights, in order.
+    let dense: [DenseLayer]
+    /// The text put before every sentence (`PromptSettings`; "" for none).
+    public let prompt: String
     /// SHA-256 of model.safetensors.
     public let modelHash: String
     /// SHA-256 over the other files that shape a vector (`configurationFiles`, each by name and
@@ -19,27 +24,32 @@ public final class SentenceEncoder: @unchecked Sendable {
     /// The files besides the weights that shape a vector, relative to the folder.
     static let configurationFiles = [
         "config.json", "vocab.txt", "tokenizer_config.json", "sentence_bert_config.json",
-        "1_Pooling/config.json", "modules.json",
+        "1_Pooling/config.json", "modules.json", "tokenizer.json", "config_sentence_transformers.json",
     ]
     var tokensPerBatch = 2048
     public var workers = ProcessInfo.processInfo.activeProcessorCount
 
-    public init(folder: ModelFolder) throws {
+    /// `prompt` names one of the folder's prompts ("none" for none; nil: the folder's default).
+    public init(folder: ModelFolder, prompt promptName: String? = nil) throws {
         self.folder = folder
         configuration = try folder.configuration()
-        tokenizer = try WordPieceTokenizer(folder: folder, configuration: configuration)
+        prompt = try configuration.prompts.text(promptName)
+        tokenizer = try TokenizerFile.load(folder, configuration: configuration)
         let weightsPath = "\(folder.path)/model.safetensors"
         // The hash names the bytes read only if the file's state (inode, size, times) is the same before the read and
         // after the hash: ctime moves on any write, so a file written in place and restored is caught too.
         let state = try FileHashCache.identity(weightsPath)
-        model = try BERTModel(weights: try SafeTensors(path: weightsPath), configuration: configuration)
+        model = try TransformerEncoder(weights: try SafeTensors(path: weightsPath), configuration: configuration)
+        dense = try configuration.dense.map { try DenseLayer($0, folder: folder) }
         modelHash = try FileHashCache.hex(file: weightsPath)
         guard try FileHashCache.identity(weightsPath) == state else {
             throw ThemeLabError.input("\(weightsPath): changed while being read; run again when nothing writes it")
         }
+        let moduleFiles = configuration.dense.flatMap(\.files)
         configurationHash = SHA256.hex(
             Data(
-                try Self.configurationFiles.map { name in
+                try (Self.configurationFiles + moduleFiles + (prompt.isEmpty ? [] : ["prompt: " + prompt])).map { name in
+                    if name.hasPrefix("prompt: ") { return name + "\n" }
                     let path = "\(folder.path)/\(name)"
                     return "\(name) " + (FileManager.default.fileExists(atPath: path) ? try SHA256.hex(file: path) : "absent") + "\n"
                 }.joined().utf8))
@@ -54,6 +64,7 @@ public final class SentenceEncoder: @unchecked Sendable {
         SHA256.hex(Data("\(modelHash) \(configurationHash) \(BLASRuntime.corename) encoder-\(Self.arithmeticVersion)".utf8))
     }
 
+    /// Dimensions of the last layer's vectors.
     public var dimensions: Int { configuration.sentenceDimensions }
 
     /// Texts (as token ids) in batches of up to `tokensPerBatch` tokens, shortest first: indices into `ids`.
@@ -72,15 +83,17 @@ public final class SentenceEncoder: @unchecked Sendable {
         return batches
     }
 
-    /// Mean-pooled vectors of `layer` (0 = embeddings, `layers` = last), one row per text, not
+    /// Pooled vectors of `layer` (0 = embeddings, `layers` = last, after the Dense layers), one row per text, not
     /// normalised. `progress` receives sentences done and the total.
     public func embed(_ texts: [String], layer: Int, progress: ((Int, Int) -> Void)? = nil) throws -> Matrix {
         guard (0...configuration.layers).contains(layer) else {
             throw ThemeLabError.usage("--layer must be 0...\(configuration.layers) for this model, got \(layer)")
         }
-        let ids = texts.map(tokenizer.encode)
+        let ids = texts.map { tokenizer.encode(prompt + $0) }
         let packed = batches(ids)
-        let h = configuration.sentenceDimensions
+        // The Dense layers follow the last layer only (an earlier layer's pooled vector is what a probe of it wants).
+        let layerDense = layer == configuration.layers ? dense : []
+        let h = layerDense.last?.module.outputs ?? configuration.hidden * configuration.pooling.count
         var out = Matrix(rows: texts.count, cols: h)
         struct Results {
             var pooled: [Matrix?]
@@ -93,7 +106,9 @@ public final class SentenceEncoder: @unchecked Sendable {
         defer { openblas_set_num_threads(blasThreads) }
         DispatchQueue.concurrentPerform(iterations: min(workers, packed.count)) { _ in
             while let b = queue.take() {
-                let pooled = model.pooled(packed[b].map { ids[$0] }, layer: layer, modes: configuration.pooling)
+                let pooled = layerDense.reduce(model.pooled(packed[b].map { ids[$0] }, layer: layer, modes: configuration.pooling)) {
+                    $1.apply($0)
+                }
                 queue.withState { r in
                     r.pooled[b] = pooled
                     r.done += packed[b].count

@@ -28,8 +28,8 @@ public enum BLASReference {
     }
 
     /// Seconds for every product of `batches` as a bare single-threaded `cblas_sgemm` on scratch buffers, the batches
-    /// shared among `workers` as the encoder shares them (`BERTModel.matrixProducts` gives one batch's products).
-    public static func sgemmSeconds(_ batches: [[BERTModel.MatrixProduct]], workers: Int) -> Double {
+    /// shared among `workers` as the encoder shares them (`TransformerEncoder.matrixProducts` gives one batch's products).
+    public static func sgemmSeconds(_ batches: [[TransformerEncoder.MatrixProduct]], workers: Int) -> Double {
         let largest = batches.joined().reduce(0) { Swift.max($0, $1.m * $1.k, $1.n * $1.k, $1.m * $1.n) }
         let blasThreads = openblas_get_num_threads()
         openblas_set_num_threads(1)

@@ -228,9 +228,9 @@ public struct ExperimentPlan: Decodable, Sendable {
     /// corpus, by encoder index.
     private func givenVectorsAndModels(
         of loaded: [LoadedCorpus], source: ParameterSource
-    ) throws -> (given: [Int: VectorSource.Vectors], models: [Int: BERTConfiguration]) {
+    ) throws -> (given: [Int: VectorSource.Vectors], models: [Int: EncoderConfiguration]) {
         var given: [Int: VectorSource.Vectors] = [:]
-        var models: [Int: BERTConfiguration] = [:]
+        var models: [Int: EncoderConfiguration] = [:]
         for (e, encoder) in encoders.enumerated() {
             if let path = encoder.embeddings {
                 guard let corpus = loaded.first, corpora.count == 1 else {
@@ -246,7 +246,7 @@ public struct ExperimentPlan: Decodable, Sendable {
 
     /// Checks every corpus with each of its vector sources against the settings, and each encoder's layers against its model.
     private func checkInputs(
-        of loaded: [LoadedCorpus], given: [Int: VectorSource.Vectors], models: [Int: BERTConfiguration], source: ParameterSource
+        of loaded: [LoadedCorpus], given: [Int: VectorSource.Vectors], models: [Int: EncoderConfiguration], source: ParameterSource
     ) throws {
         for corpus in loaded {
             let name = corpus.corpus.name

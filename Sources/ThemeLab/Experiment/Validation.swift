@@ -182,9 +182,9 @@ public enum Validation {
 
 /// Memory a stage will need, checked against what the machine has before it starts.
 public enum MemoryBudget {
-    /// Peak bytes of the pairwise pass (`CostModel.reference`).
-    public static func pass(items n: Int, dimensions d: Int) -> Double {
-        CostModel.reference.peakMiB(n: n, d: d) * 1_048_576
+    /// Peak bytes of the pairwise pass (`CostModel.reference`), holding `rows` of the vectors (all by default).
+    public static func pass(items n: Int, dimensions d: Int, rows: Int? = nil) -> Double {
+        CostModel.reference.peakMiB(n: n, d: d, rows: rows) * 1_048_576
     }
 
     /// Bytes available to this process: MemAvailable, or the cgroup's limit when lower.

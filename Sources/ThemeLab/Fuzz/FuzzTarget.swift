@@ -77,16 +77,22 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         }
     }
 
-    /// One text file of a model folder (the first byte picks which): the tokenizer's ids fit the sequence and vocabulary.
+    /// One text file of a model folder (the first byte picks which): both tokenizers' ids (tokenizer.json's and
+    /// vocab.txt's) fit the sequence and vocabulary.
     static func parseVocab(_ data: Data) throws {
         // The first byte picks the file of a model folder to replace; the others are minimal and valid.
         let folder = try Self.scratchModelFolder(
             replacing: Self.modelFiles[Int(data.first ?? 0) % Self.modelFiles.count], with: Data(data.dropFirst()))
-        let configuration = try BERTConfiguration(folder: ModelFolder(path: folder))
-        let tokenizer = try WordPieceTokenizer(folder: ModelFolder(path: folder), configuration: configuration)
-        let ids = tokenizer.encode("Fuzzing: café naïve 東京 unaffable!")
-        precondition(
-            ids.count >= 2 && ids.count <= configuration.maxSequenceLength && ids.allSatisfy { Int($0) < configuration.vocabSize })
+        let configuration = try EncoderConfiguration(folder: ModelFolder(path: folder))
+        let tokenizers: [any SentenceTokenizer] = [
+            try WordPieceTokenizer(folder: ModelFolder(path: folder), configuration: configuration),
+            try TokenizerFile.load(ModelFolder(path: folder), configuration: configuration),
+        ]
+        for tokenizer in tokenizers {
+            let ids = tokenizer.encode("Fuzzing: café naïve 東京 unaffable!  ")
+            precondition(
+                !ids.isEmpty && ids.count <= configuration.maxSequenceLength && ids.allSatisfy { Int($0) < configuration.vocabSize })
+        }
     }
 
     /// An experiment file: each small synthetic corpus it names is checked against its settings.
@@ -141,6 +147,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
     static let modelFiles = [
         "config.json", "vocab.txt", "tokenizer_config.json", "sentence_bert_config.json", "1_Pooling/config.json", "modules.json",
+        "tokenizer.json",
     ]
 
     /// A tiny valid BERT folder's text files (no weights: the tokenizer and configuration only).
@@ -151,7 +158,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         "tokenizer_config.json": #"{"do_lower_case": true}"#,
         "sentence_bert_config.json": #"{"max_seq_length": 8}"#,
         "1_Pooling/config.json": #"{"pooling_mode_mean_tokens": true}"#,
-        "modules.json": #"[{"type": "sentence_transformers.models.Normalize"}]"#,
+        "modules.json": #"[{"type": "x.Transformer"}, {"type": "x.Pooling", "path": "1_Pooling"}, {"type": "x.Normalize"}]"#,
+        "tokenizer.json": #"{"normalizer": {"type": "BertNormalizer", "lowercase": true}, "pre_tokenizer": {"type": "BertPreTokenizer"}, "#
+            + #""model": {"type": "WordPiece", "unk_token": "[UNK]", "vocab": {"[PAD]": 0, "[UNK]": 1, "[CLS]": 2, "[SEP]": 3, "fuzz": 4, "#
+            + #""ing": 5, "cafe": 6}}, "post_processor": {"type": "BertProcessing", "cls": ["[CLS]", 2], "sep": ["[SEP]", 3]}}"#,
     ]
 
     /// A per-process scratch folder (fuzzing runs one input at a time).

@@ -164,7 +164,7 @@ public struct PairEngine: Sendable {
     }
 
     /// How many of the N rows a shard seeded with the bridge forest reads: the row blocks its own tiles touch.
-    func rowsRead(items n: Int, dimensions d: Int, shard: PairShard) -> Int {
+    public func rowsRead(items n: Int, dimensions d: Int, shard: PairShard) -> Int {
         let t = tileEdge(items: n, dimensions: d)
         let side = (n + t - 1) / t
         var owned = [Bool](repeating: false, count: side * (side + 1) / 2)

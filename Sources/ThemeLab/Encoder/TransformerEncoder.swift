@@ -1,14 +1,15 @@
 import COpenBLAS
 import Foundation
 
-/// A BERT encoder's forward pass on BLAS (Vaswani et al. 2017; Devlin et al. 2019), as
-/// HuggingFace's `BertModel` computes it in inference mode:
-///   h₀ = LayerNorm(word[id] + position[p] + tokenType[0])
+/// The forward pass of a post-layer-norm transformer encoder on BLAS (Vaswani et al. 2017), as transformers computes
+/// BERT, DistilBERT, RoBERTa, XLM-RoBERTa and MPNet in inference mode; what differs between them (tensor names,
+/// position numbering, token types, MPNet's relative-position bias) comes from the `EncoderArchitecture`:
+///   h₀ = LayerNorm(word[id] + position[row(p)] + tokenType[0])
 ///   per layer: a = LayerNorm(h + Attention(h)·Wₒ + bₒ); h' = LayerNorm(a + GELU(a·W₁ + b₁)·W₂ + b₂)
 /// Sentences in a batch are packed row after row (`TokenRows`), each starting at a multiple of
 /// `TokenRows.alignment` rows: every projection is one `sgemm` over all rows of the batch, and attention
 /// runs per sentence on its own rows, so no padding mask is needed. Weights are stored [out, in], hence `x·Wᵀ`.
-public final class BERTModel: @unchecked Sendable {
+public final class TransformerEncoder: @unchecked Sendable {
     struct Linear {
         var weight: FloatTensor  // [out, in]
         var bias: [Float]
@@ -28,14 +29,24 @@ public final class BERTModel: @unchecked Sendable {
         var outputNorm: LayerNorm
     }
 
-    public let configuration: BERTConfiguration
-    let wordEmbeddings: FloatTensor, positionEmbeddings: FloatTensor, tokenTypeEmbeddings: FloatTensor
+    public let configuration: EncoderConfiguration
+    let shape: EncoderShape
+    let architecture: any EncoderArchitecture
+    let wordEmbeddings: FloatTensor, positionEmbeddings: FloatTensor
+    /// Row 0 of the token-type table, or zeros.
+    let tokenType: [Float]
     let embeddingNorm: LayerNorm
     let layers: [Layer]
+    /// MPNet's [buckets, heads] bias table.
+    let relativeBias: [Float]?
 
-    public init(weights: SafeTensors, configuration c: BERTConfiguration) throws {
+    public init(weights: SafeTensors, configuration c: EncoderConfiguration) throws {
         configuration = c
-        let h = c.hidden
+        let architecture = c.architecture
+        self.architecture = architecture
+        let s = c.architecture.shape
+        shape = s
+        let h = s.hidden
         func linear(_ name: String, _ input: Int, _ output: Int) throws -> Linear {
             Linear(
                 weight: try weights.tensor("\(name).weight", shape: [output, input]),
@@ -44,39 +55,45 @@ public final class BERTModel: @unchecked Sendable {
         func norm(_ name: String) throws -> LayerNorm {
             LayerNorm(gamma: try weights.floats("\(name).weight", shape: [h]), beta: try weights.floats("\(name).bias", shape: [h]))
         }
-        wordEmbeddings = try weights.tensor("embeddings.word_embeddings.weight", shape: [c.vocabSize, h])
-        positionEmbeddings = try weights.tensor("embeddings.position_embeddings.weight", shape: [c.maxPositions, h])
-        tokenTypeEmbeddings = try weights.tensor("embeddings.token_type_embeddings.weight", shape: [c.typeVocabSize, h])
-        embeddingNorm = try norm("embeddings.LayerNorm")
-        layers = try (0..<c.layers).map { i in
-            let p = "encoder.layer.\(i)"
-            let qkv = try ["query", "key", "value"].map { try linear("\(p).attention.self.\($0)", h, h) }
+        let names = architecture.embeddingNames
+        wordEmbeddings = try weights.tensor(names.words, shape: [s.vocabSize, h])
+        positionEmbeddings = try weights.tensor(names.positions, shape: [s.maxPositions, h])
+        tokenType =
+            try names.tokenTypes.map { name in
+                // BERT has two token types, RoBERTa one; a sentence is all type 0.
+                let rows = Swift.max(1, weights.entry(name)?.entry.shape.first ?? 1)
+                return Array(try weights.floats(name, shape: [rows, h]).prefix(h))
+            } ?? [Float](repeating: 0, count: h)
+        embeddingNorm = try norm(names.norm)
+        relativeBias = try architecture.relativeAttention.map { r in try weights.floats(r.weight, shape: [r.buckets, s.heads]) }
+        layers = try (0..<s.layers).map { i in
+            let n = architecture.layerNames(i)
+            let qkv = try [n.query, n.key, n.value].map { try linear($0, h, h) }
             return Layer(
                 queryKeyValue: Linear(
                     weight: FloatTensor(copying: qkv.flatMap(\.weight.values)), bias: qkv.flatMap(\.bias), input: h, output: 3 * h),
-                attentionOutput: try linear("\(p).attention.output.dense", h, h),
-                attentionNorm: try norm("\(p).attention.output.LayerNorm"),
-                intermediate: try linear("\(p).intermediate.dense", h, c.intermediate),
-                output: try linear("\(p).output.dense", c.intermediate, h),
-                outputNorm: try norm("\(p).output.LayerNorm"))
+                attentionOutput: try linear(n.attentionOutput, h, h), attentionNorm: try norm(n.attentionNorm),
+                intermediate: try linear(n.intermediate, h, s.intermediate), output: try linear(n.output, s.intermediate, h),
+                outputNorm: try norm(n.outputNorm))
         }
     }
 
     /// The hidden states of `layer` (0 = embedding output) for each sentence of a batch of token-id sequences, pooled by
     /// each of `modes` and concatenated: an n × (hidden · modes) matrix.
     func pooled(_ batch: [[Int32]], layer: Int, modes: [PoolingMode]) -> Matrix {
-        precondition((0...configuration.layers).contains(layer), "layer out of range")
-        let h = configuration.hidden
+        precondition((0...shape.layers).contains(layer), "layer out of range")
+        let h = shape.hidden
         let packing = TokenRows(lengths: batch.map(\.count))
         var x = [Float](repeating: 0, count: packing.rows * h)
         x.withUnsafeMutableBufferPointer { x in
-            let type = tokenTypeEmbeddings.start
-            for (s, ids) in batch.enumerated() {
-                for (p, id) in ids.enumerated() {
-                    let row = x.baseAddress! + (packing.starts[s] + p) * h
-                    let w = wordEmbeddings.start + Int(id) * h
-                    let q = positionEmbeddings.start + p * h
-                    for k in 0..<h { row[k] = w[k] + q[k] + type[k] }
+            tokenType.withUnsafeBufferPointer { type in
+                for (s, ids) in batch.enumerated() {
+                    for (p, id) in ids.enumerated() {
+                        let row = x.baseAddress! + (packing.starts[s] + p) * h
+                        let w = wordEmbeddings.start + Int(id) * h
+                        let q = positionEmbeddings.start + architecture.positionRow(p) * h
+                        for k in 0..<h { row[k] = w[k] + q[k] + type[k] }
+                    }
                 }
             }
         }
@@ -107,7 +124,7 @@ public final class BERTModel: @unchecked Sendable {
     /// per layer Q|K|V over the batch's rows, then per sentence and head QKᵀ and P·V, then the attention output,
     /// the intermediate and the output projection (for timing sgemm alone on the encoder's own shapes).
     public func matrixProducts(lengths: [Int], layer: Int) -> [MatrixProduct] {
-        let c = configuration
+        let c = shape
         let dh = c.hidden / c.heads
         let rows = TokenRows(lengths: lengths).rows
         let perLayer =
@@ -162,8 +179,8 @@ public final class BERTModel: @unchecked Sendable {
     /// Scaled dot-product attention per sentence and head, softmax(QKᵀ/√dₕ)·V, reading Q, K and V
     /// from the rows of the stacked projection [Q | K | V].
     func attention(_ qkv: [Float], _ packing: TokenRows) -> [Float] {
-        let h = configuration.hidden
-        let heads = configuration.heads
+        let h = shape.hidden
+        let heads = shape.heads
         let dh = h / heads
         let scale = 1 / Float(dh).squareRoot()
         var context = [Float](repeating: 0, count: packing.rows * h)
@@ -183,6 +200,7 @@ public final class BERTModel: @unchecked Sendable {
                             cblas_sgemm(
                                 CblasRowMajor, CblasNoTrans, CblasTrans, Int32(n), Int32(n), Int32(dh), scale,
                                 q + input, stride, k + input, stride, 0, s.baseAddress!, Int32(n))
+                            if let bias = relativeBias { addRelativeBias(bias, head: head, to: s.baseAddress!, n) }
                             for r in 0..<n { softmax(s.baseAddress! + r * n, n) }
                             cblas_sgemm(
                                 CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(n), Int32(dh), Int32(n), 1,
@@ -193,6 +211,14 @@ public final class BERTModel: @unchecked Sendable {
             }
         }
         return context
+    }
+
+    /// MPNet: score[i, j] += bias[bucket(j − i), head] (`RelativeAttentionBias`), after the 1/√dₕ scaling.
+    func addRelativeBias(_ bias: [Float], head: Int, to scores: UnsafeMutablePointer<Float>, _ n: Int) {
+        guard let r = architecture.relativeAttention else { return }
+        for i in 0..<n {
+            for j in 0..<n { scores[i * n + j] += bias[r.bucket(j - i) * shape.heads + head] }
+        }
     }
 
     func softmax(_ p: UnsafeMutablePointer<Float>, _ n: Int) {
@@ -216,8 +242,8 @@ public final class BERTModel: @unchecked Sendable {
 
     /// (x − mean)/√(var + ε)·γ + β over each row (statistics in Float64).
     func layerNorm(_ x: inout [Float], _ n: LayerNorm, rows: Int) {
-        let h = configuration.hidden
-        let eps = Double(configuration.layerNormEpsilon)
+        let h = shape.hidden
+        let eps = Double(shape.layerNormEpsilon)
         x.withUnsafeMutableBufferPointer { x in
             n.gamma.withUnsafeBufferPointer { gamma in
                 n.beta.withUnsafeBufferPointer { beta in

@@ -1,0 +1,32 @@
+/// MPNet (Song et al. 2020; transformers' `MPNetModel`, the encoder of all-mpnet-base-v2): word + position embeddings,
+/// positions numbered from 2 (its padding id 1, + 1), no token types, and a relative-position bias on every layer's
+/// attention scores (`RelativeAttentionBias`).
+struct MPNetArchitecture: EncoderArchitecture {
+    static let modelTypes = ["mpnet"]
+    let name = "MPNet"
+    let shape: EncoderShape
+    let relativeAttention: RelativeAttentionBias?
+
+    init(config c: ConfigurationFile) throws {
+        shape = try c.bertShape(epsilon: 1e-12)
+        relativeAttention = RelativeAttentionBias(
+            weight: "encoder.relative_attention_bias.weight", buckets: try c.int("relative_attention_num_buckets", default: 32))
+    }
+
+    var embeddingNames: EmbeddingNames {
+        EmbeddingNames(
+            words: "embeddings.word_embeddings.weight", positions: "embeddings.position_embeddings.weight", tokenTypes: nil,
+            norm: "embeddings.LayerNorm")
+    }
+
+    func layerNames(_ i: Int) -> LayerNames {
+        let p = "encoder.layer.\(i)"
+        return LayerNames(
+            query: "\(p).attention.attn.q", key: "\(p).attention.attn.k", value: "\(p).attention.attn.v",
+            attentionOutput: "\(p).attention.attn.o", attentionNorm: "\(p).attention.LayerNorm", intermediate: "\(p).intermediate.dense",
+            output: "\(p).output.dense", outputNorm: "\(p).output.LayerNorm")
+    }
+
+    /// MPNet's padding id is fixed at 1 in transformers (`MPNetEmbeddings.padding_idx`).
+    func positionRow(_ p: Int) -> Int { p + 2 }
+}

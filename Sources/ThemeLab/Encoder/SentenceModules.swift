@@ -1,0 +1,158 @@
+import COpenBLAS
+import Foundation
+
+/// The modules of a sentence-transformers folder after its Transformer (`modules.json`): a Pooling, then any Dense
+/// layers, then optionally Normalize. A module the encoder does not run (a custom module, an LSTM, a second
+/// Transformer) is refused naming the file and the type, rather than left out without a word.
+struct SentenceModules {
+    /// The Pooling module's folder (`1_Pooling` when modules.json is absent).
+    var pooling: String?
+    /// The Dense modules' folders, in order.
+    var dense: [String] = []
+    var normalize = false
+
+    /// The module types the encoder runs, by the end of their type name (sentence-transformers 2 to 6 name them
+    /// `sentence_transformers.models.Pooling` or `sentence_transformers.….pooling.Pooling`).
+    static let known = [".Transformer", ".Pooling", ".Dense", ".Normalize"]
+
+    init(folder: ModelFolder) throws {
+        let file = "\(folder.path)/modules.json"
+        guard let data = FileManager.default.contents(atPath: file) else {
+            pooling = "1_Pooling"
+            return
+        }
+        guard let modules = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
+            throw ThemeLabError.input("\(file): expected a JSON list of modules")
+        }
+        var order = ""
+        for (i, module) in modules.enumerated() {
+            let type = module["type"] as? String ?? ""
+            let path = module["path"] as? String ?? ""
+            guard let kind = Self.known.first(where: { type.hasSuffix($0) }) else {
+                throw ThemeLabError.input(
+                    "\(file): module \(i) '\(type)' is not supported (expected \(Self.known.map { "…" + $0 }.joined(separator: ", ")))")
+            }
+            guard kind == ".Transformer" || (!path.contains("..") && !path.hasPrefix("/")) else {
+                throw ThemeLabError.input("\(file): module \(i) has path '\(path)', which leaves the model folder")
+            }
+            order.append(kind.dropFirst().first!)
+            switch kind {
+            case ".Pooling": pooling = path.isEmpty ? "1_Pooling" : path
+            case ".Dense": dense.append(path)
+            case ".Normalize": normalize = true
+            default: break
+            }
+        }
+        // Transformer, Pooling, any number of Dense, then Normalize or not.
+        let afterPooling = order.dropFirst(2)
+        guard order.hasPrefix("TP"), afterPooling.drop(while: { $0 == "D" }).count <= 1,
+            afterPooling.drop(while: { $0 == "D" }).allSatisfy({ $0 == "N" })
+        else {
+            throw ThemeLabError.input(
+                "\(file): modules \(order.map(String.init).joined(separator: ", ")) are not Transformer, Pooling, any Dense, "
+                    + "then Normalize (T, P, D, N)")
+        }
+    }
+}
+
+/// A Dense module (sentence-transformers' `Dense`): y = f(W·x + b) on the pooled vector, W [outputs, inputs] and b from
+/// `PATH/model.safetensors` (`linear.weight`, `linear.bias`), f tanh or the identity (`PATH/config.json`).
+struct DenseModule: Sendable {
+    var path: String
+    var inputs: Int, outputs: Int
+    var bias: Bool
+    var tanh: Bool
+
+    init(folder: ModelFolder, path: String, inputs width: Int) throws {
+        let file = "\(folder.path)/\(path)/config.json"
+        guard let c = try folder.json("\(path)/config.json") else { throw ThemeLabError.input("\(file): cannot read") }
+        guard let i = c["in_features"] as? Int, let o = c["out_features"] as? Int, i > 0, o > 0 else {
+            throw ThemeLabError.input("\(file): 'in_features' and 'out_features' must be positive integers")
+        }
+        guard i == width else { throw ThemeLabError.input("\(file): in_features is \(i), but the vector before it has \(width) values") }
+        let activation = c["activation_function"] as? String ?? "torch.nn.modules.linear.Identity"
+        guard activation.hasSuffix(".Tanh") || activation.hasSuffix(".Identity") else {
+            throw ThemeLabError.input("\(file): activation_function '\(activation)' is not supported (expected Tanh or Identity)")
+        }
+        guard FileManager.default.fileExists(atPath: "\(folder.path)/\(path)/model.safetensors") else {
+            throw ThemeLabError.input("\(folder.path)/\(path): no model.safetensors (a Dense layer saved as pytorch_model.bin is not read)")
+        }
+        (self.path, inputs, outputs, bias, tanh) = (path, i, o, (c["bias"] as? Bool) ?? true, activation.hasSuffix(".Tanh"))
+    }
+
+    /// The files this module reads, relative to the folder.
+    var files: [String] { ["\(path)/config.json", "\(path)/model.safetensors"] }
+}
+
+/// The prompts of `config_sentence_transformers.json` (E5's "query: " and "passage: ", for example): the text put
+/// before every sentence. By default the encoder uses the prompt `default_prompt_name` names, as sentence-transformers'
+/// `encode` does, and none when it names none; a command names another with `--prompt NAME`.
+struct PromptSettings: Sendable {
+    var prompts: [String: String] = [:]
+    var defaultName: String?
+    var file: String
+
+    init(folder: ModelFolder) throws {
+        file = "\(folder.path)/config_sentence_transformers.json"
+        guard let c = try folder.json("config_sentence_transformers.json") else { return }
+        if let p = c["prompts"] {
+            guard let p = p as? [String: String] else { throw ThemeLabError.input("\(file): 'prompts' must map names to texts") }
+            prompts = p
+        }
+        if let name = c["default_prompt_name"] as? String {
+            guard prompts[name] != nil else { throw ThemeLabError.input("\(file): default_prompt_name '\(name)' is not one of 'prompts'") }
+            defaultName = name
+        }
+    }
+
+    /// The text of prompt `name` ("" for none), `defaultName`'s when nil; an unknown name is refused naming the file.
+    func text(_ name: String?) throws -> String {
+        guard let name = name ?? defaultName else { return "" }
+        if name == "none" { return "" }
+        guard let text = prompts[name] else {
+            let known = prompts.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
+            throw ThemeLabError.usage("prompt '\(name)' is not in \(file) (it has \(known.isEmpty ? "none" : known); 'none' for no prompt)")
+        }
+        return text
+    }
+
+    var summary: String {
+        let nonEmpty = prompts.filter { !$0.value.isEmpty }
+        guard !nonEmpty.isEmpty else { return "" }
+        return "; prompts \(nonEmpty.keys.sorted().joined(separator: ", "))" + (defaultName.map { " (default \($0))" } ?? "")
+    }
+}
+
+/// A Dense module's weights, applied to each sentence's vector alone (one `sgemv` per sentence, so a vector's bits do
+/// not depend on its batch-mates).
+struct DenseLayer: Sendable {
+    let module: DenseModule
+    let weight: [Float]  // [outputs, inputs]
+    let bias: [Float]
+
+    init(_ module: DenseModule, folder: ModelFolder) throws {
+        let weights = try SafeTensors(path: "\(folder.path)/\(module.path)/model.safetensors")
+        self.module = module
+        weight = try weights.floats("linear.weight", shape: [module.outputs, module.inputs])
+        bias = module.bias ? try weights.floats("linear.bias", shape: [module.outputs]) : [Float](repeating: 0, count: module.outputs)
+    }
+
+    /// f(W·x + b) for every row x of `x`.
+    func apply(_ x: Matrix) -> Matrix {
+        precondition(x.cols == module.inputs, "a Dense layer's input width")
+        var y = Matrix(rows: x.rows, cols: module.outputs)
+        let (m, n) = (module.outputs, module.inputs)
+        for r in 0..<x.rows {
+            var out = bias
+            x.storage.withUnsafeBufferPointer { xs in
+                weight.withUnsafeBufferPointer { w in
+                    cblas_sgemv(
+                        CblasRowMajor, CblasNoTrans, Int32(m), Int32(n), 1, w.baseAddress!, Int32(n), xs.baseAddress! + r * n, 1, 1, &out, 1
+                    )
+                }
+            }
+            for k in 0..<m { y[r, k] = module.tanh ? tanhf(out[k]) : out[k] }
+        }
+        return y
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Text → token ids with the special tokens around them, truncated to the model's length: what the encoder needs
+/// of a tokenizer, whichever kind the folder has.
+public protocol SentenceTokenizer: Sendable {
+    func encode(_ text: String) -> [Int32]
+    /// The token strings of `encode`, for inspection.
+    func tokens(_ text: String) -> [String]
+    /// The largest id it can give (checked against the embedding table before any work).
+    var largestId: Int32 { get }
+}
+
+/// A folder's tokenizer: `tokenizer.json` (the transformers "fast" tokenizer: normalizer, pre-tokenizer, model —
+/// WordPiece, byte-level BPE or SentencePiece Unigram — and post-processor), as sentence-transformers loads it, else
+/// WordPiece from `vocab.txt` with tokenizer_config.json's settings.
+enum TokenizerFile {
+    /// "WordPiece", "BPE" or "Unigram" and where from, for `themelab env`; refuses a model kind it does not know.
+    static func kind(_ folder: ModelFolder) throws -> String {
+        guard let json = try folder.json("tokenizer.json") else { return "WordPiece (vocab.txt)" }
+        let type = (json["model"] as? [String: Any])?["type"] as? String ?? ""
+        guard ["WordPiece", "BPE", "Unigram"].contains(type) else {
+            throw ThemeLabError.input(
+                "\(folder.path)/tokenizer.json: tokenizer model '\(type)' is not supported (expected WordPiece, BPE or Unigram)")
+        }
+        return "\(type) (tokenizer.json)"
+    }
+
+    static func load(_ folder: ModelFolder, configuration c: EncoderConfiguration) throws -> any SentenceTokenizer {
+        let tokenizer: any SentenceTokenizer
+        let file: String
+        if let json = try folder.json("tokenizer.json") {
+            file = "\(folder.path)/tokenizer.json"
+            tokenizer = try TokenizerPipeline(json, file: file, maxLength: c.maxSequenceLength)
+        } else {
+            file = "\(folder.path)/vocab.txt"
+            tokenizer = try WordPieceTokenizer(
+                vocabularyFile: file, lowercase: c.lowercase, stripAccents: c.stripAccents, splitChineseChars: c.tokenizeChineseChars,
+                maxLength: c.maxSequenceLength)
+        }
+        // Every id must index a row of the embedding table.
+        guard Int(tokenizer.largestId) < c.vocabSize else {
+            throw ThemeLabError.input("\(file): a token has id \(tokenizer.largestId), but config.json's vocab_size is \(c.vocabSize)")
+        }
+        return tokenizer
+    }
+}

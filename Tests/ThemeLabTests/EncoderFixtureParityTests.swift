@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+@testable import ThemeLab
+
+/// Tiny random-weight models, one per architecture × tokenizer × pooling combination, made by
+/// scripts/fixtures/make_encoder_fixtures.py with sentence-transformers (Fixtures/encoders/NAME/expected.json: its
+/// token ids and vectors for texts with accents, emoji, CJK, an empty and an over-long one). Each must give the same
+/// token ids and, unit-normalised, vectors within 1e-5 of sentence-transformers'.
+@Suite struct EncoderFixtureParityTests {
+    struct Expected: Decodable {
+        var texts: [String]
+        var inputIds: [[Int32]]
+        var vectors: [[Double]]
+        var prompted: [String: [[Double]]]?
+        enum CodingKeys: String, CodingKey {
+            case texts, vectors, prompted
+            case inputIds = "input_ids"
+        }
+    }
+
+    static let names = [
+        "bert-wordpiece-mean", "bert-wordpiece-cls", "bert-wordpiece-max", "bert-wordpiece-mean-sqrt-len-tokens",
+        "bert-wordpiece-weightedmean", "bert-wordpiece-lasttoken", "bert-wordpiece-cls-mean-dense-normalize", "bert-wordpiece-prompts",
+        "distilbert-wordpiece-mean", "mpnet-wordpiece-mean", "roberta-bpe-mean", "xlm-roberta-unigram-mean",
+        "xlm-roberta-unigram-precompiled-mean",
+    ]
+
+    static func expected(_ name: String) throws -> Expected {
+        try JSONDecoder().decode(Expected.self, from: Data(contentsOf: URL(fileURLWithPath: fixture("encoders/\(name)/expected.json"))))
+    }
+
+    /// The largest difference between unit-normalised rows.
+    static func largestDifference(_ x: Matrix, _ reference: [[Double]]) -> Double {
+        var worst = 0.0
+        for (i, row) in reference.enumerated() {
+            let a = (0..<x.cols).map { Double(x[i, $0]) }
+            let (na, nb) = (a.map { $0 * $0 }.reduce(0, +).squareRoot(), row.map { $0 * $0 }.reduce(0, +).squareRoot())
+            for (u, v) in zip(a, row) { worst = max(worst, abs(u / na - v / nb)) }
+        }
+        return worst
+    }
+
+    @Test(arguments: names)
+    func tokenIdsAndUnitVectorsEqualSentenceTransformers(_ name: String) throws {
+        let expected = try Self.expected(name)
+        let encoder = try SentenceEncoder(folder: ModelFolder(path: fixture("encoders/\(name)")))
+        for (text, ids) in zip(expected.texts, expected.inputIds) {
+            #expect(encoder.tokenizer.encode(text) == ids, "\(name): \(text.debugDescription)")
+        }
+        let vectors = try encoder.embed(expected.texts, layer: encoder.configuration.layers)
+        #expect(vectors.cols == expected.vectors[0].count)
+        let difference = Self.largestDifference(vectors, expected.vectors)
+        #expect(difference <= 1e-5, "\(name): largest difference \(difference)")
+        let figure = try Self.readmeFigure(name)
+        #expect(difference <= figure, "\(name): largest difference \(difference), above the README's figure")
+    }
+
+    /// The README's largest difference for fixture `name` (its row names it, or its suffix after `bert-wordpiece`).
+    static func readmeFigure(_ name: String) throws -> Double {
+        let readme = try String(contentsOfFile: ReproducibilityTests.root + "/README.md", encoding: .utf8)
+        let suffix = name.replacingOccurrences(of: "bert-wordpiece", with: "")
+        let row = try #require(
+            readme.split(separator: "\n").first { $0.hasPrefix("| `\(name)`") || (!suffix.isEmpty && $0.contains("`\(suffix)`")) },
+            "README has no parity row for \(name)")
+        return try #require(Double(row.split(separator: "|").last!.trimmingCharacters(in: .whitespaces)))
+    }
+
+    /// E5-style prompts: the folder's default prompt ("query: ") is used unless another is named, as
+    /// sentence-transformers' encode does; "none" gives the text alone, and an unknown name is refused.
+    @Test func promptsAreThoseOfSentenceTransformers() throws {
+        let expected = try Self.expected("bert-wordpiece-prompts")
+        let folder = try ModelFolder(path: fixture("encoders/bert-wordpiece-prompts"))
+        for name in ["query", "passage"] {
+            let encoder = try SentenceEncoder(folder: folder, prompt: name)
+            let vectors = try encoder.embed(expected.texts, layer: encoder.configuration.layers)
+            #expect(Self.largestDifference(vectors, try #require(expected.prompted?[name])) <= 1e-5, "\(name)")
+        }
+        #expect(try SentenceEncoder(folder: folder).prompt == "query: " && SentenceEncoder(folder: folder, prompt: "none").prompt == "")
+        #expect(
+            errorMessage { _ = try SentenceEncoder(folder: folder, prompt: "search") }
+                == "prompt 'search' is not in \(folder.path)/config_sentence_transformers.json (it has 'document', 'passage', 'query'; "
+                + "'none' for no prompt)")
+    }
+
+    /// A text's vector does not depend on its batch-mates on any architecture: alone and among the others, the same bits.
+    @Test(arguments: ["distilbert-wordpiece-mean", "mpnet-wordpiece-mean", "roberta-bpe-mean", "xlm-roberta-unigram-mean"])
+    func aTextsVectorIsIndependentOfItsBatch(_ name: String) throws {
+        let expected = try Self.expected(name)
+        let encoder = try SentenceEncoder(folder: ModelFolder(path: fixture("encoders/\(name)")))
+        let together = try encoder.embed(expected.texts, layer: encoder.configuration.layers)
+        for (i, text) in expected.texts.enumerated() {
+            let alone = try encoder.embed([text], layer: encoder.configuration.layers)
+            #expect((0..<alone.cols).allSatisfy { alone[0, $0].bitPattern == together[i, $0].bitPattern }, "\(name): \(text)")
+        }
+    }
+
+    /// What each folder is, as `themelab env` prints it.
+    @Test func summariesSayWhatTheFolderIs() throws {
+        func summary(_ name: String) throws -> String { try ModelFolder(path: fixture("encoders/\(name)")).configuration().summary }
+        #expect(try summary("mpnet-wordpiece-mean").hasPrefix("MPNet, 2 layers, hidden 16; WordPiece (tokenizer.json), up to 24 tokens"))
+        #expect(try summary("roberta-bpe-mean").hasPrefix("RoBERTa, 2 layers, hidden 16; BPE (tokenizer.json)"))
+        #expect(try summary("xlm-roberta-unigram-mean").hasPrefix("XLM-RoBERTa, 2 layers, hidden 16; Unigram (tokenizer.json)"))
+        #expect(
+            try summary("bert-wordpiece-cls-mean-dense-normalize").hasSuffix(
+                "pooling cls + mean, Dense 32→12, Normalize; sentence vectors of 12 dimensions"))
+        #expect(try summary("bert-wordpiece-prompts").contains("prompts passage, query (default query)"))
+    }
+}
