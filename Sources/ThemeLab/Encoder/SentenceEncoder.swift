@@ -18,8 +18,8 @@ public final class SentenceEncoder: @unchecked Sendable {
     public let prompt: String
     /// SHA-256 of model.safetensors.
     public let modelHash: String
-    /// SHA-256 over the other files that shape a vector (`configurationFiles`, each by name and
-    /// SHA-256, or "absent").
+    /// SHA-256 over the other files that shape a vector (`configurationFiles` and the Dense modules' files, each by name
+    /// and SHA-256, or "absent") and the prompt.
     let configurationHash: String
     /// The files besides the weights that shape a vector, relative to the folder.
     static let configurationFiles = [
@@ -45,14 +45,12 @@ public final class SentenceEncoder: @unchecked Sendable {
         guard try FileHashCache.identity(weightsPath) == state else {
             throw ThemeLabError.input("\(weightsPath): changed while being read; run again when nothing writes it")
         }
-        let moduleFiles = configuration.dense.flatMap(\.files)
-        configurationHash = SHA256.hex(
-            Data(
-                try (Self.configurationFiles + moduleFiles + (prompt.isEmpty ? [] : ["prompt: " + prompt])).map { name in
-                    if name.hasPrefix("prompt: ") { return name + "\n" }
-                    let path = "\(folder.path)/\(name)"
-                    return "\(name) " + (FileManager.default.fileExists(atPath: path) ? try SHA256.hex(file: path) : "absent") + "\n"
-                }.joined().utf8))
+        let files = try (Self.configurationFiles + configuration.dense.flatMap(\.files)).map { name in
+            let path = "\(folder.path)/\(name)"
+            return "\(name) " + (FileManager.default.fileExists(atPath: path) ? try SHA256.hex(file: path) : "absent") + "\n"
+        }
+        // The prompt shapes every vector too.
+        configurationHash = SHA256.hex(Data((files.joined() + (prompt.isEmpty ? "" : "prompt \(prompt.debugDescription)\n")).utf8))
     }
 
     /// Names the encoder's own arithmetic (the forward pass's code): raised whenever a change moves a vector's bits, so

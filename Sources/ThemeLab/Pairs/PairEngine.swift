@@ -305,8 +305,9 @@ public struct PairEngine: Sendable {
             items: n, dimensions: d, tiles: tiles.count, tileEdge: t, shard: shard, isLabeled: labels != nil,
             related: merged(related), unrelated: merged(unrelated),
             tileSums: Dictionary(uniqueKeysWithValues: own.map { k in (k, (0..<4).map { tileSums[4 * k + $0] }) }),
-            relatedValues: keep ? related.flatMap { $0.exactValues! } : nil,
-            unrelatedValues: keep ? unrelated.flatMap { $0.exactValues! } : nil)
+            // Sorted, so a part's bytes do not depend on which worker took which tile (a requeued task writes the same part).
+            relatedValues: keep ? related.flatMap { $0.exactValues! }.sorted() : nil,
+            unrelatedValues: keep ? unrelated.flatMap { $0.exactValues! }.sorted() : nil)
     }
 
     /// Positions sorted by label (stable), and each position's run [start, end) of same-label positions (itself alone
