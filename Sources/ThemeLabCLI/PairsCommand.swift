@@ -82,7 +82,7 @@ let pairsCommand = Command(
     }
     if let shard {
         let out = try args.required("out")
-        let bridge = try args.values["bridge"].map { (forest: try BridgeForest.read(path: $0), name: $0) }
+        let bridge = try args.values["bridge"].map { (forest: try BridgeForest.read(path: $0, items: file.rows), name: $0) }
         let partial = try PairPartial.compute(
             UnitRowsFile(file, itemName: itemName), labels: labels, shard: shard, engine: engine, inputs: inputs, bridge: bridge,
             progress: progress.update)

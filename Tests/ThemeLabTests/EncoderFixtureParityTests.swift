@@ -107,3 +107,58 @@ import Testing
         #expect(try summary("bert-wordpiece-prompts").contains("prompts passage, query (default query)"))
     }
 }
+
+/// A model folder that bends the rules of its files: one line naming the file and the value, never a trap or a read
+/// outside the embedding table (the cases a hostile-input review of the tokenizers found).
+@Suite struct HostileEncoderFolderTests {
+    /// A copy of fixture `name` with `file`'s JSON changed by `change`.
+    static func variant(_ name: String, _ file: String, _ change: (inout [String: Any]) -> Void) throws -> String {
+        let folder = temporaryFolder() + "/\(name)"
+        try FileManager.default.copyItem(atPath: fixture("encoders/\(name)"), toPath: folder)
+        var json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(folder)/\(file)"))) as? [String: Any])
+        change(&json)
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: "\(folder)/\(file)"))
+        return folder
+    }
+
+    static func refusal(_ folder: String) -> String? { errorMessage { _ = try SentenceEncoder(folder: ModelFolder(path: folder)) } }
+
+    @Test func badFilesAreRefusedNamingFileAndValue() throws {
+        var folder = try Self.variant("mpnet-wordpiece-mean", "config.json") { $0["relative_attention_num_buckets"] = 2 }
+        #expect(Self.refusal(folder) == "\(folder)/config.json: relative_attention_num_buckets 2 is outside 4…511")
+        folder = try Self.variant("xlm-roberta-unigram-mean", "tokenizer.json") { json in
+            var model = json["model"] as! [String: Any]
+            var vocab = model["vocab"] as! [[Any]]
+            vocab.append([String(repeating: "x", count: 65), -1.0])
+            model["vocab"] = vocab
+            json["model"] = model
+        }
+        #expect(Self.refusal(folder) == "\(folder)/tokenizer.json: Unigram piece 'xxxxxxxxxxxxxxxxxxxx…' is over 64 characters")
+        // An unknown id beyond config.json's vocab_size, reached only through a duplicated piece: caught before any work.
+        folder = try Self.variant("xlm-roberta-unigram-mean", "tokenizer.json") { json in
+            var model = json["model"] as! [String: Any]
+            var vocab = model["vocab"] as! [[Any]]
+            vocab.append(["<unk>", 0.0])
+            model["unk_id"] = vocab.count - 1
+            model["vocab"] = vocab
+            json["model"] = model
+        }
+        #expect(Self.refusal(folder)?.contains("tokenizer.json: a token has id") == true)
+        folder = try Self.variant("xlm-roberta-unigram-mean", "tokenizer.json") { json in
+            json["pre_tokenizer"] = ["type": "Metaspace", "replacement": "", "prepend_scheme": "always"]
+        }
+        #expect(Self.refusal(folder) == "\(folder)/tokenizer.json: pre_tokenizer Metaspace: 'replacement' must be one character")
+        folder = try Self.variant("bert-wordpiece-mean", "sentence_bert_config.json") { $0["max_seq_length"] = 2 }
+        #expect(
+            Self.refusal(folder)?.hasSuffix("it must be at least 3: the tokens that open and close a sentence and one of its own") == true)
+        folder = try Self.variant("bert-wordpiece-mean", "tokenizer.json") { json in
+            var model = json["model"] as! [String: Any]
+            model["max_input_chars_per_word"] = 1_000_000_000
+            json["model"] = model
+        }
+        #expect(Self.refusal(folder) == "\(folder)/tokenizer.json: WordPiece max_input_chars_per_word 1000000000 is outside 1…1000")
+        try FileManager.default.removeItem(atPath: folder + "/1_Pooling/config.json")
+        #expect(Self.refusal(folder) == "\(folder)/1_Pooling/config.json: cannot read (modules.json names this Pooling module)")
+    }
+}

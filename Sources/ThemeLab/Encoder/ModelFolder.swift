@@ -109,16 +109,19 @@ public struct EncoderConfiguration: Sendable {
         tokenizeChineseChars = (tokenizer["tokenize_chinese_chars"] as? Bool) ?? true
         let positions = architecture.shape.maxPositions - architecture.positionRow(0)
         maxSequenceLength = min((sbert["max_seq_length"] as? Int) ?? (tokenizer["model_max_length"] as? Int) ?? positions, positions)
-        guard maxSequenceLength >= 2 else {
+        guard maxSequenceLength >= 3 else {
             throw ThemeLabError.input(
                 "\(folder.path): max_seq_length (sentence_bert_config.json, tokenizer_config.json or max_position_embeddings) "
-                    + "is \(maxSequenceLength); it must be at least 2, for the tokens that open and close a sentence")
+                    + "is \(maxSequenceLength); it must be at least 3: the tokens that open and close a sentence and one of its own")
         }
         tokenizerKind = try TokenizerFile.kind(folder)
         let modules = try SentenceModules(folder: folder)
-        pooling = try PoolingMode.modes(
-            try modules.pooling.flatMap { try folder.json("\($0)/config.json") } ?? [PoolingMode.mean.rawValue: true],
-            file: "\(folder.path)/\(modules.pooling ?? "1_Pooling")/config.json")
+        let poolingFile = "\(folder.path)/\(modules.pooling ?? "1_Pooling")/config.json"
+        let poolingConfig = try folder.json("\(modules.pooling ?? "1_Pooling")/config.json")
+        guard poolingConfig != nil || modules.pooling == nil else {
+            throw ThemeLabError.input("\(poolingFile): cannot read (modules.json names this Pooling module)")
+        }
+        pooling = try PoolingMode.modes(poolingConfig ?? [PoolingMode.mean.rawValue: true], file: poolingFile)
         var width = architecture.shape.hidden * pooling.count
         dense = try modules.dense.map { path in
             let module = try DenseModule(folder: folder, path: path, inputs: width)

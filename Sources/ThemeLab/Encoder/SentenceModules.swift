@@ -5,7 +5,7 @@ import Foundation
 /// layers, then optionally Normalize. A module the encoder does not run (a custom module, an LSTM, a second
 /// Transformer) is refused naming the file and the type, rather than left out without a word.
 struct SentenceModules {
-    /// The Pooling module's folder (`1_Pooling` when modules.json is absent).
+    /// The Pooling module's folder, when modules.json lists one (absent: `1_Pooling/config.json` if there, else mean).
     var pooling: String?
     /// The Dense modules' folders, in order.
     var dense: [String] = []
@@ -17,10 +17,7 @@ struct SentenceModules {
 
     init(folder: ModelFolder) throws {
         let file = "\(folder.path)/modules.json"
-        guard let data = FileManager.default.contents(atPath: file) else {
-            pooling = "1_Pooling"
-            return
-        }
+        guard let data = FileManager.default.contents(atPath: file) else { return }
         guard let modules = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
             throw ThemeLabError.input("\(file): expected a JSON list of modules")
         }

@@ -31,8 +31,9 @@ public struct BridgeForest: Codable, Sendable {
             kernel: BLASRuntime.corename, edges: forest.edges)
     }
 
-    /// Reads a bridge file and checks that it is a forest on its items.
-    public static func read(path: String) throws -> BridgeForest {
+    /// Reads a bridge file and checks that it is a forest on its items (`items`, when given, checked first: a file that
+    /// claims 2³¹ items is refused before a union-find of that size is made).
+    public static func read(path: String, items expected: Int? = nil) throws -> BridgeForest {
         guard let data = FileManager.default.contents(atPath: path) else { throw ThemeLabError.input("\(path): cannot read") }
         let bridge = try JSONOutput.decode(
             BridgeForest.self, from: data, file: path, expected: "bridge written by themelab pairs --bridge-out")
@@ -43,6 +44,7 @@ public struct BridgeForest: Codable, Sendable {
         guard (2...Int(Int32.max)).contains(bridge.items), bridge.dimensions >= 1 else {
             throw fail("'items' or 'dimensions' out of range")
         }
+        if let expected, bridge.items != expected { throw fail("'items' is \(bridge.items), the embeddings have \(expected) rows") }
         if let broken = SpanningForest.invariantViolations(items: bridge.items, edges: bridge.edges).first {
             throw fail("'edges': \(broken)")
         }

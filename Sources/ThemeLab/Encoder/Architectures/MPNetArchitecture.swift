@@ -9,8 +9,12 @@ struct MPNetArchitecture: EncoderArchitecture {
 
     init(config c: ConfigurationFile) throws {
         shape = try c.bertShape(epsilon: 1e-12)
-        relativeAttention = RelativeAttentionBias(
-            weight: "encoder.relative_attention_bias.weight", buckets: try c.int("relative_attention_num_buckets", default: 32))
+        let buckets = try c.int("relative_attention_num_buckets", default: 32)
+        // Fewer than 4 leave no exact bucket, 512 or more none for log distances up to 128 (`RelativeAttentionBias.bucket`).
+        guard (4..<512).contains(buckets) else {
+            throw ThemeLabError.input("\(c.path): relative_attention_num_buckets \(buckets) is outside 4…511")
+        }
+        relativeAttention = RelativeAttentionBias(weight: "encoder.relative_attention_bias.weight", buckets: buckets)
     }
 
     var embeddingNames: EmbeddingNames {

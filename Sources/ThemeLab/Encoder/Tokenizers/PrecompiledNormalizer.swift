@@ -25,6 +25,10 @@ struct PrecompiledNormalizer: Sendable {
             UInt32(bytes[k]) | UInt32(bytes[k + 1]) << 8 | UInt32(bytes[k + 2]) << 16 | UInt32(bytes[k + 3]) << 24
         }
         replacements = Array(bytes[(4 + size)...])
+        // Each replacement is a character or a few (SentencePiece's longest are tens of bytes); a longer run would let one
+        // character of a text expand to megabytes.
+        let longest = replacements.split(separator: 0, omittingEmptySubsequences: false).map(\.count).max() ?? 0
+        guard longest <= 256 else { throw fail("normalizer Precompiled: a replacement of \(longest) bytes (at most 256 are read)") }
     }
 
     func apply(_ text: String) -> String {

@@ -14,7 +14,10 @@ enum TokenModel: Sendable {
         }
     }
 
-    var largestId: Int32 { names.keys.max() ?? 0 }
+    var largestId: Int32 {
+        if case .unigram(let m) = self { return Int32(m.pieces.count - 1) }  // its unknown id too
+        return names.keys.max() ?? 0
+    }
 
     /// Id → token, for inspection.
     var names: [Int32: String] {
@@ -51,10 +54,12 @@ enum TokenModel: Sendable {
         case "WordPiece":
             let v = try vocabulary()
             guard let unk = try unknown(v) else { throw fail("WordPiece model without an unk_token") }
+            let longest = m["max_input_chars_per_word"] as? Int ?? 100
+            guard (1...1000).contains(longest) else { throw fail("WordPiece max_input_chars_per_word \(longest) is outside 1…1000") }
             self = .wordPiece(
                 WordPieceModel(
                     vocabulary: v, unknown: unk, continuation: m["continuing_subword_prefix"] as? String ?? "##",
-                    maxCharacters: m["max_input_chars_per_word"] as? Int ?? 100))
+                    maxCharacters: longest))
         case "BPE":
             if (m["byte_fallback"] as? Bool) == true { throw fail("BPE with byte_fallback is not supported") }
             if let p = m["continuing_subword_prefix"] as? String, !p.isEmpty {
@@ -71,21 +76,31 @@ enum TokenModel: Sendable {
             self = .bpe(
                 BPEModel(vocabulary: v, merges: merges, unknown: try unknown(v), ignoreMerges: m["ignore_merges"] as? Bool ?? false))
         case "Unigram":
-            if (m["byte_fallback"] as? Bool) == true { throw fail("Unigram with byte_fallback is not supported") }
-            guard let entries = m["vocab"] as? [[Any]] else { throw fail("Unigram 'vocab' must be a list of [piece, score]") }
-            let pieces = try entries.map { e -> (piece: String, score: Double) in
-                guard e.count == 2, let p = e[0] as? String, let s = (e[1] as? Double) ?? (e[1] as? Int).map(Double.init), s.isFinite else {
-                    throw fail("Unigram vocab entry \(e) is not [piece, score]")
-                }
-                return (p, s)
-            }
-            guard let unk = m["unk_id"] as? Int, pieces.indices.contains(unk) else {
-                throw fail("Unigram model needs an unk_id within its vocab")
-            }
-            self = .unigram(UnigramModel(pieces: pieces, unknown: Int32(unk)))
+            self = .unigram(try Self.unigram(m, fail: fail))
         case let type:
             throw fail("tokenizer model '\(type ?? "")' is not supported (expected WordPiece, BPE or Unigram)")
         }
+    }
+
+    /// A Unigram model from tokenizer.json's `model`: [piece, score] pairs and the unknown piece's id.
+    static func unigram(_ m: [String: Any], fail: (String) -> ThemeLabError) throws -> UnigramModel {
+        if (m["byte_fallback"] as? Bool) == true { throw fail("Unigram with byte_fallback is not supported") }
+        guard let entries = m["vocab"] as? [[Any]] else { throw fail("Unigram 'vocab' must be a list of [piece, score]") }
+        let pieces = try entries.map { e -> (piece: String, score: Double) in
+            guard e.count == 2, let p = e[0] as? String, let s = (e[1] as? Double) ?? (e[1] as? Int).map(Double.init), s.isFinite else {
+                throw fail("Unigram vocab entry \(e) is not [piece, score]")
+            }
+            return (p, s)
+        }
+        guard let unk = m["unk_id"] as? Int, pieces.indices.contains(unk) else {
+            throw fail("Unigram model needs an unk_id within its vocab")
+        }
+        // The search tries every piece length at every character: pieces far longer than SentencePiece's 16 would make it
+        // quadratic in a word.
+        if let long = pieces.first(where: { $0.piece.unicodeScalars.count > UnigramModel.longestPiece }) {
+            throw fail("Unigram piece '\(long.piece.prefix(20))…' is over \(UnigramModel.longestPiece) characters")
+        }
+        return UnigramModel(pieces: pieces, unknown: Int32(unk))
     }
 }
 
@@ -142,14 +157,16 @@ struct UnigramModel: Sendable {
     let index: [String: Int32]
     let longest: Int
     let unknownScore: Double
+    static let longestPiece = 64
 
     init(pieces: [(piece: String, score: Double)], unknown: Int32) {
         self.pieces = pieces
         self.unknown = unknown
         var index: [String: Int32] = [:]
-        for (i, p) in pieces.enumerated() where index[p.piece] == nil { index[p.piece] = Int32(i) }
+        // A piece listed twice takes its last id, as tokenizers' Unigram builds its map.
+        for (i, p) in pieces.enumerated() { index[p.piece] = Int32(i) }
         self.index = index
-        longest = pieces.map { $0.piece.unicodeScalars.count }.max() ?? 1
+        longest = Swift.max(1, pieces.map { $0.piece.unicodeScalars.count }.max() ?? 1)
         unknownScore = (pieces.map(\.score).min() ?? 0) - 10
     }
 

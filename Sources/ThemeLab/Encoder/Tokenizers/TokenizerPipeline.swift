@@ -44,9 +44,10 @@ struct TokenizerPipeline: SentenceTokenizer {
         guard !(prefix + suffix).isEmpty else {
             throw fail("the post_processor puts no special token around a sentence (an empty text would have none)")
         }
-        guard prefix.count + suffix.count <= maxLength else {
+        guard prefix.count + suffix.count < maxLength else {
             throw fail(
-                "the post_processor puts \(prefix.count + suffix.count) special tokens around a sentence of at most \(maxLength) tokens")
+                "the post_processor puts \(prefix.count + suffix.count) special tokens around a sentence of at most \(maxLength) tokens, "
+                    + "no room for its text")
         }
         self.maxLength = maxLength
     }
@@ -215,6 +216,9 @@ enum PreTokenizer: Sendable {
         case "Metaspace":
             let scheme = p["prepend_scheme"] as? String ?? ((p["add_prefix_space"] as? Bool ?? true) ? "always" : "never")
             guard scheme != "first" else { throw fail("pre_tokenizer Metaspace with prepend_scheme 'first' is not supported") }
+            guard (p["replacement"] as? String ?? "▁").count == 1 else {
+                throw fail("pre_tokenizer Metaspace: 'replacement' must be one character")
+            }
             return [
                 .metaspace(replacement: p["replacement"] as? String ?? "▁", prepend: scheme == "always", split: p["split"] as? Bool ?? true)
             ]

@@ -22,8 +22,8 @@ public struct WordPieceTokenizer: SentenceTokenizer {
         vocabulary data: Data, file vocabularyFile: String, lowercase: Bool, stripAccents: Bool?, splitChineseChars: Bool,
         maxLength: Int
     ) throws {
-        guard maxLength >= 2 else {
-            throw ThemeLabError.input("\(vocabularyFile): a maximum length of \(maxLength) leaves no room for [CLS] and [SEP]")
+        guard maxLength >= 3 else {
+            throw ThemeLabError.input("\(vocabularyFile): a maximum length of \(maxLength) leaves no room between [CLS] and [SEP]")
         }
         // One token per line; the line number is the id (as HuggingFace's load_vocab, which reads
         // with Python's universal newlines: "\n", "\r\n" and "\r" each end a line).
