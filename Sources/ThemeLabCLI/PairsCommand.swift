@@ -67,7 +67,9 @@ let pairsCommand = Command(
     // What every part of the pass holds (a forest over all N items), before working out the rows a seeded shard reads.
     try requireMemory(rows: 0)
     try requireMemory(
-        rows: shard.flatMap { s in args.values["bridge"].map { _ in engine.rowsRead(items: file.rows, dimensions: file.cols, shard: s) } })
+        rows: shard.flatMap { s in
+            args.values["bridge"].map { _ in engine.rowsRead(items: file.rows, dimensions: file.cols, shards: s.count)[s.index] }
+        })
     let progress = io.progress("pairs")
     if let out = args.values["bridge-out"] {
         guard args.values["shard"] == nil, args.values["bridge"] == nil else {

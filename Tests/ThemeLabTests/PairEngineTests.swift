@@ -240,7 +240,7 @@ import Testing
         let sizes = runs.map(\.count)
         #expect(sizes.max()! - sizes.min()! <= 1)
         let engine = PairEngine()
-        let read = (0..<shards).map { engine.rowsRead(items: 200_000, dimensions: 384, shard: PairShard(index: $0, count: shards)) }
+        let read = engine.rowsRead(items: 200_000, dimensions: 384, shards: shards)
         #expect(read.max()! == [1: 200_000, 2: 200_000, 4: 177_472, 16: 101_696, 64: 51_200][shards]!, "\(read)")
     }
 
@@ -255,7 +255,7 @@ import Testing
             reader, labels: nil, shard: PairShard(index: 0, count: 16), engine: engine, inputs: [fixture("leiden.json")],
             bridge: (bridge, "b.json"))
         // Tiles of 32: shard 0 of 16 touches row blocks 0, 1 and 2 (worked out in Python from the same group order).
-        #expect(reader.read == 96 && engine.rowsRead(items: 300, dimensions: 5, shard: PairShard(index: 0, count: 16)) == 96)
+        #expect(reader.read == 96 && engine.rowsRead(items: 300, dimensions: 5, shards: 16)[0] == 96)
         #expect(
             errorMessage {
                 _ = try PairPartial.compute(

@@ -8,8 +8,7 @@ extension SlurmResources {
     public static func pairsShard(
         items n: Int, dimensions d: Int, shards: Int, cpus: Int, model: CostModel, memoryMiB: Int? = nil, minutes: Int? = nil
     ) throws -> SlurmResources {
-        let engine = PairEngine()
-        let rows = (0..<shards).map { engine.rowsRead(items: n, dimensions: d, shard: PairShard(index: $0, count: shards)) }.max() ?? n
+        let rows = PairEngine().rowsRead(items: n, dimensions: d, shards: shards).max() ?? n
         return try SlurmResources(
             cpus: cpus, predictedMiB: model.peakMiB(n: n, d: d, rows: rows),
             predictedSeconds: model.seconds(n: n, d: d) / Double(shards) * 2 / Double(cpus),

@@ -52,7 +52,7 @@ public struct ModelFolder: Sendable {
     /// The configuration files present (`SentenceEncoder.configurationFiles`, and the Dense modules' files), for input
     /// checksums.
     public var configurationPaths: [String] {
-        let dense = ((try? SentenceModules(folder: self))?.dense ?? []).flatMap { ["\($0)/config.json", "\($0)/model.safetensors"] }
+        let dense = ((try? SentenceModules(folder: self))?.dense ?? []).flatMap(DenseModule.files(at:))
         return (SentenceEncoder.configurationFiles + dense).map { "\(path)/\($0)" }.filter { FileManager.default.fileExists(atPath: $0) }
     }
 
@@ -116,8 +116,9 @@ public struct EncoderConfiguration: Sendable {
         }
         tokenizerKind = try TokenizerFile.kind(folder)
         let modules = try SentenceModules(folder: folder)
-        let poolingFile = "\(folder.path)/\(modules.pooling ?? "1_Pooling")/config.json"
-        let poolingConfig = try folder.json("\(modules.pooling ?? "1_Pooling")/config.json")
+        let poolingPath = "\(modules.pooling ?? "1_Pooling")/config.json"
+        let poolingFile = "\(folder.path)/\(poolingPath)"
+        let poolingConfig = try folder.json(poolingPath)
         guard poolingConfig != nil || modules.pooling == nil else {
             throw ThemeLabError.input("\(poolingFile): cannot read (modules.json names this Pooling module)")
         }

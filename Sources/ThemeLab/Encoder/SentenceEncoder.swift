@@ -45,7 +45,7 @@ public final class SentenceEncoder: @unchecked Sendable {
         guard try FileHashCache.identity(weightsPath) == state else {
             throw ThemeLabError.input("\(weightsPath): changed while being read; run again when nothing writes it")
         }
-        let files = try (Self.configurationFiles + configuration.dense.flatMap(\.files)).map { name in
+        let files = try (Self.configurationFiles + configuration.dense.flatMap { DenseModule.files(at: $0.path) }).map { name in
             let path = "\(folder.path)/\(name)"
             return "\(name) " + (FileManager.default.fileExists(atPath: path) ? try SHA256.hex(file: path) : "absent") + "\n"
         }

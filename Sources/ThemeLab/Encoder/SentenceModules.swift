@@ -77,8 +77,8 @@ struct DenseModule: Sendable {
         (self.path, inputs, outputs, bias, tanh) = (path, i, o, (c["bias"] as? Bool) ?? true, activation.hasSuffix(".Tanh"))
     }
 
-    /// The files this module reads, relative to the folder.
-    var files: [String] { ["\(path)/config.json", "\(path)/model.safetensors"] }
+    /// The files a Dense module in folder `path` reads, relative to the model folder.
+    static func files(at path: String) -> [String] { ["\(path)/config.json", "\(path)/model.safetensors"] }
 }
 
 /// The prompts of `config_sentence_transformers.json` (E5's "query: " and "passage: ", for example): the text put

@@ -30,22 +30,21 @@ public final class TransformerEncoder: @unchecked Sendable {
     }
 
     public let configuration: EncoderConfiguration
-    let shape: EncoderShape
-    let architecture: any EncoderArchitecture
+    var architecture: any EncoderArchitecture { configuration.architecture }
+    var shape: EncoderShape { configuration.architecture.shape }
     let wordEmbeddings: FloatTensor, positionEmbeddings: FloatTensor
     /// Row 0 of the token-type table, or zeros.
     let tokenType: [Float]
     let embeddingNorm: LayerNorm
     let layers: [Layer]
-    /// MPNet's [buckets, heads] bias table.
+    /// MPNet's relative-position bias by head and distance, [heads, 2L − 1] for sentences of up to L tokens
+    /// (`maxSequenceLength`): row h at L − 1 + (j − i) is bias[bucket(j − i), h], looked up once here, not per score.
     let relativeBias: [Float]?
 
     public init(weights: SafeTensors, configuration c: EncoderConfiguration) throws {
         configuration = c
         let architecture = c.architecture
-        self.architecture = architecture
-        let s = c.architecture.shape
-        shape = s
+        let s = architecture.shape
         let h = s.hidden
         func linear(_ name: String, _ input: Int, _ output: Int) throws -> Linear {
             Linear(
@@ -65,7 +64,11 @@ public final class TransformerEncoder: @unchecked Sendable {
                 return Array(try weights.floats(name, shape: [rows, h]).prefix(h))
             } ?? [Float](repeating: 0, count: h)
         embeddingNorm = try norm(names.norm)
-        relativeBias = try architecture.relativeAttention.map { r in try weights.floats(r.weight, shape: [r.buckets, s.heads]) }
+        relativeBias = try architecture.relativeAttention.map { r in
+            let table = try weights.floats(r.weight, shape: [r.buckets, s.heads])
+            let distances = -(c.maxSequenceLength - 1)...(c.maxSequenceLength - 1)
+            return (0..<s.heads).flatMap { head in distances.map { table[r.bucket($0) * s.heads + head] } }
+        }
         layers = try (0..<s.layers).map { i in
             let n = architecture.layerNames(i)
             let qkv = try [n.query, n.key, n.value].map { try linear($0, h, h) }
@@ -215,9 +218,13 @@ public final class TransformerEncoder: @unchecked Sendable {
 
     /// MPNet: score[i, j] += bias[bucket(j − i), head] (`RelativeAttentionBias`), after the 1/√dₕ scaling.
     func addRelativeBias(_ bias: [Float], head: Int, to scores: UnsafeMutablePointer<Float>, _ n: Int) {
-        guard let r = architecture.relativeAttention else { return }
-        for i in 0..<n {
-            for j in 0..<n { scores[i * n + j] += bias[r.bucket(j - i) * shape.heads + head] }
+        let longest = configuration.maxSequenceLength
+        precondition(n <= longest, "a sentence longer than the tokenizer's maximum")
+        bias.withUnsafeBufferPointer { bias in
+            let zero = bias.baseAddress! + head * (2 * longest - 1) + longest - 1  // distance 0
+            for i in 0..<n {
+                for j in 0..<n { scores[i * n + j] += zero[j - i] }
+            }
         }
     }
 

@@ -163,21 +163,18 @@ public struct PairEngine: Sendable {
         return (2 * side - 1) / (side * (side + 1) / 2)
     }
 
-    /// How many of the N rows a shard seeded with the bridge forest reads: the row blocks its own tiles touch.
-    public func rowsRead(items n: Int, dimensions d: Int, shard: PairShard) -> Int {
+    /// The tiles (ti, tj), ti ≤ tj, of a pass of `side` tiles a side, in tile-number order (`tileNumber`).
+    static func tilePairs(side: Int) -> [(Int, Int)] { (0..<side).flatMap { ti in (ti..<side).map { tj in (ti, tj) } } }
+
+    /// How many of the N rows each of `shards` shards seeded with the bridge forest reads: the row blocks its own tiles
+    /// touch (the tile order is walked once for all of them).
+    public func rowsRead(items n: Int, dimensions d: Int, shards: Int) -> [Int] {
         let t = tileEdge(items: n, dimensions: d)
         let side = (n + t - 1) / t
-        var owned = [Bool](repeating: false, count: side * (side + 1) / 2)
-        for k in shard.tiles(side: side) { owned[k] = true }
-        var touched = [Bool](repeating: false, count: side)
-        var k = 0
-        for ti in 0..<side {
-            for tj in ti..<side {
-                defer { k += 1 }
-                if owned[k] { (touched[ti], touched[tj]) = (true, true) }
-            }
+        let tiles = Self.tilePairs(side: side)
+        return PairShard.runs(side: side, shards: shards).map { run in
+            Set(run.flatMap { [tiles[$0].0, tiles[$0].1] }).reduce(0) { $0 + Swift.min(t, n - $1 * t) }
         }
-        return touched.indices.filter { touched[$0] }.reduce(0) { $0 + Swift.min(t, n - $1 * t) }
     }
 
     /// Runs the pass. `x` must hold unit vectors in its rows; `labels`, when given, one per row.
@@ -214,8 +211,7 @@ public struct PairEngine: Sendable {
         let unrelated = (0..<workers).map { _ in WorkerTotals(bins: bins, keepValues: keep) }
         let t = tileEdge(items: n, dimensions: d)
         let side = (n + t - 1) / t
-        // Numbered row by row over the upper triangle (`tileNumber`).
-        let tiles = (0..<side).flatMap { ti in (ti..<side).map { tj in (ti, tj) } }
+        let tiles = Self.tilePairs(side: side)
         // Diagonal tiles first, then outward: neighbouring label-sorted blocks hold the most
         // similar pairs, which lets the spanning forest reject the rest early. A shard also feeds the consumers that
         // ask for them the bridge tiles (`PassBlock`).

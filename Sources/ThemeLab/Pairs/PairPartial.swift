@@ -24,9 +24,12 @@ public struct PairShard: Codable, Sendable, Equatable {
     /// of `groupOrder`. A shard's tiles then lie in a few of m ≈ 2√n groups of tile rows, so it reads a fraction of the
     /// rows (`PairEngine.rowsRead`: at N = 200 000, 89% with 4 shards, 51% with 16, 25% with 64), where tiles dealt
     /// out k mod n touched every row; runs differ by at most one tile.
-    public func tiles(side: Int) -> [Int] {
-        let order = Self.groupOrder(side: side, shards: count)
-        return order[index * order.count / count..<(index + 1) * order.count / count].sorted()
+    public func tiles(side: Int) -> [Int] { Self.runs(side: side, shards: count)[index].sorted() }
+
+    /// Every shard's run of `groupOrder`, in shard order.
+    static func runs(side: Int, shards n: Int) -> [ArraySlice<Int>] {
+        let order = groupOrder(side: side, shards: n)
+        return (0..<n).map { i in order[i * order.count / n..<(i + 1) * order.count / n] }
     }
 
     /// Every tile of the upper triangle, walked group pair by group pair: the tile rows cut into m = round(2√n) groups

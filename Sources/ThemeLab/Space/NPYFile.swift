@@ -64,9 +64,9 @@ public struct NPYFile: Sendable {
 
     /// The given rows, in the given order, as Float32 ('<f8' values rounded to nearest).
     public func rows(_ items: some Collection<Int>) -> Matrix {
-        var values = [Float](repeating: 0, count: items.count * cols)
         // Zero-width rows hold nothing to read (and a shape of 10¹⁸ rows of none is a valid file).
         guard cols > 0 else { return Matrix(rows: items.count, cols: 0, storage: []) }
+        var values = [Float](repeating: 0, count: items.count * cols)
         let (cols, width, bodyStart) = (cols, width, bodyStart)
         data.withUnsafeBytes { raw in
             values.withUnsafeMutableBufferPointer { out in

@@ -8,11 +8,7 @@ struct BERTArchitecture: EncoderArchitecture {
         shape = try c.bertShape(epsilon: 1e-12)
     }
 
-    var embeddingNames: EmbeddingNames { Self.embeddings }
-
-    static let embeddings = EmbeddingNames(
-        words: "embeddings.word_embeddings.weight", positions: "embeddings.position_embeddings.weight",
-        tokenTypes: "embeddings.token_type_embeddings.weight", norm: "embeddings.LayerNorm")
+    var embeddingNames: EmbeddingNames { .bert }
 
     func layerNames(_ i: Int) -> LayerNames { Self.layer(i) }
 

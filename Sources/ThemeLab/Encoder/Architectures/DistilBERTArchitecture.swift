@@ -13,11 +13,7 @@ struct DistilBERTArchitecture: EncoderArchitecture {
                 maxPositions: try c.int("max_position_embeddings"), vocabSize: try c.int("vocab_size"), layerNormEpsilon: 1e-12))
     }
 
-    var embeddingNames: EmbeddingNames {
-        EmbeddingNames(
-            words: "embeddings.word_embeddings.weight", positions: "embeddings.position_embeddings.weight", tokenTypes: nil,
-            norm: "embeddings.LayerNorm")
-    }
+    var embeddingNames: EmbeddingNames { .withoutTokenTypes }
 
     func layerNames(_ i: Int) -> LayerNames {
         let p = "transformer.layer.\(i)"

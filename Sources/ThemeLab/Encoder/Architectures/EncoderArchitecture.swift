@@ -30,6 +30,13 @@ struct EncoderShape: Sendable, Equatable {
 /// Tensor names of the embedding layer; no token-type table in DistilBERT and MPNet.
 struct EmbeddingNames: Sendable {
     var words: String, positions: String, tokenTypes: String?, norm: String
+
+    /// BERT's names, which RoBERTa keeps and DistilBERT and MPNet keep without the token-type table.
+    static let bert = EmbeddingNames(
+        words: "embeddings.word_embeddings.weight", positions: "embeddings.position_embeddings.weight",
+        tokenTypes: "embeddings.token_type_embeddings.weight", norm: "embeddings.LayerNorm")
+
+    static let withoutTokenTypes = EmbeddingNames(words: bert.words, positions: bert.positions, tokenTypes: nil, norm: bert.norm)
 }
 
 /// Tensor names of one layer (each a Linear with `.weight` and `.bias`, or a LayerNorm).

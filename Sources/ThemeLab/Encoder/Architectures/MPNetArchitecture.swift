@@ -17,11 +17,7 @@ struct MPNetArchitecture: EncoderArchitecture {
         relativeAttention = RelativeAttentionBias(weight: "encoder.relative_attention_bias.weight", buckets: buckets)
     }
 
-    var embeddingNames: EmbeddingNames {
-        EmbeddingNames(
-            words: "embeddings.word_embeddings.weight", positions: "embeddings.position_embeddings.weight", tokenTypes: nil,
-            norm: "embeddings.LayerNorm")
-    }
+    var embeddingNames: EmbeddingNames { .withoutTokenTypes }
 
     func layerNames(_ i: Int) -> LayerNames {
         let p = "encoder.layer.\(i)"

@@ -16,7 +16,7 @@ struct RoBERTaArchitecture: EncoderArchitecture {
         }
     }
 
-    var embeddingNames: EmbeddingNames { BERTArchitecture.embeddings }
+    var embeddingNames: EmbeddingNames { .bert }
     func layerNames(_ i: Int) -> LayerNames { BERTArchitecture.layer(i) }
     func positionRow(_ p: Int) -> Int { p + paddingId + 1 }
     var relativeAttention: RelativeAttentionBias? { nil }

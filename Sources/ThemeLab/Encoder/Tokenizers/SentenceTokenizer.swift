@@ -25,19 +25,11 @@ enum TokenizerFile {
         return "\(type) (tokenizer.json)"
     }
 
+    /// Every id it can give must index a row of the embedding table (vocab.txt's check names the line: `WordPieceTokenizer`).
     static func load(_ folder: ModelFolder, configuration c: EncoderConfiguration) throws -> any SentenceTokenizer {
-        let tokenizer: any SentenceTokenizer
-        let file: String
-        if let json = try folder.json("tokenizer.json") {
-            file = "\(folder.path)/tokenizer.json"
-            tokenizer = try TokenizerPipeline(json, file: file, maxLength: c.maxSequenceLength)
-        } else {
-            file = "\(folder.path)/vocab.txt"
-            tokenizer = try WordPieceTokenizer(
-                vocabularyFile: file, lowercase: c.lowercase, stripAccents: c.stripAccents, splitChineseChars: c.tokenizeChineseChars,
-                maxLength: c.maxSequenceLength)
-        }
-        // Every id must index a row of the embedding table.
+        guard let json = try folder.json("tokenizer.json") else { return try WordPieceTokenizer(folder: folder, configuration: c) }
+        let file = "\(folder.path)/tokenizer.json"
+        let tokenizer = try TokenizerPipeline(json, file: file, maxLength: c.maxSequenceLength)
         guard Int(tokenizer.largestId) < c.vocabSize else {
             throw ThemeLabError.input("\(file): a token has id \(tokenizer.largestId), but config.json's vocab_size is \(c.vocabSize)")
         }

@@ -15,8 +15,11 @@ enum TokenModel: Sendable {
     }
 
     var largestId: Int32 {
-        if case .unigram(let m) = self { return Int32(m.pieces.count - 1) }  // its unknown id too
-        return names.keys.max() ?? 0
+        switch self {
+        case .wordPiece(let m): m.vocabulary.values.max() ?? 0
+        case .bpe(let m): m.vocabulary.values.max() ?? 0
+        case .unigram(let m): Int32(m.pieces.count - 1)  // its unknown id too
+        }
     }
 
     /// Id → token, for inspection.
@@ -25,7 +28,7 @@ enum TokenModel: Sendable {
         switch self {
         case .wordPiece(let m): vocabulary = m.vocabulary
         case .bpe(let m): vocabulary = m.vocabulary
-        case .unigram(let m): vocabulary = Dictionary(m.pieces.enumerated().map { ($1.piece, Int32($0)) }, uniquingKeysWith: { a, _ in a })
+        case .unigram(let m): vocabulary = m.index
         }
         return Dictionary(vocabulary.map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
     }
