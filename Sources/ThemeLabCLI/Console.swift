@@ -54,8 +54,7 @@ struct Invocation: Sendable {
     /// `themelab: message` on stderr, on one line (a control character from the input, such as a line break in a
     /// name, is written escaped); returns `status`, the exit status that goes with it.
     func fail(_ message: String, status: Int32) -> Int32 {
-        let oneLine = message.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: false) : String($0) }
-        note("themelab: \(oneLine.joined())")
+        note("themelab: \(oneLine(message))")
         return status
     }
 
@@ -63,4 +62,9 @@ struct Invocation: Sendable {
     func progress(_ label: String) -> ProgressLine {
         ProgressLine(label: label, write: console.errors, redraws: console.errorsAreTerminal)
     }
+}
+
+/// `text` on one line: a control character from the input, such as a line break in a name, written escaped.
+func oneLine(_ text: String) -> String {
+    text.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: false) : String($0) }.joined()
 }

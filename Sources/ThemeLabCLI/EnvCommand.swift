@@ -52,8 +52,8 @@ let envCommand = Command(
         arithmetic    \(BLASRuntime.arithmetic) (\(BLASRuntime.arithmeticVariable)=canonical|native)
         cpu           \(p.cpu)
         features      \(p.cpuFeatures)
-        model folder  \(env.modelFolder ?? "none found")
-        model         \(env.model ?? "none")
+        model folder  \(env.modelFolder.map(oneLine) ?? "none found")
+        model         \(env.model.map(oneLine) ?? "none")
         """)
     if let warning = BLASRuntime.slowKernelWarning(kernel: p.blas.kernel, cpu: .current()) { io.print(warning) }
 }

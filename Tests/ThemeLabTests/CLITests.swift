@@ -249,6 +249,13 @@ final class Capture: Sendable {
         #expect(mixed.status == 1 && mixed.stderr.contains("tile300.json is not from the same pass as"), "\(mixed.stderr)")
     }
 
+    /// `env --model` names a folder given on the command line on one line, a line break in its name escaped.
+    @Test func envNamesAGivenModelFolderOnOneLine() {
+        let env = CLI.run(["env", "--model", "/tmp/no\nsuch"])
+        #expect(env.status == 0)
+        #expect(env.stdout.contains("model folder  /tmp/no\\nsuch\nmodel         not usable: /tmp/no\\nsuch: model folder not found\n"))
+    }
+
     @Test func envReportsThisProcesssKernelAndDatasetsListsTheCorpora() throws {
         let env = CLI.run(["env", "--json"])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(env.stdout.utf8)) as? [String: Any], "\(env.stderr)")
