@@ -5,7 +5,8 @@
 # `make fuzz`: every parser under libFuzzer for FUZZ_SECONDS each (default 600; CI runs 30).
 # `make lint`: swift format (committed .swift-format) and no line over 140 characters.
 # `make bench`: the benchmarks of Experiments/bench (pairs, scale, encoder) into results/bench/.
-# `make fixtures`: re-create the reference fixtures (pinned numpy/scipy/scikit-learn in a throwaway venv).
+# `make fixtures`: re-create the reference fixtures (pinned numpy/scipy/scikit-learn and torch/sentence-transformers
+# in a throwaway venv).
 # Everything the commands read is in this repository or installed by scripts/bootstrap.
 .PHONY: bootstrap test reproduce reproduce-cold gate fuzz lint bench fixtures
 
