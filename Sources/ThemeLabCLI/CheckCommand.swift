@@ -10,7 +10,10 @@ let checkCommand = Command(
         Compares every row (corpus × source × space × rule × grouping) of the baseline with
         the results: exits 1 and lists each metric that fell by more than its tolerance, each
         threshold that moved by more than its tolerance, and each missing row; exits 0 when
-        all hold. The baseline is a results file with a "tolerances" object (metric → allowed
+        all hold. The baseline must cover the results: a results row it lacks, or a figure a
+        tolerance names that the results row has and its row lacks, fails too, unless the
+        baseline's "ungated" list names the row. The last line counts the rows and figures
+        compared. The baseline is a results file with a "tolerances" object (metric → allowed
         drop; "threshold" → allowed move). --write-baseline makes one from results. A tolerance
         names ari (required), nmi, homogeneity, completeness, v_measure, pair_precision,
         pair_recall, pair_f1, purity or threshold, each from 0 to 0.5; a baseline with no rows, or
@@ -46,13 +49,14 @@ let checkCommand = Command(
     let baseline = try RegressionCheck.readBaseline(path: baselinePath)
     try RegressionCheck.checkArithmetic(
         results: results, baseline: baseline, resultsFile: resultsPath, allowNative: args.flags.contains("allow-native"))
-    let failures = try RegressionCheck.compare(
+    let outcome = try RegressionCheck.compare(
         results: results.analyses, baseline: baseline, resultsFile: resultsPath, baselineFile: baselinePath)
-    if failures.isEmpty {
-        io.print("check passed: \(resultsPath) holds every baseline row within tolerance")
+    let compared = "\(outcome.rows) rows, \(outcome.figures) figures compared"
+    if outcome.failures.isEmpty {
+        io.print("check passed: \(resultsPath) holds every baseline row within tolerance (\(compared))")
         return
     }
-    io.print("check failed: \(failures.count) regression(s) in \(resultsPath)")
-    for f in failures { io.print("  " + f) }
+    io.print("check failed: \(outcome.failures.count) regression(s) in \(resultsPath) (\(compared))")
+    for f in outcome.failures { io.print("  " + f) }
     throw ExitStatus(status: 1)
 }

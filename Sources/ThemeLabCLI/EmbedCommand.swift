@@ -30,7 +30,7 @@ let embedCommand = Command(
     let corpusPath = try args.required("corpus")
     let out = try args.required("out")
     let model = try ModelFolder.locate(explicit: args.values["model"])
-    try CommandPaths(reads: [corpusPath] + model.files, writes: [(out, .file), (out + ".json", .file)]).check()
+    try CommandPaths(reads: [corpusPath] + (try model.files()), writes: [(out, .file), (out + ".json", .file)]).check()
     let request = try EmbeddingRequest(args)
     let (corpus, texts, encoder, layer) = (request.corpus, request.texts, request.encoder, request.layer)
     let layers = encoder.configuration.layers
@@ -41,6 +41,7 @@ let embedCommand = Command(
         vectors = try encoder.embed(texts, layer: layer, progress: progress.update)
     } else {
         var cache = try EmbeddingCache(encoder: encoder, layer: layer)
+        if let warning = cache.warning { io.note(warning) }
         vectors = try encoder.embed(texts, layer: layer, cache: &cache, progress: progress.update)
     }
     progress.finish()
@@ -49,7 +50,7 @@ let embedCommand = Command(
     if normalize { vectors = try unitRows(vectors) { "\(corpusPath): item '\(corpus.items[$0].id)'" } }
     let record = EmbeddingRecord(
         provenance: .current(
-            command: io.commandLine, inputs: try Provenance.checksums([corpusPath] + encoder.folder.configurationPaths),
+            command: io.commandLine, inputs: try Provenance.checksums([corpusPath] + (try encoder.folder.configurationPaths())),
             model: encoder.modelHash),
         modelFolder: encoder.folder.path, layer: layer, prompt: encoder.prompt.isEmpty ? nil : encoder.prompt, normalized: normalize,
         items: vectors.rows, dimensions: vectors.cols)

@@ -33,10 +33,10 @@ let pairsCommand = Command(
 ) { args, io in
     let started = Date()
     let embeddingsPath = try args.required("embeddings")
-    if let out = args.values["out"] ?? args.values["bridge-out"] {
-        let reads = [embeddingsPath] + [args.values["labels"], args.values["bridge"]].compactMap { $0 }
-        try CommandPaths(reads: reads, writes: [(out, .file)]).check()
-    }
+    let reads = [embeddingsPath] + [args.values["labels"], args.values["bridge"]].compactMap { $0 }
+    if let out = args.values["out"] ?? args.values["bridge-out"] { try CommandPaths(reads: reads, writes: [(out, .file)]).check() }
+    // Every checksum written must name the bytes the pass read: no input may change between this and the last read.
+    let snapshot = try FileSnapshot(reads)
     let engine = PairEngine(
         bins: try args.int("bins", default: 65_536, range: 2...(1 << 24)),
         tileSize: try args.int("tile", default: 2048, range: 1...65_536))
@@ -78,6 +78,7 @@ let pairsCommand = Command(
         let bridge = try BridgeForest.compute(
             UnitRowsFile(file, itemName: itemName), labels: labels, engine: engine, inputs: inputs, progress: progress.update)
         progress.finish()
+        try snapshot.verify()
         try AtomicFile.write(try JSONOutput.encode(bridge), to: out)
         io.note("wrote the bridge forest (\(bridge.edges.count) edges) to \(out) \(io.cost(since: started))")
         return
@@ -89,6 +90,7 @@ let pairsCommand = Command(
             UnitRowsFile(file, itemName: itemName), labels: labels, shard: shard, engine: engine, inputs: inputs, bridge: bridge,
             progress: progress.update)
         progress.finish()
+        try snapshot.verify()
         try AtomicFile.write(try JSONOutput.encode(partial), to: out)
         io.note(
             "wrote shard \(shard.index)/\(shard.count) (\(partial.tileSums.count) of \(partial.tiles) tiles) to \(out) "
@@ -96,7 +98,7 @@ let pairsCommand = Command(
         return
     }
     guard args.values["bridge"] == nil else { throw ThemeLabError.usage("--bridge seeds a shard's forest; give it with --shard i/n") }
-    let unit = try unitRows(file.rows(0..<file.rows), itemName: itemName)
+    let unit = try unitRows(try file.rows(0..<file.rows), itemName: itemName)
     let thresholds = try componentThresholds(args)
     let forest = thresholds.isEmpty ? nil : SpanningForest(items: unit.rows)
     let distribution = engine.run(unit, labels: labels, consumers: forest.map { [$0] } ?? [], progress: progress.update)
@@ -105,6 +107,7 @@ let pairsCommand = Command(
         provenance: .current(command: io.commandLine, inputs: try Provenance.checksums(inputs)),
         items: file.rows, dimensions: file.cols, bins: engine.bins, distribution: distribution)
     if let forest { summary.addComponents(forest, thresholds: thresholds) }
+    try snapshot.verify()
     try show(summary, args, io)
 }
 
@@ -155,6 +158,7 @@ let mergeCommand = Command(
 ) { args, io in
     let started = Date()
     if let out = args.values["out"] { try CommandPaths(reads: args.positional, writes: [(out, .file)]).check() }
+    let snapshot = try FileSnapshot(args.positional)
     let given = try args.positional.map(PairPartial.read(path:))
     let parts = try PairPartial.distinctShards(given, names: args.positional)
     if parts.count < given.count {
@@ -172,6 +176,7 @@ let mergeCommand = Command(
         }
         summary.addComponents(forest, thresholds: thresholds)
     }
+    try snapshot.verify()
     io.note("merged \(parts.count) part(s) \(io.cost(since: started))")
     try show(summary, args, io)
 }

@@ -36,6 +36,9 @@ let reproduceCommand = Command(
     let start = Date()
     let root = args.values["out"] ?? "results"
     guard let folder = ProjectFiles.locate("Experiments") else { throw ThemeLabError.input("Experiments/ not found (run from a checkout)") }
+    let only = args.values["only"].map { Set($0.split(separator: ",").map(String.init)) }
+    let inputs = try Reproduction.inputFiles(experiments: folder, only: only, dataDirectory: args.values["data-dir"])
+    try CommandPaths(reads: inputs, writes: [(root, .replacedFolder)]).check()
     let output = try ResultsRoot(path: root)
     // Cold: a private cache made afresh (a new folder with an unpredictable name, never one left or planted before).
     let cold = args.flags.contains("cold")
@@ -53,7 +56,7 @@ let reproduceCommand = Command(
     // The whole tree at once: a killed run leaves the previous results/ exactly as it was.
     try output.replaceWhole { staging in
         summary = try Reproduction.run(
-            experiments: folder, only: args.values["only"].map { Set($0.split(separator: ",").map(String.init)) },
+            experiments: folder, only: only,
             replicates: replicates, root: staging,
             environment: RunEnvironment(
                 dataDirectory: args.values["data-dir"], cacheFolder: cache, command: io.commandLine, startedAt: start,

@@ -281,7 +281,18 @@ final class Capture: Sendable {
         #expect(r.status == 2 && lines.count == 2, "\(r.stderr)")
         #expect(lines.first == "themelab: --results for an output folder is deprecated; use --out")
         #expect(lines.last?.hasPrefix("themelab: reproduce: --only: no experiment 'nosuch' in ") == true, "\(r.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [".lock"])
+        #expect(!FileManager.default.fileExists(atPath: folder), "refused before the output folder is made")
+    }
+
+    /// Issue 42: `reproduce --out` onto a folder it reads (the corpora, the experiments, the model) is refused before
+    /// any work; it used to start, and would have built its results in (and swapped them with) Datasets/.
+    @Test func reproduceRefusesAnOutputFolderThatHoldsItsInputs() throws {
+        for folder in ["Datasets", "Experiments", "Datasets/clinc150", "."] {
+            let out = ReproducibilityTests.root + "/" + folder
+            let r = CLI.run(["reproduce", "--out", out])
+            #expect(r.status == 2 && r.stderr.contains("is inside the output folder \(out); keep inputs outside it"), "\(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: ReproducibilityTests.root + "/Datasets/.lock"))
     }
 }
 

@@ -142,7 +142,7 @@ import Testing
         #expect(merged.count == 2)
         #expect(merged.vector(for: "The garden needs water.") == Array(a.row(0)))
         #expect(merged.vector(for: "Ran five kilometres today.") == Array(b.row(0)))
-        #expect(e.cacheIdentity.count == 64 && merged.file.hasSuffix("-layer2.bin"))
+        #expect(e.cacheIdentity.count == 64 && merged.file.hasSuffix("-layer2.tlec3"))
     }
 
     @Test func layerOutOfRangeIsAUsageError() throws {

@@ -53,22 +53,22 @@ import Testing
 
     @Test func itPassesItself() throws {
         let (r, b) = try gate()
-        #expect(try RegressionCheck.compare(results: r.analyses, baseline: b).isEmpty)
+        #expect(try RegressionCheck.compare(results: r.analyses, baseline: b).failures.isEmpty)
     }
 
     @Test func nanInTheResultsFailsNamingTheRow() throws {
         var (r, b) = try gate()
         let (a, s, g) = averageRow(r)
         r.analyses[a].spaces[s].groupings[g].recovery!.ari = .nan
-        var failures = try RegressionCheck.compare(results: r.analyses, baseline: b)
+        var failures = try RegressionCheck.compare(results: r.analyses, baseline: b).failures
         #expect(failures.contains { $0.hasPrefix("NaN ari in the results: seed-12 |") && $0.hasSuffix("| average") }, "\(failures)")
         (r, b) = try gate()
         r.analyses[a].spaces[s].groupings[g].threshold = .nan
-        failures = try RegressionCheck.compare(results: r.analyses, baseline: b)
+        failures = try RegressionCheck.compare(results: r.analyses, baseline: b).failures
         #expect(failures.contains { $0.hasPrefix("NaN threshold in the results: seed-12 |") }, "\(failures)")
         (r, b) = try gate()
         r.analyses[a].spaces[s].groupings[g].threshold = nil
-        failures = try RegressionCheck.compare(results: r.analyses, baseline: b)
+        failures = try RegressionCheck.compare(results: r.analyses, baseline: b).failures
         #expect(failures.contains { $0.hasPrefix("threshold missing: seed-12 |") }, "a null threshold with metrics kept: \(failures)")
     }
 
@@ -77,11 +77,11 @@ import Testing
         let (a, s, g) = averageRow(r)
         b.analyses[a].spaces[s].groupings[g].recovery!.ari = .nan
         r.analyses[a].spaces[s].groupings[g].recovery!.ari -= 0.5
-        let failures = try RegressionCheck.compare(results: r.analyses, baseline: b)
+        let failures = try RegressionCheck.compare(results: r.analyses, baseline: b).failures
         #expect(failures.contains { $0.hasPrefix("NaN ari in the baseline: seed-12 |") }, "\(failures)")
         (r, b) = try gate()
         b.analyses[a].spaces[s].groupings[g].recovery!.purity = .nan
-        let untolerated = try RegressionCheck.compare(results: r.analyses, baseline: b)
+        let untolerated = try RegressionCheck.compare(results: r.analyses, baseline: b).failures
         #expect(
             untolerated.contains { $0.hasPrefix("NaN purity in the baseline: seed-12 |") }, "a metric no tolerance names: \(untolerated)")
     }
@@ -115,7 +115,7 @@ import Testing
                 "tolerance ari=inf must be from 0 to 0.5") == true)
         r.analyses = []
         b.tolerances = ["ari": 0.01]
-        #expect(try RegressionCheck.compare(results: r.analyses, baseline: b).first?.hasPrefix("missing: ") == true)
+        #expect(try RegressionCheck.compare(results: r.analyses, baseline: b).failures.first?.hasPrefix("missing: ") == true)
     }
 
     /// Through the command: NaN as results files store it ("nan"), and --tolerance names checked.
@@ -149,7 +149,7 @@ import Testing
         }
         func outcome(_ baseline: RegressionCheck.Baseline) -> String {
             do {
-                let failures = try RegressionCheck.compare(results: r.analyses, baseline: baseline, baselineFile: "b.json")
+                let failures = try RegressionCheck.compare(results: r.analyses, baseline: baseline, baselineFile: "b.json").failures
                 return failures.isEmpty ? "passed" : "failed"
             } catch { return "\(error)" }
         }

@@ -113,7 +113,7 @@ func modelFolder(changing file: String? = nil, copied: Bool = false, to contents
     let source = try #require(ModelFolder.bootstrapFolder(), "model folder needed (run scripts/bootstrap)")
     let folder = temporaryFolder() + "/model"
     try FileManager.default.createDirectory(atPath: folder + "/1_Pooling", withIntermediateDirectories: true)
-    for name in ["model.safetensors"] + SentenceEncoder.configurationFiles {
+    for name in ["model.safetensors"] + ModelFolder.standardConfigurationFiles {
         guard FileManager.default.fileExists(atPath: "\(source)/\(name)") else { continue }
         if name == file {
             try AtomicFile.write(contents(try String(contentsOfFile: "\(source)/\(name)", encoding: .utf8)), to: "\(folder)/\(name)")

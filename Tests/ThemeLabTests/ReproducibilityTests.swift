@@ -116,7 +116,7 @@ import Testing
             return folder + "/" + out
         }
         let first = try run("first")
-        let cacheFiles = try FileManager.default.contentsOfDirectory(atPath: folder + "/cache").filter { $0.hasSuffix(".bin") }
+        let cacheFiles = try FileManager.default.contentsOfDirectory(atPath: folder + "/cache").filter { $0.hasSuffix(".tlec3") }
         try #require(cacheFiles.count == 1, "\(cacheFiles)")
         let written = try FileManager.default.attributesOfItem(atPath: folder + "/cache/" + cacheFiles[0])[.modificationDate] as? Date
         let warm = try run("warm")

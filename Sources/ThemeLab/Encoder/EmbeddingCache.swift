@@ -4,8 +4,9 @@ import Foundation
 /// experiment does not re-embed. The identity covers the weights, every file that shapes a vector
 /// (config, vocabulary, tokenizer and pooling settings), the BLAS kernel and the encoder's arithmetic
 /// (`SentenceEncoder.cacheIdentity`), so a changed folder, kernel or forward pass never gets old vectors
-/// back. One file per identity and layer under the cache folder: "TLEC2\n", the identity (64 hex bytes),
-/// the dimension as UInt32, then records of SHA-256(text) (32 bytes) + d Float32s.
+/// back. One file per identity and layer under the cache folder: "TLEC3\n", the identity (64 hex bytes),
+/// the dimension as UInt32, then records of SHA-256(text) (32 bytes) + d Float32s + a 64-bit check of both
+/// (`recordCheck`): a record whose bytes changed on disk is dropped with a warning and its text embedded again.
 ///
 /// Two processes may share a folder: a save takes the file's lock (`FILE.lock`, `flock`), merges what the
 /// other wrote meanwhile, and replaces the file atomically, so readers see the old or the new file whole.
@@ -15,7 +16,9 @@ public struct EmbeddingCache {
     public let dimensions: Int
     private(set) var vectors: [Data: [Float]] = [:]
     private var dirty = false
-    static let magic = Data("TLEC2\n".utf8)
+    /// Records of the file that failed their check and were dropped (`warning`).
+    public private(set) var dropped = 0
+    static let magic = Data("TLEC3\n".utf8)
 
     /// `$THEMELAB_CACHE`, else `.themelab/cache` in the working directory.
     public static var defaultFolder: String {
@@ -26,7 +29,7 @@ public struct EmbeddingCache {
     public init(folder: String = EmbeddingCache.defaultFolder, encoder: SentenceEncoder, layer: Int) throws {
         identity = encoder.cacheIdentity
         dimensions = encoder.dimensions
-        file = "\(folder)/\(identity.prefix(16))-layer\(layer).bin"
+        file = "\(folder)/\(identity.prefix(16))-layer\(layer).tlec3"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         guard let probe = try? AtomicFile.makeTemporaryFolder(in: folder, prefix: ".probe-") else {
             throw ThemeLabError.input(
@@ -37,10 +40,32 @@ public struct EmbeddingCache {
         vectors = try stored()
     }
 
-    /// The records of the cache file (none if there is no file yet).
-    private func stored() throws -> [Data: [Float]] {
+    /// What to tell the user when records were dropped (nil when none were).
+    public var warning: String? {
+        dropped == 0 ? nil : "warning: \(file): \(dropped) cached vector(s) failed their check and were dropped; embedding them again"
+    }
+
+    /// A record's 64-bit check: its bytes (key and vector) as little-endian 64-bit words w, the last padded with zeros,
+    /// folded in by h ← (h ⊕ w) · p with p odd (FNV-1a's offset and prime, by word). Each step is a bijection of w for a
+    /// given h and of h for a given w, so a record with any one word changed — any single flipped bit — fails it.
+    static func recordCheck(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        var offset = 0
+        while offset < bytes.count {
+            var w: UInt64 = 0
+            withUnsafeMutableBytes(of: &w) {
+                $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<Swift.min(bytes.count, offset + 8)]))
+            }
+            h = (h ^ UInt64(littleEndian: w)) &* 0x0000_0100_0000_01B3
+            offset += 8
+        }
+        return h
+    }
+
+    /// The records of the cache file (none if there is no file yet); a record that fails its check is dropped.
+    private mutating func stored() throws -> [Data: [Float]] {
         guard let data = FileManager.default.contents(atPath: file) else { return [:] }
-        let record = 32 + 4 * dimensions
+        let record = 32 + 4 * dimensions + 8
         let header = Self.magic.count + 64 + 4
         let storedIdentity = data.count >= header ? String(decoding: data[Self.magic.count..<(Self.magic.count + 64)], as: UTF8.self) : ""
         let storedDimensions =
@@ -53,16 +78,20 @@ public struct EmbeddingCache {
                 "\(file): not an embedding cache of this encoder (\(identity.prefix(16)), \(dimensions)-dim); delete it to rebuild")
         }
         var records: [Data: [Float]] = [:]
-        var offset = header
-        while offset < data.count {
-            let key = data.subdata(in: offset..<(offset + 32))
-            let values = data.subdata(in: (offset + 32)..<(offset + record)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-            guard values.allSatisfy(\.isFinite) else {
-                throw ThemeLabError.input("\(file): a non-finite cached vector; delete it to rebuild")
+        var dropped = 0
+        data.withUnsafeBytes { raw in
+            for offset in stride(from: header, to: data.count, by: record) {
+                let body = UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + record - 8)])
+                let check = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + record - 8, as: UInt64.self))
+                let values = (0..<dimensions).map { body.loadUnaligned(fromByteOffset: 32 + 4 * $0, as: Float.self) }
+                guard check == Self.recordCheck(body), values.allSatisfy(\.isFinite) else {
+                    dropped += 1
+                    continue
+                }
+                records[Data(body[0..<32])] = values
             }
-            records[key] = values
-            offset += record
         }
+        self.dropped = Swift.max(self.dropped, dropped)
         return records
     }
 
@@ -94,12 +123,16 @@ public struct EmbeddingCache {
         guard dirty else { return }
         let lock = try FileLock(path: file + ".lock", wait: true)
         defer { withExtendedLifetime(lock) {} }
-        vectors.merge(try stored()) { mine, _ in mine }
+        let saved = try stored()
+        vectors.merge(saved) { mine, _ in mine }
         var data = Self.magic + Data(identity.utf8)
         withUnsafeBytes(of: UInt32(dimensions).littleEndian) { data.append(contentsOf: $0) }
         for key in vectors.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            data.append(key)
-            vectors[key]!.withUnsafeBytes { data.append(contentsOf: $0) }
+            var body = key
+            vectors[key]!.withUnsafeBytes { body.append(contentsOf: $0) }
+            let check = body.withUnsafeBytes(Self.recordCheck)
+            data.append(body)
+            withUnsafeBytes(of: check.littleEndian) { data.append(contentsOf: $0) }
         }
         try AtomicFile.write(data, to: file)
         dirty = false

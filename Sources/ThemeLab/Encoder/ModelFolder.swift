@@ -49,15 +49,26 @@ public struct ModelFolder: Sendable {
 
     public func configuration() throws -> EncoderConfiguration { try EncoderConfiguration(folder: self) }
 
-    /// The configuration files present (`SentenceEncoder.configurationFiles`, and the Dense modules' files), for input
-    /// checksums.
-    public var configurationPaths: [String] {
-        let dense = ((try? SentenceModules(folder: self))?.dense ?? []).flatMap(DenseModule.files(at:))
-        return (SentenceEncoder.configurationFiles + dense).map { "\(path)/\($0)" }.filter { FileManager.default.fileExists(atPath: $0) }
+    /// The files besides the weights that can shape a vector, every layout's (present or not), relative to the folder.
+    static let standardConfigurationFiles = [
+        "config.json", "vocab.txt", "tokenizer_config.json", "sentence_bert_config.json",
+        "1_Pooling/config.json", "modules.json", "tokenizer.json", "config_sentence_transformers.json",
+    ]
+
+    /// Every file besides the weights that shapes a vector, relative to the folder: `standardConfigurationFiles`, then
+    /// the files `modules.json` names elsewhere (a Pooling module's config at another path, each Dense module's files).
+    public func configurationFileNames() throws -> [String] {
+        let named = try SentenceModules(folder: self).files
+        return Self.standardConfigurationFiles + named.filter { !Self.standardConfigurationFiles.contains($0) }
+    }
+
+    /// The configuration files present, for input checksums and the inputs-versus-outputs check.
+    public func configurationPaths() throws -> [String] {
+        try configurationFileNames().map { "\(path)/\($0)" }.filter { FileManager.default.fileExists(atPath: $0) }
     }
 
     /// The files an encoder reads from this folder: the weights and the configuration files present.
-    public var files: [String] { ["\(path)/model.safetensors"] + configurationPaths }
+    public func files() throws -> [String] { ["\(path)/model.safetensors"] + (try configurationPaths()) }
 }
 
 /// What a sentence-transformers folder says about its encoder: the architecture (`config.json`'s model_type), the

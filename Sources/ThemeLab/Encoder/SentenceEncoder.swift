@@ -18,37 +18,30 @@ public final class SentenceEncoder: @unchecked Sendable {
     public let prompt: String
     /// SHA-256 of model.safetensors.
     public let modelHash: String
-    /// SHA-256 over the other files that shape a vector (`configurationFiles` and the Dense modules' files, each by name
-    /// and SHA-256, or "absent") and the prompt.
+    /// SHA-256 over the other files that shape a vector (`ModelFolder.configurationFileNames`, each by name and SHA-256,
+    /// or "absent") and the prompt.
     let configurationHash: String
-    /// The files besides the weights that shape a vector, relative to the folder.
-    static let configurationFiles = [
-        "config.json", "vocab.txt", "tokenizer_config.json", "sentence_bert_config.json",
-        "1_Pooling/config.json", "modules.json", "tokenizer.json", "config_sentence_transformers.json",
-    ]
     var tokensPerBatch = 2048
     public var workers = ProcessInfo.processInfo.activeProcessorCount
 
     /// `prompt` names one of the folder's prompts ("none" for none; nil: the folder's default).
     public init(folder: ModelFolder, prompt promptName: String? = nil) throws {
         self.folder = folder
+        let weightsPath = "\(folder.path)/model.safetensors"
+        let names = try folder.configurationFileNames()
+        // The hashes name the bytes read only if no file changed between the snapshot and the last hash.
+        let snapshot = try FileSnapshot([weightsPath] + names.map { "\(folder.path)/\($0)" })
         configuration = try folder.configuration()
         prompt = try configuration.prompts.text(promptName)
         tokenizer = try TokenizerFile.load(folder, configuration: configuration)
-        let weightsPath = "\(folder.path)/model.safetensors"
-        // The hash names the bytes read only if the file's state (inode, size, times) is the same before the read and
-        // after the hash: ctime moves on any write, so a file written in place and restored is caught too.
-        let state = try FileHashCache.identity(weightsPath)
         model = try TransformerEncoder(weights: try SafeTensors(path: weightsPath), configuration: configuration)
         dense = try configuration.dense.map { try DenseLayer($0, folder: folder) }
         modelHash = try FileHashCache.hex(file: weightsPath)
-        guard try FileHashCache.identity(weightsPath) == state else {
-            throw ThemeLabError.input("\(weightsPath): changed while being read; run again when nothing writes it")
-        }
-        let files = try (Self.configurationFiles + configuration.dense.flatMap { DenseModule.files(at: $0.path) }).map { name in
+        let files = try names.map { name in
             let path = "\(folder.path)/\(name)"
             return "\(name) " + (FileManager.default.fileExists(atPath: path) ? try SHA256.hex(file: path) : "absent") + "\n"
         }
+        try snapshot.verify()
         // The prompt shapes every vector too.
         configurationHash = SHA256.hex(Data((files.joined() + (prompt.isEmpty ? "" : "prompt \(prompt.debugDescription)\n")).utf8))
     }

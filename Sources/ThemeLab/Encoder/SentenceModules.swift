@@ -11,6 +11,10 @@ struct SentenceModules {
     var dense: [String] = []
     var normalize = false
 
+    /// The files of the modules after the Transformer, relative to the model folder: the Pooling module's config when
+    /// modules.json names one, and each Dense module's config and weights.
+    var files: [String] { (pooling.map { ["\($0)/config.json"] } ?? []) + dense.flatMap(DenseModule.files(at:)) }
+
     /// The module types the encoder runs, by the end of their type name (sentence-transformers 2 to 6 name them
     /// `sentence_transformers.models.Pooling` or `sentence_transformers.….pooling.Pooling`).
     static let known = [".Transformer", ".Pooling", ".Dense", ".Normalize"]

@@ -166,7 +166,8 @@ public struct ExperimentPlan: Decodable, Sendable {
     /// Every file the plan reads: itself, its corpora's files, given embeddings and each model folder's files.
     public func inputFiles(dataDirectory: String?) throws -> [String] {
         let corpusFiles = try corpora.flatMap { try DatasetRegistry.load($0, dataDirectory: dataDirectory).files }
-        let encoderFiles = try encoders.flatMap { e in try e.embeddings.map { [$0] } ?? ModelFolder.locate(explicit: e.modelFolder).files }
+        let encoderFiles = try encoders.flatMap { e in try e.embeddings.map { [$0] } ?? ModelFolder.locate(explicit: e.modelFolder).files()
+        }
         return (file.map { [$0] } ?? []) + corpusFiles + encoderFiles
     }
 

@@ -39,15 +39,23 @@ public struct RegressionCheck {
 
     public struct Baseline: Codable {
         public var tolerances: [String: Double]?
+        /// Rows of the results the gate does not cover (keys as `check` prints them): any other results row the
+        /// baseline lacks fails the check.
+        public var ungated: [String]?
         public var analyses: [CorpusAnalysis]
         /// Where the figures came from; its arithmetic decides which results the gate accepts.
         public var provenance: Provenance?
 
-        public init(tolerances: [String: Double]?, analyses: [CorpusAnalysis], provenance: Provenance?) {
-            self.tolerances = tolerances
-            self.analyses = analyses
-            self.provenance = provenance
+        public init(tolerances: [String: Double]?, ungated: [String]? = nil, analyses: [CorpusAnalysis], provenance: Provenance?) {
+            (self.tolerances, self.ungated, self.analyses, self.provenance) = (tolerances, ungated, analyses, provenance)
         }
+    }
+
+    /// What a check found: its failures (empty when the results hold), and how many rows and figures it compared.
+    public struct Outcome {
+        public var failures: [String] = []
+        public var rows = 0
+        public var figures = 0
     }
 
     /// A baseline made under the canonical arithmetic accepts only canonical results, unless `allowNative`: figures
@@ -79,12 +87,14 @@ public struct RegressionCheck {
         }
     }
 
-    /// Failures as readable lines; empty when the results hold. A NaN anywhere, in the results or the
-    /// baseline, is a failure naming its row; so is a threshold or metric the baseline has and the results lack.
+    /// Failures as readable lines; empty when the results hold. A NaN anywhere, in the results or the baseline, is a
+    /// failure naming its row; so is a row or figure the baseline has and the results lack, and one the results have and
+    /// the baseline lacks (the gate must cover what the results hold: a baseline with its figures removed gates nothing),
+    /// unless the baseline lists the row under `ungated`.
     public static func compare(
         results: [CorpusAnalysis], baseline: Baseline, resultsFile: String = "results",
         baselineFile: String = "baseline"
-    ) throws -> [String] {
+    ) throws -> Outcome {
         let tolerances = baseline.tolerances ?? defaultTolerances
         try validate(tolerances: tolerances, file: baselineFile)
         let now = try rows(results, file: resultsFile)
@@ -94,35 +104,43 @@ public struct RegressionCheck {
             throw ThemeLabError.input("\(baselineFile): no row has an ARI, so the gate would check nothing (it needs labeled corpora)")
         }
         // A NaN is a failure wherever it stands; the comparisons below then pass over it.
-        var failures = nanFailures(now, in: "the results") + nanFailures(before, in: "the baseline")
+        var outcome = Outcome(failures: nanFailures(now, in: "the results") + nanFailures(before, in: "the baseline"))
+        let ungated = Set(baseline.ungated ?? [])
+        for key in now.keys.sorted() where before[key] == nil && !ungated.contains(key) {
+            outcome.failures.append("ungated: \(key) (a results row the baseline lacks; add it, or list it under 'ungated')")
+        }
         for (key, old) in before.sorted(by: { $0.key < $1.key }) {
             guard let new = now[key] else {
-                failures.append("missing: \(key)")
+                outcome.failures.append("missing: \(key)")
                 continue
             }
-            if let tol = tolerances["threshold"], let a = old.threshold, !a.isNaN {
-                if let b = new.threshold {
-                    if !b.isNaN && !(abs(a - b) <= tol) {
-                        failures.append("threshold moved: \(key): \(formatFigure(a)) → \(formatFigure(b)) (tolerance \(tol))")
-                    }
-                } else {
-                    failures.append("threshold missing: \(key) (baseline \(formatFigure(a)))")
-                }
-            }
+            outcome.rows += 1
+            compare(new, old, key: key, tolerances: tolerances, into: &outcome)
+        }
+        return outcome
+    }
+
+    /// One row's figures: each that a tolerance names, in the baseline or in the results, must be in both and within it.
+    static func compare(_ new: Row, _ old: Row, key: String, tolerances: [String: Double], into outcome: inout Outcome) {
+        for (name, tol) in tolerances.sorted(by: { $0.key < $1.key }) {
             // `validate` let through only metric names and "threshold".
-            for (name, tol) in tolerances.sorted(by: { $0.key < $1.key }) {
-                guard let metric = Metric(rawValue: name), let a = old.metrics[metric], !a.isNaN else { continue }
-                guard let b = new.metrics[metric] else {
-                    failures.append("\(metric) missing: \(key)")
-                    continue
-                }
-                if !b.isNaN && !(b >= a - tol) {
-                    failures.append(
-                        "\(metric) fell: \(key): \(formatFigure(a)) → \(formatFigure(b)) (−\(formatFigure(a - b)), tolerance \(tol))")
+            let metric = Metric(rawValue: name)
+            let (a, b) = metric.map { (old.metrics[$0], new.metrics[$0]) } ?? (old.threshold, new.threshold)
+            switch (a, b) {
+            case (nil, nil): continue
+            case (nil, .some): outcome.failures.append("\(name) not gated: \(key) (the results have it, the baseline has none)")
+            case (.some(let a), nil): if !a.isNaN { outcome.failures.append("\(name) missing: \(key) (baseline \(formatFigure(a)))") }
+            case (.some(let a), .some(let b)):
+                guard !a.isNaN && !b.isNaN else { continue }
+                outcome.figures += 1
+                if metric == nil && !(abs(a - b) <= tol) {
+                    outcome.failures.append("threshold moved: \(key): \(formatFigure(a)) → \(formatFigure(b)) (tolerance \(tol))")
+                } else if metric != nil && !(b >= a - tol) {
+                    outcome.failures.append(
+                        "\(name) fell: \(key): \(formatFigure(a)) → \(formatFigure(b)) (−\(formatFigure(a - b)), tolerance \(tol))")
                 }
             }
         }
-        return failures
     }
 
     /// One line per NaN threshold or metric among `rows`, naming the row.

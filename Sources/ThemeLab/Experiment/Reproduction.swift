@@ -40,6 +40,16 @@ public enum Reproduction {
         return try write(report, experiments: done.map(\.plan.name) + replayed.map(\.name), timings: timings, root: root, environment)
     }
 
+    /// Every file a run of the `only` experiments of `folder` reads: the experiment files and the report's layout, and
+    /// each plan's corpora, embeddings and model files (`CommandPaths` keeps the output folder off all of them).
+    public static func inputFiles(experiments folder: String, only: Set<String>?, dataDirectory: String?) throws -> [String] {
+        let chosen = try experimentNames(in: folder, only: only).filter { only?.contains($0) ?? true }
+        let (plans, replays) = try readPlans(chosen, in: folder, replicates: nil)
+        return ["\(folder)/report/layout.json"] + chosen.map { "\(folder)/\($0).json" }
+            + (try plans.flatMap { try $0.inputFiles(dataDirectory: dataDirectory) })
+            + (try replays.flatMap { try $0.inputFiles(dataDirectory: dataDirectory) })
+    }
+
     /// The experiments of `folder` (its .json files' names), refusing a name in `only` that is not one of them.
     private static func experimentNames(in folder: String, only: Set<String>?) throws -> [String] {
         let all = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.map {

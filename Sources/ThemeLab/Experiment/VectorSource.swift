@@ -41,6 +41,7 @@ enum VectorSource: Sendable, Equatable {
                 return t
             }
             var cache = try EmbeddingCache(folder: cacheFolder, encoder: encoder, layer: k)
+            if let warning = cache.warning { log(warning) }
             log("embedding \(texts.count) texts of \(corpus.name) (layer \(k))")
             let m = try encoder.embed(texts, layer: k, cache: &cache, progress: progress)
             let name =
@@ -48,7 +49,7 @@ enum VectorSource: Sendable, Equatable {
                 .first(where: { $0 != "model" }) ?? "model"
             return Vectors(
                 matrix: m, description: "\(name) (\(encoder.modelHash.prefix(8)))\(Self.layerMark)\(k)", modelHash: encoder.modelHash,
-                files: encoder.folder.files)
+                files: try encoder.folder.files())
         }
     }
 }

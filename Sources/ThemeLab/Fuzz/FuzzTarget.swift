@@ -6,7 +6,7 @@ import Foundation
 /// part has the counts it claims). `themelab-fuzz` runs these under libFuzzer; the test suite
 /// replays every committed seed and crasher (Tests/ThemeLabTests/Fixtures/fuzz/TARGET/).
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case npy, corpus, safetensors, vocab, experiment, results, part, grid
+    case npy, corpus, safetensors, vocab, experiment, results, part, grid, normalizer, bridge
 
     /// The Slurm scripts made with `names` (from a part) in every path, option and comment: every line is a comment, an
     /// #SBATCH line, or a line the harness wrote itself — none comes from the data.
@@ -43,6 +43,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .results: try Self.parseResults(data)
         case .grid: try Self.parseGrid(data)
         case .part: try Self.parsePart(data)
+        case .normalizer: try Self.parseNormalizer(data)
+        case .bridge: try Self.parseBridge(data)
         }
     }
 
@@ -143,6 +145,37 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             provenance: .current(command: [], inputs: [:]), items: part.items, dimensions: part.dimensions,
             bins: part.related.histogram.count, distribution: merged
         ).markdown()
+    }
+
+    /// A tokenizer.json normalizer (the bytes before the first NUL, as JSON) run on a text (the bytes after it): a chain
+    /// that loads lengthens no text beyond its bound, and the tokenizer's ids fit the sequence.
+    static func parseNormalizer(_ data: Data) throws {
+        let cut = data.firstIndex(of: 0) ?? data.endIndex
+        guard let normalizer = try? JSONSerialization.jsonObject(with: data[..<cut], options: [.fragmentsAllowed]) else {
+            throw ThemeLabError.input("fuzz: the normalizer is not JSON")
+        }
+        let text = String(decoding: data[cut...].dropFirst(), as: UTF8.self)
+        let model: [String: Any] = ["type": "WordPiece", "unk_token": "[UNK]", "vocab": ["[UNK]": 0, "[CLS]": 1, "[SEP]": 2, "a": 3]]
+        let json: [String: Any] = [
+            "normalizer": normalizer, "pre_tokenizer": ["type": "BertPreTokenizer"], "model": model,
+            "post_processor": ["type": "BertProcessing", "cls": ["[CLS]", 1], "sep": ["[SEP]", 2]],
+        ]
+        let pipeline = try TokenizerPipeline(json, file: "fuzz/tokenizer.json", maxLength: 8)
+        let normalized = pipeline.normalizers.reduce(text) { $1.apply($0) }
+        precondition(
+            normalized.unicodeScalars.count <= TextNormalizer.maxGrowth * text.unicodeScalars.count + TextNormalizer.maxAdded,
+            "a normalizer chain lengthened \(text.unicodeScalars.count) code points to \(normalized.unicodeScalars.count)")
+        precondition((2...8).contains(pipeline.encode(text).count))
+    }
+
+    /// A bridge forest file: one that is accepted is a forest whose edges match their digest, seeds a spanning forest
+    /// and passes the check against its own inputs and shape.
+    static func parseBridge(_ data: Data) throws {
+        let bridge = try BridgeForest.decode(data, name: "fuzz.json")
+        precondition(BridgeForest.digest(of: bridge.edges) == bridge.edgesDigest && bridge.edges.count < bridge.items)
+        guard bridge.items <= 1 << 20, bridge.kernel == BLASRuntime.corename else { return }
+        SpanningForest(items: bridge.items).seed(bridge.edges)
+        try bridge.check(inputChecksums: bridge.inputChecksums, items: bridge.items, dimensions: bridge.dimensions, name: "fuzz.json")
     }
 
     static let modelFiles = [

@@ -6,7 +6,7 @@ import Foundation
 /// of the bridge tiles' forest is the lightest on a cycle of them and so is out of any forest of pairs that contains
 /// them. At N = 200 000 the bridge tiles were 60% of a 16-way shard's own Gram work, computed by all 16; now once.
 public struct BridgeForest: Codable, Sendable {
-    static let currentSchema = 1
+    static let currentSchema = 2
     public var schemaVersion = BridgeForest.currentSchema
     /// SHA-256 of each input (embeddings, then labels when given): a shard of other inputs refuses it.
     var inputChecksums: [String]
@@ -17,6 +17,9 @@ public struct BridgeForest: Codable, Sendable {
     var kernel: String
     /// Heaviest first, ties by (i, j).
     public internal(set) var edges: [SpanningForest.Edge]
+    /// SHA-256 of the edges (`digest(of:)`): a bridge whose edges were changed after it was written is refused, and a
+    /// part records the digest of the bridge it started from, so parts of different bridges do not merge.
+    public internal(set) var edgesDigest: String
 
     /// The bridge forest of unit vectors `x` (labels sort the items as the pass does).
     public static func compute(
@@ -28,13 +31,29 @@ public struct BridgeForest: Codable, Sendable {
             countsPairs: false)
         return BridgeForest(
             inputChecksums: try inputs.map { try SHA256.hex(file: $0) }, items: x.rows, dimensions: x.cols,
-            kernel: BLASRuntime.corename, edges: forest.edges)
+            kernel: BLASRuntime.corename, edges: forest.edges, edgesDigest: digest(of: forest.edges))
+    }
+
+    /// SHA-256 over each edge's i, j (32-bit) and weight's bits (IEEE binary32), little-endian, in order.
+    static func digest(of edges: [SpanningForest.Edge]) -> String {
+        var bytes = Data(capacity: 12 * edges.count)
+        for e in edges {
+            for v in [UInt32(bitPattern: e.i), UInt32(bitPattern: e.j), e.w.bitPattern] {
+                withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) }
+            }
+        }
+        return SHA256.hex(bytes)
     }
 
     /// Reads a bridge file and checks that it is a forest on its items (`items`, when given, checked first: a file that
     /// claims 2³¹ items is refused before a union-find of that size is made).
     public static func read(path: String, items expected: Int? = nil) throws -> BridgeForest {
         guard let data = FileManager.default.contents(atPath: path) else { throw ThemeLabError.input("\(path): cannot read") }
+        return try decode(data, name: path, items: expected)
+    }
+
+    /// A bridge from its bytes, checked as `read` checks it; `path` names it in errors.
+    static func decode(_ data: Data, name path: String, items expected: Int? = nil) throws -> BridgeForest {
         let bridge = try JSONOutput.decode(
             BridgeForest.self, from: data, file: path, expected: "bridge written by themelab pairs --bridge-out")
         func fail(_ what: String) -> ThemeLabError { .input("\(path): \(what)") }
@@ -47,6 +66,9 @@ public struct BridgeForest: Codable, Sendable {
         if let expected, bridge.items != expected { throw fail("'items' is \(bridge.items), the embeddings have \(expected) rows") }
         if let broken = SpanningForest.invariantViolations(items: bridge.items, edges: bridge.edges).first {
             throw fail("'edges': \(broken)")
+        }
+        guard digest(of: bridge.edges) == bridge.edgesDigest else {
+            throw fail("'edges' do not match 'edgesDigest': the file was changed after pairs --bridge-out wrote it")
         }
         if let e = bridge.edges.first(where: { !(-1.0001...1.0001).contains($0.w) }) {
             throw fail("'edges' has a weight \(e.w) outside [−1, 1] on (\(e.i), \(e.j))")

@@ -56,7 +56,7 @@ public struct PairShard: Codable, Sendable, Equatable {
 /// (associative), each tile's sums (added in tile order on merge, so sharding does not change
 /// a bit), and the values when the corpus is small enough for exact quantiles.
 public struct PairPartial: Codable, Sendable {
-    static let currentSchema = 4
+    static let currentSchema = 5
     public var schemaVersion = PairPartial.currentSchema
     /// SHA-256 of each input (embeddings, then labels when given): parts of other inputs are refused on merge.
     var inputChecksums: [String] = []
@@ -76,6 +76,8 @@ public struct PairPartial: Codable, Sendable {
     var unrelatedValues: [Float]?
     /// The maximum spanning forest of this shard's pairs, when the pass built one.
     public var forest: [SpanningForest.Edge]?
+    /// The `edgesDigest` of the bridge forest the shard started from (nil: it computed the bridge tiles itself).
+    var bridgeDigest: String?
 
     /// The maximum spanning forest of every shard's pairs (Kruskal over the union of the parts'
     /// forests: a pair left out of its shard's forest is lighter than a path of pairs that shard read, its own tiles and
@@ -101,6 +103,7 @@ public struct PairPartial: Codable, Sendable {
             x, labels: labels, shard: shard, consumers: [forest], bridge: bridge == nil ? .computed : .seeded, progress: progress)
         partial.forest = ownEdges(forest.edges, items: x.rows, labels: labels, tileEdge: partial.tileEdge, shard: shard)
         partial.inputChecksums = checksums
+        partial.bridgeDigest = bridge?.forest.edgesDigest
         return partial
     }
 
@@ -226,6 +229,12 @@ public struct PairPartial: Codable, Sendable {
         let names = names ?? parts.map { "shard \($0.shard.index)/\($0.shard.count)" }
         for (p, name) in zip(parts, names) where p.inputChecksums != first.inputChecksums {
             throw ThemeLabError.input("\(name) was computed from other inputs than \(names[0]) (input checksums differ)")
+        }
+        for (p, name) in zip(parts, names) where p.bridgeDigest != first.bridgeDigest {
+            func bridge(_ digest: String?) -> String { digest.map { "bridge \($0.prefix(12))" } ?? "no bridge" }
+            throw ThemeLabError.input(
+                "\(name) started from \(bridge(p.bridgeDigest)), \(names[0]) from \(bridge(first.bridgeDigest)): "
+                    + "parts of one pass share one bridge")
         }
         for (p, name) in zip(parts, names)
         where p.items != first.items || p.dimensions != first.dimensions || p.tiles != first.tiles || p.tileEdge != first.tileEdge

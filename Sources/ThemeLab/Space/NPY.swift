@@ -10,12 +10,12 @@ public enum NPY {
 
     public static func read(path: String) throws -> Matrix {
         let file = try NPYFile(path: path)
-        return file.rows(0..<file.rows)
+        return try file.rows(0..<file.rows)
     }
 
     static func decode(_ data: Data, name: String) throws -> Matrix {
         let file = try NPYFile(data: data, name: name)
-        return file.rows(0..<file.rows)
+        return try file.rows(0..<file.rows)
     }
 
     struct Header {

@@ -47,5 +47,5 @@ public struct UnitRowsFile: PassVectors {
         (self.file, self.itemName) = (file, itemName)
     }
 
-    public func vectors(of items: [Int]) throws -> Matrix { try unitRows(file.rows(items)) { itemName(items[$0]) } }
+    public func vectors(of items: [Int]) throws -> Matrix { try unitRows(try file.rows(items)) { itemName(items[$0]) } }
 }

@@ -10,6 +10,8 @@ struct PrecompiledNormalizer: Sendable {
     let units: [UInt32]
     /// The replacements, NUL-terminated, one after another.
     let replacements: [UInt8]
+    /// The most bytes a replacement holds, so at most the code points one character of a text may become.
+    let longestReplacement: Int
 
     /// From the base64 `precompiled_charsmap`: a little-endian 32-bit trie size in bytes, the trie, the replacements.
     init(base64 text: String, fail: (String) -> ThemeLabError) throws {
@@ -29,6 +31,8 @@ struct PrecompiledNormalizer: Sendable {
         // character of a text expand to megabytes.
         let longest = replacements.split(separator: 0, omittingEmptySubsequences: false).map(\.count).max() ?? 0
         guard longest <= 256 else { throw fail("normalizer Precompiled: a replacement of \(longest) bytes (at most 256 are read)") }
+        // A trie value may point inside a replacement, whose bytes may then decode to one U+FFFD each: count bytes.
+        longestReplacement = longest
     }
 
     func apply(_ text: String) -> String {

@@ -107,9 +107,11 @@ enum TokenModel: Sendable {
     }
 }
 
-/// Byte-pair encoding (Sennrich et al. 2016) as GPT-2 and RoBERTa use it: a word's characters are merged pair by pair,
-/// always the adjacent pair that comes first in the merge list, every occurrence left to right, until no listed pair
-/// is left; each resulting symbol's id (a symbol not in the vocabulary: the unknown token, or left out without one).
+/// Byte-pair encoding (Sennrich et al. 2016) as tokenizers runs it for GPT-2 and RoBERTa: a word's characters are merged
+/// pair by pair, always the adjacent pair that comes first in the merge list (the leftmost among equals), until no
+/// listed pair is left; each resulting symbol's id (a symbol not in the vocabulary: the unknown token, or left out
+/// without one). The candidate pairs wait in a heap by (rank, position), as tokenizers' `Word::merge_all` keeps them,
+/// so a word of n characters takes O(n log n) merges' work, not a rescan after every merge.
 struct BPEModel: Sendable {
     let vocabulary: [String: Int32]
     let ranks: [String: Int]
@@ -123,30 +125,40 @@ struct BPEModel: Sendable {
         (self.ranks, self.unknown, self.ignoreMerges) = (ranks, unknown, ignoreMerges)
     }
 
+    /// A pair waiting to be merged: symbols `left` and `right` as they were at `versions`.
+    struct Candidate: Comparable {
+        var rank: Int, left: Int, right: Int
+        var versions: (Int, Int)
+        static func < (a: Self, b: Self) -> Bool { (a.rank, a.left) < (b.rank, b.left) }
+        static func == (a: Self, b: Self) -> Bool { (a.rank, a.left) == (b.rank, b.left) }
+    }
+
     func ids(_ word: String) -> [Int32] {
         if ignoreMerges, let id = vocabulary[word] { return [id] }
         var symbols = word.unicodeScalars.map { String($0) }
-        while symbols.count > 1 {
-            var best: (rank: Int, at: Int)?
-            for k in 0..<symbols.count - 1 {
-                if let r = ranks[symbols[k] + " " + symbols[k + 1]], best == nil || r < best!.rank { best = (r, k) }
-            }
-            guard let (_, first) = best else { break }
-            let (a, b) = (symbols[first], symbols[first + 1])
-            var merged: [String] = Array(symbols[..<first])
-            var k = first
-            while k < symbols.count {
-                if k + 1 < symbols.count && symbols[k] == a && symbols[k + 1] == b {
-                    merged.append(a + b)
-                    k += 2
-                } else {
-                    merged.append(symbols[k])
-                    k += 1
-                }
-            }
-            symbols = merged
+        let n = symbols.count
+        // A doubly linked list over the symbols; a symbol's version moves each time it absorbs its right neighbour.
+        var next = Array(1...Swift.max(1, n))
+        var previous = Array(-1..<Swift.max(0, n - 1))
+        var version = [Int](repeating: 0, count: n)
+        var merged = [Bool](repeating: false, count: n)
+        var heap = MinHeap<Candidate>()
+        func offer(_ i: Int) {
+            guard i >= 0, next[i] < n, let rank = ranks[symbols[i] + " " + symbols[next[i]]] else { return }
+            heap.push(Candidate(rank: rank, left: i, right: next[i], versions: (version[i], version[next[i]])))
         }
-        return symbols.compactMap { vocabulary[$0] ?? unknown }
+        for i in 0..<Swift.max(0, n - 1) { offer(i) }
+        while let c = heap.pop() {
+            guard !merged[c.left], next[c.left] == c.right, (version[c.left], version[c.right]) == c.versions else { continue }
+            symbols[c.left] += symbols[c.right]
+            version[c.left] += 1
+            merged[c.right] = true
+            next[c.left] = next[c.right]
+            if next[c.left] < n { previous[next[c.left]] = c.left }
+            offer(previous[c.left])
+            offer(c.left)
+        }
+        return symbols.indices.filter { !merged[$0] }.compactMap { vocabulary[symbols[$0]] ?? unknown }
     }
 }
 
@@ -171,7 +183,37 @@ struct UnigramModel: Sendable {
         self.index = index
         longest = Swift.max(1, pieces.map { $0.piece.unicodeScalars.count }.max() ?? 1)
         unknownScore = (pieces.map(\.score).min() ?? 0) - 10
+        trie = PieceTrie(index)
     }
+
+    /// The pieces by their code points: node 0 is the root, an edge is keyed by its parent node and code point (one
+    /// dictionary for all, about 12 bytes an edge), `piece[node]` is the id of the piece that ends there or −1.
+    struct PieceTrie: Sendable {
+        var edges: [UInt64: Int32] = [:]
+        var piece: [Int32] = [-1]
+
+        init(_ index: [String: Int32]) {
+            for (text, id) in index {
+                var node = 0
+                for c in text.unicodeScalars {
+                    let k = Self.key(node, c.value)
+                    if let next = edges[k] {
+                        node = Int(next)
+                    } else {
+                        edges[k] = Int32(piece.count)
+                        node = piece.count
+                        piece.append(-1)
+                    }
+                }
+                piece[node] = id
+            }
+        }
+
+        static func key(_ node: Int, _ scalar: UInt32) -> UInt64 { UInt64(node) << 21 | UInt64(scalar) }
+
+        func child(_ node: Int, _ scalar: UInt32) -> Int? { edges[Self.key(node, scalar)].map(Int.init) }
+    }
+    let trie: PieceTrie
 
     func ids(_ word: String) -> [Int32] {
         let chars = Array(word.unicodeScalars)
@@ -182,8 +224,13 @@ struct UnigramModel: Sendable {
         for s in 0..<chars.count {
             guard let before = best[s] else { continue }
             var single = false
+            // Walk the trie along chars[s...]: every piece that starts at s, without building a string.
+            var node = 0
             for e in s + 1...Swift.min(chars.count, s + longest) {
-                guard let id = index[String(String.UnicodeScalarView(chars[s..<e]))] else { continue }
+                guard let child = trie.child(node, chars[e - 1].value) else { break }
+                node = child
+                let id = trie.piece[node]
+                guard id >= 0 else { continue }
                 single = single || e == s + 1
                 let total = before.total + pieces[Int(id)].score
                 if best[e] == nil || total > best[e]!.total { best[e] = (total, id, s) }

@@ -14,11 +14,15 @@ struct TokenizerPipeline: SentenceTokenizer {
 
     var largestId: Int32 { Swift.max(model.largestId, (prefix + suffix).max() ?? 0) }
 
+    /// Every step is linear in the text (the normalizers lengthen it at most `TextNormalizer.maxGrowth`-fold, checked
+    /// at load), and words stop being turned into ids once the model's length is reached.
     func encode(_ text: String) -> [Int32] {
         let normalized = normalizers.reduce(text) { $1.apply($0) }
         let words = preTokenizers.reduce([normalized]) { words, p in words.flatMap { p.split($0) } }
-        let ids = words.flatMap(model.ids)
-        return prefix + ids.prefix(Swift.max(0, maxLength - prefix.count - suffix.count)) + suffix
+        let room = Swift.max(0, maxLength - prefix.count - suffix.count)
+        var ids: [Int32] = []
+        for word in words where ids.count < room { ids += model.ids(word) }
+        return prefix + ids.prefix(room) + suffix
     }
 
     /// Token strings, for inspection.
@@ -37,6 +41,7 @@ struct TokenizerPipeline: SentenceTokenizer {
     init(_ json: [String: Any], file: String, maxLength: Int) throws {
         func fail(_ what: String) -> ThemeLabError { .input("\(file): \(what)") }
         normalizers = try TextNormalizer.parse(json["normalizer"], fail: fail)
+        try TextNormalizer.checkGrowth(normalizers, fail: fail)
         preTokenizers = try PreTokenizer.parse(json["pre_tokenizer"], fail: fail)
         guard let m = json["model"] as? [String: Any] else { throw fail("no 'model'") }
         model = try TokenModel(m, addedTokens: json["added_tokens"] as? [[String: Any]] ?? [], fail: fail)
@@ -118,23 +123,81 @@ enum TextNormalizer: Sendable {
             return String(String.UnicodeScalarView(scalars))
         case .replace(let pattern, let content): return s.replacingOccurrences(of: pattern, with: content)
         case .replaceSpaceRuns(let content):
-            var (out, run) = (String.UnicodeScalarView(), 0)
+            // On UTF-8 bytes: a space is one byte and never part of another character's.
+            var (out, run) = ([UInt8](), 0)
+            out.reserveCapacity(s.utf8.count)
             func flush() {
-                out.append(contentsOf: run >= 2 ? content.unicodeScalars : run == 1 ? " ".unicodeScalars : "".unicodeScalars)
+                if run >= 2 { out.append(contentsOf: content.utf8) } else if run == 1 { out.append(0x20) }
                 run = 0
             }
-            for c in s.unicodeScalars {
-                if c == " " {
+            for b in s.utf8 {
+                if b == 0x20 {
                     run += 1
                 } else {
                     flush()
-                    out.append(c)
+                    out.append(b)
                 }
             }
             flush()
-            return String(out)
+            return String(decoding: out, as: UTF8.self)
         case .prepend(let p): return s.isEmpty ? s : p + s
         case .precompiled(let p): return p.apply(s)
+        }
+    }
+
+    /// The most code points a step makes of one (Unicode's largest expansions: NFC 3, NFD 4, NFKC and NFKD 18; a
+    /// full lower-case mapping 3; BertNormalizer spaces out an ideograph, lower-cases and decomposes), and the most it
+    /// adds to a whole text: a text of n code points leaves the step with at most factor × n + added.
+    var growth: (factor: Int, added: Int) {
+        switch self {
+        case .bert: (3 * 3 * 4, 0)
+        case .unicode("NFC"): (3, 0)
+        case .unicode("NFD"): (4, 0)
+        case .unicode: (18, 0)
+        case .lowercase: (3, 0)
+        case .stripAccents, .strip: (1, 0)
+        case .replace(let pattern, let content): (Self.ratio(content, pattern.unicodeScalars.count), 0)
+        case .replaceSpaceRuns(let content): (Self.ratio(content, 2), 0)
+        case .prepend(let p): (1, p.unicodeScalars.count)
+        case .precompiled(let p): (Swift.max(1, p.longestReplacement), 0)
+        }
+    }
+
+    /// ⌈content / pattern⌉ in code points, at least 1: what a replacement makes of each code point it replaces.
+    static func ratio(_ content: String, _ pattern: Int) -> Int {
+        pattern == 0 ? 1 : Swift.max(1, (content.unicodeScalars.count + pattern - 1) / pattern)
+    }
+
+    /// How much longer the normalizers may make a text: factor × n + `maxAdded` code points. The largest real chains
+    /// (BertNormalizer 36, NFKC then Lowercase 54) fit; 40 chained Replace("a" → "aa") would make 2⁴⁰.
+    static let maxGrowth = 64, maxAdded = 4096
+
+    /// Refuses, naming the step, a chain whose worst case lengthens a text more than `maxGrowth`-fold.
+    static func checkGrowth(_ chain: [TextNormalizer], fail: (String) -> ThemeLabError) throws {
+        var (factor, added) = (1, 0)
+        for (k, step) in chain.enumerated() {
+            let g = step.growth
+            // No overflow: both were within bounds before this step, and a step's figures are at most a file's size.
+            (factor, added) = (factor * g.factor, added * g.factor + g.added)
+            guard factor <= maxGrowth, added <= maxAdded else {
+                throw fail(
+                    "normalizer step \(k + 1) of \(chain.count) (\(step.name)) lets the chain lengthen a text to \(factor) × n + \(added) "
+                        + "code points; at most \(maxGrowth) × n + \(maxAdded) are allowed")
+            }
+        }
+    }
+
+    /// The step's type as tokenizer.json names it.
+    var name: String {
+        switch self {
+        case .bert: "BertNormalizer"
+        case .unicode(let form): form
+        case .lowercase: "Lowercase"
+        case .stripAccents: "StripAccents"
+        case .strip: "Strip"
+        case .replace, .replaceSpaceRuns: "Replace"
+        case .prepend: "Prepend"
+        case .precompiled: "Precompiled"
         }
     }
 

@@ -78,6 +78,13 @@ struct WordPieceModel: Sendable {
     let unknown: Int32
     var continuation = "##"
     var maxCharacters = 100
+    /// The longest vocabulary entry in code points: no longer piece can match, so the search is linear in a word.
+    let longest: Int
+
+    init(vocabulary: [String: Int32], unknown: Int32, continuation: String = "##", maxCharacters: Int = 100) {
+        (self.vocabulary, self.unknown, self.continuation, self.maxCharacters) = (vocabulary, unknown, continuation, maxCharacters)
+        longest = vocabulary.keys.map(\.unicodeScalars.count).max() ?? 0
+    }
 
     func ids(_ word: String) -> [Int32] {
         let word = Array(word.unicodeScalars)
@@ -85,7 +92,7 @@ struct WordPieceModel: Sendable {
         var pieces: [Int32] = []
         var start = 0
         while start < word.count {
-            var end = word.count
+            var end = Swift.min(word.count, start + longest)
             var found: Int32?
             while start < end {
                 var piece = String(String.UnicodeScalarView(word[start..<end]))
