@@ -1,10 +1,22 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The stages, each a target that may use only the ones below it (a call against the grain does not compile):
+//   Core (Support, Space) ← Encoder, Corpus, Pairs (the pass and every pass consumer) ← Measures (Metrics,
+//   uncertainty: numbers only) ← Methods (threshold rules, groupings) ← Study (experiments, the replay, the claims,
+//   the recommendation) ← Report (rendering, the results folder) ← CLI ← the executables.
+// Targets see each other's `package` declarations; nothing is `public` but the CLI's entry point.
+
+/// The numeric code is optimised in debug builds too: the test suite runs real passes and replays.
+let optimised: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
+func stage(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .target(name: name, dependencies: dependencies, swiftSettings: optimised)
+}
+
 let package = Package(
     name: "ThemeLab",
     products: [
-        .library(name: "ThemeLab", targets: ["ThemeLab"]),
         .executable(name: "themelab", targets: ["themelab"]),
         .executable(name: "themelab-fuzz", targets: ["themelab-fuzz"]),
     ],
@@ -14,19 +26,22 @@ let package = Package(
             path: "Sources/COpenBLAS",
             providers: [.apt(["libopenblas-dev", "liblapacke-dev"])]
         ),
-        .target(
-            name: "ThemeLab",
-            dependencies: ["COpenBLAS"],
-            // The numeric code is optimised in debug builds too: the test suite runs real passes and replays.
-            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
-        ),
+        stage("ThemeLabCore", ["COpenBLAS"]),
+        stage("ThemeLabEncoder", ["ThemeLabCore", "COpenBLAS"]),
+        stage("ThemeLabCorpus", ["ThemeLabCore"]),
+        stage("ThemeLabPairs", ["ThemeLabCore", "COpenBLAS"]),
+        stage("ThemeLabMeasures", ["ThemeLabPairs"]),
+        stage("ThemeLabMethods", ["ThemeLabMeasures"]),
+        stage("ThemeLabStudy", ["ThemeLabMethods", "ThemeLabCorpus", "ThemeLabEncoder"]),
+        stage("ThemeLabReport", ["ThemeLabStudy"]),
         // The parser and every command, callable in process (the tests) as well as by the executable.
-        .target(name: "ThemeLabCLI", dependencies: ["ThemeLab"]),
+        .target(name: "ThemeLabCLI", dependencies: ["ThemeLabReport"]),
+        stage("ThemeLabFuzz", ["ThemeLabReport"]),
         .executableTarget(name: "themelab", dependencies: ["ThemeLabCLI"]),
-        .executableTarget(name: "themelab-fuzz", dependencies: ["ThemeLab"]),
+        .executableTarget(name: "themelab-fuzz", dependencies: ["ThemeLabFuzz"]),
         .testTarget(
             name: "ThemeLabTests",
-            dependencies: ["ThemeLab", "ThemeLabCLI"],
+            dependencies: ["ThemeLabCLI", "ThemeLabFuzz"],
             resources: [.copy("Fixtures")]
         ),
     ]

@@ -1,5 +1,12 @@
 import Foundation
-import ThemeLab
+import ThemeLabCore
+import ThemeLabCorpus
+import ThemeLabEncoder
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabPairs
+import ThemeLabReport
+import ThemeLabStudy
 
 let ablateCommand = Command(
     summary: "run an experiment file's grid and write results/NAME/",

@@ -1,4 +1,11 @@
-import ThemeLab
+import ThemeLabCore
+import ThemeLabCorpus
+import ThemeLabEncoder
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabPairs
+import ThemeLabReport
+import ThemeLabStudy
 
 /// A parsed command line: `--name value` or `--name=value` options, `--flag` switches and the
 /// positional words a command takes. Unknown options, a missing value, an option given twice and a

@@ -1,5 +1,12 @@
 import Foundation
-import ThemeLab
+import ThemeLabCore
+import ThemeLabCorpus
+import ThemeLabEncoder
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabPairs
+import ThemeLabReport
+import ThemeLabStudy
 
 let benchCommand = Command(
     summary: "time one pairwise pass or bare cblas_ssyrk (for Experiments/bench)",

@@ -1,5 +1,12 @@
 import Foundation
-import ThemeLab
+import ThemeLabCore
+import ThemeLabCorpus
+import ThemeLabEncoder
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabPairs
+import ThemeLabReport
+import ThemeLabStudy
 
 let checkCommand = Command(
     summary: "fail when recovery falls below a baseline (for CI)",

@@ -1,5 +1,12 @@
 import Foundation
-import ThemeLab
+import ThemeLabCore
+import ThemeLabCorpus
+import ThemeLabEncoder
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabPairs
+import ThemeLabReport
+import ThemeLabStudy
 
 /// Where a run's text goes: stdout and stderr, each a writer of text exactly as given. `standard` is the process's
 /// own streams; tests hand in writers that capture both.

@@ -1,5 +1,12 @@
 import Foundation
-import ThemeLab
+import ThemeLabCore
+import ThemeLabCorpus
+import ThemeLabEncoder
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabPairs
+import ThemeLabReport
+import ThemeLabStudy
 
 let envCommand = Command(
     summary: "versions, BLAS library and kernel, CPU features, model folder",
@@ -33,7 +40,7 @@ let envCommand = Command(
         return
     }
     let p = Provenance.current(command: io.commandLine, inputs: [:])
-    let given = [args.values["model"], ProcessInfo.processInfo.environment["THEMELAB_MODEL"]].compactMap { $0 }.first { !$0.isEmpty }
+    let given = [args.values["model"], ProcessEnvironment.modelFolder].compactMap { $0 }.first { !$0.isEmpty }
     let folder = given ?? ModelFolder.bootstrapFolder()
     let model = folder.map { path in
         do { return try ModelFolder(path: path).configuration().summary } catch { return "not usable: \(error)" }

@@ -1,5 +1,12 @@
 import Foundation
-import ThemeLab
+import ThemeLabCore
+import ThemeLabCorpus
+import ThemeLabEncoder
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabPairs
+import ThemeLabReport
+import ThemeLabStudy
 
 let plotCommand = Command(
     summary: "regenerate SVG plots from a results file, without recomputing",

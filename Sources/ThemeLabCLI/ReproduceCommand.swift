@@ -1,5 +1,12 @@
 import Foundation
-import ThemeLab
+import ThemeLabCore
+import ThemeLabCorpus
+import ThemeLabEncoder
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabPairs
+import ThemeLabReport
+import ThemeLabStudy
 
 let reproduceCommand = Command(
     summary: "run every Experiments/*.json and write results/ with REPORT.md",
@@ -45,7 +52,7 @@ let reproduceCommand = Command(
     let cache =
         cold
         ? try AtomicFile.makeTemporaryFolder(in: NSTemporaryDirectory(), prefix: "themelab-reproduce-")
-        : ProcessInfo.processInfo.environment["THEMELAB_CACHE"]
+        : ProcessEnvironment.givenCacheFolder
             ?? URL(fileURLWithPath: folder).deletingLastPathComponent().appendingPathComponent(".themelab/cache").path
     defer { if cold { try? FileManager.default.removeItem(atPath: cache) } }
     let progress = io.progress("embed")

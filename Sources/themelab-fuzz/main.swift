@@ -1,5 +1,6 @@
 import Foundation
-import ThemeLab
+import ThemeLabCore
+import ThemeLabFuzz
 
 /// `themelab-fuzz TARGET [libFuzzer options] [CORPUS_DIR …]`: runs one parser under libFuzzer.
 /// Built by `make fuzz` with `-sanitize=fuzzer`, which links libFuzzer and instruments the library;

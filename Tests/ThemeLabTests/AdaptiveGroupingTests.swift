@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import ThemeLab
+@testable import ThemeLabCore
+@testable import ThemeLabMeasures
+@testable import ThemeLabMethods
+@testable import ThemeLabPairs
 
 /// The groupings whose neighbourhood follows the corpus size (issue 33): k = round(c·√N) by hand, an answer on any
 /// corpus of 3 or more items, `leiden-sqrt` as `leiden` at that k, and `average-modularity`'s sweep against the

@@ -2,8 +2,10 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import ThemeLab
 @testable import ThemeLabCLI
+@testable import ThemeLabCore
+@testable import ThemeLabCorpus
+@testable import ThemeLabMethods
 
 /// `themelab` as a user runs it: in this process through `ThemeLabCLI.main` (`run`), or as the built binary (`launch`)
 /// where the process itself is under test: exit codes, the BLAS kernel's re-exec, an environment of its own.

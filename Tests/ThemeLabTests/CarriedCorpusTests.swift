@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import ThemeLab
+import ThemeLabCore
+import ThemeLabCorpus
 
 /// The corpora of issue 33 through the registry, on their real rows (Datasets/), and the checks every carried file gets.
 @Suite struct CarriedCorpusTests {

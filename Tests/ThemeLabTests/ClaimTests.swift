@@ -1,7 +1,13 @@
 import Foundation
 import Testing
 
-@testable import ThemeLab
+@testable import ThemeLabCLI
+@testable import ThemeLabCore
+@testable import ThemeLabMeasures
+@testable import ThemeLabMethods
+@testable import ThemeLabPairs
+@testable import ThemeLabReport
+@testable import ThemeLabStudy
 
 /// The claims C1–C9: every verdict of each claim on hand-made analyses and replays, with its reason, and the committed
 /// report's claims table and replay verdicts are what the claims decide from the committed results.
@@ -203,7 +209,7 @@ import Testing
 
     @Test func c7HoldsWhenThemeSumsGiveTheSameBits() {
         func sums(_ difference: Double, replicates: Estimate? = nil) -> ClaimsReport.Row {
-            var r = ReproductionReport.ThemeSumsResult(
+            var r = ThemeSumsResult(
                 corpus: "seed-26", source: "vectors", identicalBits: difference == 0, maxAbsDifference: difference)
             r.replicates = replicates
             return C7ThemeSumsGiveTheMean.row(r)
@@ -292,7 +298,7 @@ import Testing
             try JSONOutput.read(AnalysisResults.self, path: root + "/results/\($0)/\($0).json", expected: "results")
         }
         let source = try #require(experiments.lazy.flatMap(\.analyses).first { $0.corpus.name == layout.themeSums }?.source)
-        var c7 = ReproductionReport.ThemeSumsResult(corpus: layout.themeSums, source: source, identicalBits: true, maxAbsDifference: 0)
+        var c7 = ThemeSumsResult(corpus: layout.themeSums, source: source, identicalBits: true, maxAbsDifference: 0)
         (c7.replicates, c7.identicalReplicates) = (Estimate(n: 10, mean: 0, sd: 0, low: 0, high: 0), 10)
         let rows = ClaimsReport.rows(experiments) + [C7ThemeSumsGiveTheMean.row(c7)]
         #expect(Set(rows.map(\.claim)) == ["C1", "C2", "C3", "C4", "C5", "C6", "C7"] && rows.count > 100)

@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
-@testable import ThemeLab
+@testable import ThemeLabCore
+@testable import ThemeLabCorpus
+@testable import ThemeLabMeasures
+@testable import ThemeLabMethods
+@testable import ThemeLabPairs
+@testable import ThemeLabStudy
 
 /// HDBSCAN against scikit-learn (Fixtures/sklearn-hdbscan.json) and Leiden against leidenalg and
 /// igraph (Fixtures/leiden.json), both made by scripts/fixtures/make_community_fixtures.py; plus

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
-
-@testable import ThemeLab
+import ThemeLabCore
+import ThemeLabCorpus
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabPairs
+import ThemeLabStudy
 
 /// One suite over every grouping and every threshold rule (as scikit-learn's `parametrize_with_checks`
 /// runs one over every estimator): the contract each must keep on ordinary and on degenerate inputs.

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-
-@testable import ThemeLab
+import ThemeLabCorpus
 
 @Suite struct CorpusReaderTests {
     func write(_ text: String, _ name: String) -> String {

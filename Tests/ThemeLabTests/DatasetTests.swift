@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
-@testable import ThemeLab
+import ThemeLabCore
+import ThemeLabCorpus
+import ThemeLabPairs
 
 /// Corpora through the registry, on real rows: the committed seeds and CLINC150 (Datasets/), WordNet
 /// from Debian's wordnet-base.

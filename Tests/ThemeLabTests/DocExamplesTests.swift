@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-
-@testable import ThemeLabCLI
+import ThemeLabCLI
 
 /// Examples that cannot rot: every shell block of `README.md` and `docs/*.md` is marked, and the marked ones run.
 ///

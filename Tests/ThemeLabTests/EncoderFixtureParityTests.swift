@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import ThemeLab
+import ThemeLabCore
+import ThemeLabEncoder
 
 /// Tiny random-weight models, one per architecture × tokenizer × pooling combination, made by
 /// scripts/fixtures/make_encoder_fixtures.py with sentence-transformers (Fixtures/encoders/NAME/expected.json: its

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ThemeLab
+@testable import ThemeLabCore
+@testable import ThemeLabEncoder
 
 /// The Swift encoder against PyTorch/transformers figures for all-MiniLM-L6-v2
 /// (Fixtures/minilm-reference.json, copied from shared/reference). These need the real weights,

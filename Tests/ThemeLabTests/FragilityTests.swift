@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-
-@testable import ThemeLab
+import ThemeLabCore
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabReport
 
 /// The last-bit check: vectors move by exactly one unit in the last place, seeded; verdicts that change are named.
 @Suite struct FragilityTests {

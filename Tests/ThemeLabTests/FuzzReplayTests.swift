@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-
-@testable import ThemeLab
+import ThemeLabFuzz
 
 /// Every committed fuzz input (Fixtures/fuzz/TARGET/): the seeds `make fuzz` starts from, which
 /// must parse (so the fuzzer starts from the real format), and every crasher it found, which must

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
-
-@testable import ThemeLab
+import ThemeLabCore
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabReport
+import ThemeLabStudy
 
 /// `themelab check` never passes wrongly: NaN, missing values, duplicate rows and tolerances that
 /// check nothing all fail, each with a message naming the row or the tolerance. Built on the

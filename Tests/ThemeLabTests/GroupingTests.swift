@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
-@testable import ThemeLab
+@testable import ThemeLabCore
+@testable import ThemeLabCorpus
+@testable import ThemeLabMeasures
+@testable import ThemeLabMethods
+@testable import ThemeLabPairs
 
 /// Groupings against scipy (Fixtures/scipy-grouping.*, made by
 /// scripts/fixtures/make_grouping_fixtures.py) and hand-worked cases. Partitions are compared

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import ThemeLab
+@testable import ThemeLabCore
+@testable import ThemeLabEncoder
+@testable import ThemeLabPairs
+@testable import ThemeLabStudy
 
 /// Issue 42: each defect of the third hostile-input pass, reproduced. Every test here failed before the fix.
 @Suite struct HostileInputRound3Tests {

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-
-@testable import ThemeLab
+import ThemeLabCore
+import ThemeLabCorpus
+import ThemeLabEncoder
+import ThemeLabMethods
 
 /// Files a hostile or careless user could hand the harness: each is refused with a message naming
 /// the file and the field, or handled as the reference tools handle it; none traps or silently

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ThemeLab
+@testable import ThemeLabCore
+@testable import ThemeLabMethods
+@testable import ThemeLabPairs
 
 /// The invariants of the spanning forest, the average-linkage dendrogram and HDBSCAN's condensed tree
 /// (in the spirit of swift-collections' `_checkInvariants()`): kept on random inputs, and found broken

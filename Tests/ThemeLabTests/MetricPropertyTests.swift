@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import ThemeLab
+import ThemeLabCore
+import ThemeLabMeasures
 
 /// The properties scikit-learn's clustering metrics are tested for: symmetry, invariance to
 /// renaming labels, ARI at chance level on random labelings, and empty or single-item inputs.

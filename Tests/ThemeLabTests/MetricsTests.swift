@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ThemeLab
+@testable import ThemeLabMeasures
+@testable import ThemeLabReport
+@testable import ThemeLabStudy
 
 /// Recovery metrics against scikit-learn 1.9.1 (Fixtures/sklearn-metrics.json, made by
 /// scripts/fixtures/make_reference_fixtures.py), to 1e-9.

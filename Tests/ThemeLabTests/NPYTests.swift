@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-
-@testable import ThemeLab
+import ThemeLabCore
 
 @Suite struct NPYTests {
     let expected: [Float] = [0.5, -1.25, 3.0, 1e-3, 2.0, -0.0]

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ThemeLab
+@testable import ThemeLabCore
+@testable import ThemeLabPairs
 
 /// The pairwise pass against a naive Float64 reference: every i<j cosine computed directly.
 @Suite struct PairEngineTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import ThemeLab
+import ThemeLabCore
+import ThemeLabEncoder
 
 /// sentence-transformers' pooling modes: each by hand on three tokens, the modes a `1_Pooling/config.json` turns on and
 /// the refusals, and a model folder whose pooling concatenates CLS and mean.

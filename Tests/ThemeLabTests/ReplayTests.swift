@@ -1,7 +1,13 @@
 import Foundation
 import Testing
 
-@testable import ThemeLab
+@testable import ThemeLabCore
+@testable import ThemeLabCorpus
+@testable import ThemeLabMeasures
+@testable import ThemeLabMethods
+@testable import ThemeLabPairs
+@testable import ThemeLabReport
+@testable import ThemeLabStudy
 
 /// The replay (claims C8, C9): regroup moments and recorded figures on a hand-worked timeline, the
 /// Gram-form regroup against direct centring and `LeaderGrouping`, running sums against recomputation.

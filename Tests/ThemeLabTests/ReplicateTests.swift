@@ -1,7 +1,11 @@
 import Foundation
 import Testing
-
-@testable import ThemeLab
+import ThemeLabCore
+import ThemeLabCorpus
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabReport
+import ThemeLabStudy
 
 /// Issue 15: replicates in experiments — bad configurations refused naming the file and field,
 /// and every figure carrying its interval through JSON, CSV, Markdown, comparisons and plots.

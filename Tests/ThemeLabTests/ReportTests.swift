@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
-@testable import ThemeLab
+@testable import ThemeLabCore
+@testable import ThemeLabMeasures
+@testable import ThemeLabMethods
+@testable import ThemeLabReport
+@testable import ThemeLabStudy
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -107,7 +111,7 @@ import Testing
             }
         }
         let source = try #require(experiments.lazy.flatMap(\.2.analyses).first { $0.corpus.name == layout.themeSums }?.source)
-        var c7 = ReproductionReport.ThemeSumsResult(corpus: layout.themeSums, source: source, identicalBits: true, maxAbsDifference: 0)
+        var c7 = ThemeSumsResult(corpus: layout.themeSums, source: source, identicalBits: true, maxAbsDifference: 0)
         (c7.replicates, c7.identicalReplicates) = (Estimate(n: 10, mean: 0, sd: 0, low: 0, high: 0), 10)
         var report = ReproductionReport(experiments: experiments, c7: c7, layout: layout)
         report.replays = replays

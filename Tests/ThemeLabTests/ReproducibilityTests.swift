@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
-@testable import ThemeLab
+import ThemeLabCore
+import ThemeLabMethods
+import ThemeLabStudy
 
 /// The determinism contract (docs/determinism.md): the committed results are what the code
 /// computes, and the CI gate holds across BLAS kernels while still catching real regressions.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import ThemeLab
+import ThemeLabCore
+import ThemeLabEncoder
 
 @Suite struct SafeTensorsTests {
     @Test func readsF32AndBF16WithOrWithoutPrefix() throws {

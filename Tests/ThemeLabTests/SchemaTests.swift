@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import ThemeLab
+@testable import ThemeLabCore
+@testable import ThemeLabPairs
+@testable import ThemeLabReport
+@testable import ThemeLabStudy
 
 /// A JSON value, decoded with JSONDecoder (no packages): what the validator below walks.
 indirect enum JSONValue: Decodable, Equatable {

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import ThemeLab
+@testable import ThemeLabCore
+@testable import ThemeLabMeasures
+@testable import ThemeLabMethods
+@testable import ThemeLabPairs
 
 /// The separation figures and the EM, Kittler–Illingworth and silhouette rules against independent
 /// references (Fixtures/sklearn-separation.json, scripts/fixtures/make_separation_fixtures.py):

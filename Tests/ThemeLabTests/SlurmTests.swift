@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-
-@testable import ThemeLab
+import ThemeLabCLI
+import ThemeLabCore
+import ThemeLabPairs
+import ThemeLabStudy
 
 /// The local one-node cluster of scripts/slurm/local-cluster, which `make test` starts when it runs as root and
 /// points SLURM_CONF at. Without it the cluster tests are skipped with the reason, except under CI, where they must run.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import ThemeLab
+import ThemeLabCore
+import ThemeLabMethods
 
 /// Spaces against numpy (Fixtures/numpy-spaces.json, scripts/fixtures/make_space_fixtures.py):
 /// every pairwise cosine within 1e-5 (Float32 against Float64). Cosines, not vectors, are

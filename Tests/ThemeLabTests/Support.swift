@@ -1,6 +1,7 @@
 import Foundation
-
-@testable import ThemeLab
+import ThemeLabCore
+import ThemeLabMethods
+import ThemeLabStudy
 
 /// Path of a committed fixture file.
 func fixture(_ name: String) -> String {

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-
-@testable import ThemeLab
+import ThemeLabCore
 
 @Suite struct SupportTests {
     /// A remembered hash is used only while the file's state is unchanged: rewriting it with the same size and its old

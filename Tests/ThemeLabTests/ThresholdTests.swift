@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
-@testable import ThemeLab
+@testable import ThemeLabCore
+@testable import ThemeLabCorpus
+@testable import ThemeLabMeasures
+@testable import ThemeLabMethods
+@testable import ThemeLabPairs
+@testable import ThemeLabStudy
 
 /// Threshold rules: Otsu against scikit-image 0.26 (Fixtures/skimage-otsu.json), the others on
 /// hand-worked or analytic cases.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import ThemeLab
+import ThemeLabCore
+import ThemeLabEncoder
 
 /// WordPiece on a hand-made vocabulary, worked by hand.
 @Suite struct TokenizerTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
-@testable import ThemeLab
+import ThemeLabCorpus
+import ThemeLabMeasures
+import ThemeLabStudy
 
 /// Issue 15: intervals, paired comparisons and replicates, against scipy and hand-worked cases.
 struct UncertaintyTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
-@testable import ThemeLab
+import ThemeLabCore
+import ThemeLabMethods
+import ThemeLabStudy
 
 /// One validation layer: an experiment file and the command line are held to the same bounds,
 /// refused with the file and field named, before any corpus is embedded (issue 13).

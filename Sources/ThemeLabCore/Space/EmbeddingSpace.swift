@@ -1,0 +1,104 @@
+import COpenBLAS
+import Foundation
+
+/// A geometry to compare vectors in. Each turns raw vectors (N×d, one row per item) into unit
+/// vectors whose dot products are the similarities of that space (docs/method.md, "Claims and definitions").
+package enum EmbeddingSpace: Sendable, Equatable, CustomStringConvertible {
+    /// Cosine of the raw vectors: u = x/‖x‖.
+    case raw
+    /// The app's method: μ = mean of unit vectors, c = (u − μ)/‖u − μ‖.
+    case centred
+    /// Subtract the mean of the raw (unnormalised) vectors, then normalise.
+    case centredUnnormalised
+    /// All-but-the-top (Mu & Viswanath 2018): centred, then remove the top D principal
+    /// directions of the centred vectors' covariance, then renormalise.
+    case allButTheTop(directions: Int?)
+    /// Whitening (Su et al. 2021): centred, times U_k·diag(1/√λ_k), then renormalise.
+    case whiten(components: Int?)
+
+    /// Parses `raw`, `centred`, `centred-unnormalised`, `abtt`, `abtt(D)`, `whiten`, `whiten(k)`.
+    package init(name: String) throws {
+        let parsed = try RuleName(name)
+        try parsed.takes(atMost: 1)
+        switch parsed.base {
+        case "raw" where parsed.argument == nil: self = .raw
+        case "centred" where parsed.argument == nil, "centered" where parsed.argument == nil: self = .centred
+        case "centred-unnormalised" where parsed.argument == nil: self = .centredUnnormalised
+        case "abtt": self = .allButTheTop(directions: try parsed.count("D"))
+        case "whiten": self = .whiten(components: try parsed.count("k"))
+        default:
+            throw ThemeLabError.usage(
+                "unknown space '\(name)' (expected raw, centred, centred-unnormalised, abtt, abtt(D), whiten, whiten(k))")
+        }
+    }
+
+    package var description: String {
+        switch self {
+        case .raw: "raw"
+        case .centred: "centred"
+        case .centredUnnormalised: "centred-unnormalised"
+        case .allButTheTop(let d): d.map { "abtt(\($0))" } ?? "abtt"
+        case .whiten(let k): k.map { "whiten(\($0))" } ?? "whiten"
+        }
+    }
+
+    /// Unit vectors of this space. `itemName` names a row in errors (a zero or non-finite vector).
+    package func transform(_ x: Matrix, itemName: (Int) -> String = { "row \($0)" }) throws -> Matrix {
+        switch self {
+        case .raw:
+            return try unitRows(x, itemName: itemName)
+        case .centred:
+            let u = try unitRows(x, itemName: itemName)
+            return try unitRows(subtracting(columnMean(u), from: u), itemName: { "\(itemName($0)) after centring" })
+        case .centredUnnormalised:
+            _ = try unitRows(x, itemName: itemName)
+            return try unitRows(subtracting(columnMean(x), from: x), itemName: { "\(itemName($0)) after centring" })
+        case .allButTheTop(let directions):
+            let c = try EmbeddingSpace.centred.transform(x, itemName: itemName)
+            let d = directions ?? max(1, c.cols / 100)
+            guard d < c.cols else { throw ThemeLabError.usage("abtt(\(d)): D must be below the dimension \(c.cols)") }
+            let pca = try PrincipalAxes(c)
+            var projected = c
+            for axis in pca.axes(top: d) { projectOut(axis, from: &projected) }
+            return try unitRows(projected, itemName: { "\(itemName($0)) after removing the top \(d) directions" })
+        case .whiten(let components):
+            let c = try EmbeddingSpace.centred.transform(x, itemName: itemName)
+            let k = components ?? c.cols
+            guard k <= c.cols else { throw ThemeLabError.usage("whiten(\(k)): k must be at most the dimension \(c.cols)") }
+            let pca = try PrincipalAxes(c)
+            let smallest = pca.eigenvalues[pca.eigenvalues.count - k]
+            guard smallest > 1e-6 * pca.eigenvalues.last! else {
+                throw ThemeLabError.input(
+                    "whiten(\(k)): the covariance has rank below \(k) (\(c.rows) items in \(c.cols) dims); choose a smaller k")
+            }
+            return try unitRows(pca.whitened(c, components: k), itemName: { "\(itemName($0)) after whitening" })
+        }
+    }
+}
+
+/// Column means (accumulated in Float64).
+package func columnMean(_ x: Matrix) -> [Float] {
+    var sums = [Double](repeating: 0, count: x.cols)
+    x.withUnsafePointer { p in
+        for i in 0..<x.rows { for k in 0..<x.cols { sums[k] += Double(p[i * x.cols + k]) } }
+    }
+    return sums.map { Float($0 / Double(max(x.rows, 1))) }
+}
+
+package func subtracting(_ mean: [Float], from x: Matrix) -> Matrix {
+    var y = x
+    y.withUnsafeMutablePointer { p in
+        for i in 0..<x.rows { for k in 0..<x.cols { p[i * x.cols + k] -= mean[k] } }
+    }
+    return y
+}
+
+/// x ← x − (x·a)a for every row, a unit axis (one sgemv and one sger).
+package func projectOut(_ axis: [Float], from x: inout Matrix) {
+    var coefficients = [Float](repeating: 0, count: x.rows)
+    let (n, d) = (Int32(x.rows), Int32(x.cols))
+    x.withUnsafeMutablePointer { p in
+        cblas_sgemv(CblasRowMajor, CblasNoTrans, n, d, 1, p, d, axis, 1, 0, &coefficients, 1)
+        cblas_sger(CblasRowMajor, n, d, -1, coefficients, 1, axis, 1, p, d)
+    }
+}

@@ -1,0 +1,36 @@
+/// A dense row-major Float32 matrix that owns its storage. BLAS reads and writes the storage
+/// in place through `withUnsafe…Pointer`; nothing is copied on the way.
+package struct Matrix: Sendable, Equatable {
+    package let rows: Int
+    package let cols: Int
+    package var storage: [Float]
+
+    package init(rows: Int, cols: Int, storage: [Float]) {
+        precondition(rows >= 0 && cols >= 0 && storage.count == rows * cols, "matrix storage does not match its shape")
+        self.rows = rows
+        self.cols = cols
+        self.storage = storage
+    }
+
+    package init(rows: Int, cols: Int, repeating value: Float = 0) {
+        self.init(rows: rows, cols: cols, storage: [Float](repeating: value, count: rows * cols))
+    }
+
+    package subscript(row: Int, col: Int) -> Float {
+        get { storage[row * cols + col] }
+        set { storage[row * cols + col] = newValue }
+    }
+
+    package func row(_ i: Int) -> ArraySlice<Float> { storage[(i * cols)..<((i + 1) * cols)] }
+
+    /// The matrix of rows `kept`, in that order.
+    package func rows(_ kept: [Int]) -> Matrix { Matrix(rows: kept.count, cols: cols, storage: kept.flatMap { row($0) }) }
+
+    package func withUnsafePointer<R>(_ body: (UnsafePointer<Float>) throws -> R) rethrows -> R {
+        try storage.withUnsafeBufferPointer { try body($0.baseAddress!) }
+    }
+
+    package mutating func withUnsafeMutablePointer<R>(_ body: (UnsafeMutablePointer<Float>) throws -> R) rethrows -> R {
+        try storage.withUnsafeMutableBufferPointer { try body($0.baseAddress!) }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Writes files so a reader never sees half of one: the bytes go to a temporary file in the
+/// same folder, which is then renamed over the destination. The temporary file is created by
+/// `mkstemp` (exclusively, with an unpredictable name, never through a planted link), and the
+/// rename replaces a link at the destination instead of writing through it.
+package enum AtomicFile {
+    package static func write(_ data: Data, to path: String) throws {
+        try write([(data, path)])
+    }
+
+    /// Several files that belong together (a corpus and its vectors, vectors and their record): every
+    /// one is written and synced before the first is renamed into place, so a failure or a kill
+    /// while writing leaves none of them, and the renames follow one another within microseconds.
+    package static func write(_ files: [(data: Data, path: String)]) throws {
+        var staged: [(temporary: String, path: String)] = []
+        defer { for s in staged { unlink(s.temporary) } }
+        for (data, path) in files { staged.append((try stage(data, for: path), path)) }
+        for (k, s) in staged.enumerated() where rename(s.temporary, s.path) != 0 {
+            throw ThemeLabError.input(
+                "\(s.path): cannot write (\(String(cString: strerror(errno))))"
+                    + (k > 0 ? "; \(staged[..<k].map(\.path).joined(separator: ", ")) already replaced" : ""))
+        }
+        staged = []
+    }
+
+    /// The bytes in a new synced temporary file beside `path`.
+    private static func stage(_ data: Data, for path: String) throws -> String {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent()
+        func failure(_ reason: String) -> ThemeLabError { .input("\(path): cannot write (\(reason))") }
+        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+            throw failure("cannot create its folder: \(error.localizedDescription)")
+        }
+        var fd: Int32 = -1
+        let temporary = fromTemplate(folder.appendingPathComponent(".\(url.lastPathComponent).").path) {
+            fd = mkstemp($0)
+            return fd >= 0
+        }
+        guard let temporary else { throw failure(String(cString: strerror(errno))) }
+        var written = 0
+        let ok = data.withUnsafeBytes { bytes -> Bool in
+            while written < bytes.count {
+                let n = Foundation.write(fd, bytes.baseAddress! + written, bytes.count - written)
+                if n <= 0 { return false }
+                written += n
+            }
+            return fsync(fd) == 0
+        }
+        let reason = String(cString: strerror(errno))
+        close(fd)
+        guard ok, chmod(temporary, 0o644) == 0 else {
+            let why = ok ? String(cString: strerror(errno)) : reason
+            unlink(temporary)
+            throw failure(why)
+        }
+        return temporary
+    }
+
+    /// `mkdtemp`: a new folder with an unpredictable name, never one that already existed.
+    package static func makeTemporaryFolder(in folder: String, prefix: String) throws -> String {
+        guard let made = fromTemplate("\(folder)/\(prefix)", { mkdtemp($0) != nil }) else {
+            throw ThemeLabError.input("\(folder): cannot create a temporary folder (\(String(cString: strerror(errno))))")
+        }
+        return made
+    }
+
+    /// `prefix` + "XXXXXX" handed to `mkstemp`/`mkdtemp`, which fill in the name; nil when `create` fails.
+    private static func fromTemplate(_ prefix: String, _ create: (UnsafeMutablePointer<CChar>) -> Bool) -> String? {
+        var template = Array((prefix + "XXXXXX").utf8CString)
+        return template.withUnsafeMutableBufferPointer { create($0.baseAddress!) ? String(cString: $0.baseAddress!) : nil }
+    }
+
+    package static func write(_ text: String, to path: String) throws {
+        try write(Data(text.utf8), to: path)
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Everything one command reads and writes, checked together before any work: the one check that no command writes
+/// over what it reads. Refused, naming both paths: an output that is an input (the same path after resolving links, or
+/// the same file), an input inside a folder the command writes into or replaces, a folder replaced whole that holds
+/// another output (gather replacing results/NAME would delete a work folder inside it), and one path given as two outputs.
+package struct CommandPaths {
+    package enum Role: Sendable {
+        /// A file written (atomically).
+        case file
+        /// A folder files are written into.
+        case folder
+        /// A folder replaced whole: everything in it before is gone after.
+        case replacedFolder
+    }
+
+    package let inputs: [String]
+    package let outputs: [(path: String, role: Role)]
+
+    package init(reads inputs: [String], writes outputs: [(String, Role)]) {
+        self.inputs = inputs
+        self.outputs = outputs.map { (path: $0.0, role: $0.1) }
+    }
+
+    package func check() throws {
+        let ins = inputs.map(Self.canonical)
+        let outs = outputs.map { Self.canonical($0.path) }
+        for (k, o) in outputs.enumerated() {
+            let out = outs[k]
+            if let twice = outs[..<k].firstIndex(of: out) {
+                throw ThemeLabError.usage("\(o.path) and \(outputs[twice].path) are one output; choose two paths")
+            }
+            for (input, inp) in zip(inputs, ins) {
+                if out == inp || Self.sameFile(o.path, input) {
+                    throw ThemeLabError.usage("output \(o.path) is the input \(input); choose another output path")
+                }
+                if o.role != .file && Self.isInside(inp, out) {
+                    throw ThemeLabError.usage("the input \(input) is inside the output folder \(o.path); keep inputs outside it")
+                }
+            }
+            // The same path twice is caught above when the later of the two comes round.
+            if o.role == .replacedFolder, let inside = outs.indices.first(where: { Self.isInside(outs[$0], out) }) {
+                throw ThemeLabError.usage("\(o.path) is replaced whole, and \(outputs[inside].path) is inside it; choose folders apart")
+            }
+        }
+    }
+
+    package static func isInside(_ path: String, _ folder: String) -> Bool { path.hasPrefix(folder == "/" ? "/" : folder + "/") }
+
+    package static func sameFile(_ a: String, _ b: String) -> Bool {
+        var x = stat()
+        var y = stat()
+        return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino
+    }
+
+    /// `path` absolute, without `.`/`..`, and with the links of its longest existing ancestor resolved (an output
+    /// need not exist yet).
+    package static func canonical(_ path: String) -> String {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        var existing = url
+        var rest: [String] = []
+        while !FileManager.default.fileExists(atPath: existing.path) && existing.path != "/" {
+            rest.insert(existing.lastPathComponent, at: 0)
+            existing.deleteLastPathComponent()
+        }
+        let resolved =
+            realpath(existing.path, nil).map { p in
+                defer { free(p) }
+                return String(cString: p)
+            } ?? existing.path
+        return rest.reduce(URL(fileURLWithPath: resolved)) { $0.appendingPathComponent($1) }.path
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import ThemeLabCore
+
+/// Reads a corpus from JSONL (one object per line) or from CSV/TSV with a header row naming the
+/// same columns: `id`, `text`, `label`, optional `group2` and `order`. Errors name the file and line.
+package enum CorpusReader {
+    package static func read(path: String) throws -> Corpus {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ThemeLabError.input("\(path): cannot read file")
+        }
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        case "csv": return try parseDelimited(data, delimiter: ",", file: path, name: name)
+        case "tsv": return try parseDelimited(data, delimiter: "\t", file: path, name: name)
+        default: return try parseJSONL(data, file: path, name: name)
+        }
+    }
+
+    package static func parseJSONL(_ data: Data, file: String, name: String) throws -> Corpus {
+        var builder = Builder(file: file)
+        var lineNumber = 0
+        for rawLine in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            lineNumber += 1
+            guard let line = String(data: rawLine, encoding: .utf8) else {
+                throw ThemeLabError.input("\(file):\(lineNumber): invalid UTF-8")
+            }
+            if line.allSatisfy(\.isWhitespace) { continue }
+            let object: Any
+            do {
+                object = try JSONSerialization.jsonObject(with: Data(line.utf8))
+            } catch {
+                throw ThemeLabError.input("\(file):\(lineNumber): not valid JSON (expected one object per line)")
+            }
+            guard let fields = object as? [String: Any] else {
+                throw ThemeLabError.input("\(file):\(lineNumber): expected a JSON object")
+            }
+            var strings: [String: String] = [:]
+            for (key, value) in fields {
+                switch value {
+                case let s as String where key != "order": strings[key] = s
+                case let n as NSNumber where key == "order" && wholeNumber(n) != nil: strings[key] = String(wholeNumber(n)!)
+                case is NSNull: continue
+                default:
+                    guard ["id", "text", "label", "group2", "order"].contains(key) else { continue }
+                    throw ThemeLabError.input("\(file):\(lineNumber): field '\(key)' must be \(key == "order" ? "an integer" : "a string")")
+                }
+            }
+            try builder.add(strings, line: lineNumber)
+        }
+        return try builder.corpus(name: name)
+    }
+
+    package static func parseDelimited(_ data: Data, delimiter: Character, file: String, name: String) throws -> Corpus {
+        guard let text = String(data: data, encoding: .utf8) else {
+            let line = firstInvalidUTF8Line(data)
+            throw ThemeLabError.input("\(file):\(line): invalid UTF-8")
+        }
+        let records = try DelimitedText.records(text, delimiter: delimiter, file: file)
+        guard let header = records.first else { throw ThemeLabError.input("\(file): empty file (expected a header row)") }
+        let columns = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
+        var builder = Builder(file: file)
+        for record in records.dropFirst() {
+            if record.fields.count == 1, record.fields[0].isEmpty { continue }
+            guard record.fields.count == columns.count else {
+                throw ThemeLabError.input("\(file):\(record.line): \(record.fields.count) fields, header has \(columns.count)")
+            }
+            var strings: [String: String] = [:]
+            for (column, value) in zip(columns, record.fields) where !value.isEmpty { strings[column] = value }
+            try builder.add(strings, line: record.line)
+        }
+        return try builder.corpus(name: name)
+    }
+
+    package static func firstInvalidUTF8Line(_ data: Data) -> Int {
+        var line = 0
+        for chunk in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            line += 1
+            if String(data: chunk, encoding: .utf8) == nil { return line }
+        }
+        return line
+    }
+
+    /// Collects items, checking each row as it comes.
+    package struct Builder {
+        package let file: String
+        package var items: [CorpusItem] = []
+        package var lineOfID: [String: Int] = [:]
+        package var labeledLine: Int?
+        package var unlabeledLine: Int?
+        package var orderedLine: Int?
+        package var unorderedLine: Int?
+        package var lineOfOrder: [Int: Int] = [:]
+
+        package init(file: String) { self.file = file }
+
+        package mutating func add(_ fields: [String: String], line: Int) throws {
+            guard let id = fields["id"], !id.isEmpty else {
+                throw ThemeLabError.input("\(file):\(line): missing field 'id'")
+            }
+            if let first = lineOfID[id] {
+                throw ThemeLabError.input("\(file):\(line): duplicate id '\(id)' (first on line \(first))")
+            }
+            var order: Int?
+            if let o = fields["order"] {
+                guard let n = Int(o) else { throw ThemeLabError.input("\(file):\(line): field 'order' must be an integer, got '\(o)'") }
+                if let first = lineOfOrder[n] {
+                    throw ThemeLabError.input("\(file):\(line): order \(n) repeats line \(first)'s (each item is saved at its own step)")
+                }
+                lineOfOrder[n] = line
+                order = n
+            }
+            try everyOrNone("order", given: order != nil, line: line, &orderedLine, &unorderedLine, "give every item an order or none")
+            let label = fields["label"]
+            try everyOrNone("label", given: label != nil, line: line, &labeledLine, &unlabeledLine, "label every item or none")
+            lineOfID[id] = line
+            items.append(CorpusItem(id: id, text: fields["text"], label: label, group2: fields["group2"], order: order))
+        }
+
+        /// Refuses a field that some rows give and others lack, naming the later line and the first of the other kind.
+        package func everyOrNone(
+            _ field: String, given: Bool, line: Int, _ with: inout Int?, _ without: inout Int?, _ advice: String
+        ) throws {
+            if given { with = with ?? line } else { without = without ?? line }
+            guard let w = with, let o = without else { return }
+            throw ThemeLabError.input(
+                "\(file):\(max(w, o)): missing field '\(field)' (line \(min(w, o)) \(w < o ? "has" : "lacks") one; \(advice))")
+        }
+
+        package func corpus(name: String) throws -> Corpus {
+            guard !items.isEmpty else { throw ThemeLabError.input("\(file): empty file (expected at least one item)") }
+            return Corpus(name: name, items: items)
+        }
+    }
+}
+
+/// RFC 4180 records: fields separated by a delimiter, optionally double-quoted (a quote inside
+/// a quoted field is doubled), records ended by LF, CRLF or a lone CR (as Python's csv reads them).
+package enum DelimitedText {
+    package struct Record {
+        package var fields: [String]
+        package var line: Int
+    }
+
+    package static func records(_ text: String, delimiter: Character, file: String) throws -> [Record] {
+        var records: [Record] = []
+        var fields: [String] = []
+        var field = ""
+        var inQuotes = false
+        var line = 1
+        var recordLine = 1
+        var chars = text.makeIterator()
+        var pending: Character? = nil
+        func next() -> Character? {
+            if let p = pending {
+                pending = nil
+                return p
+            }
+            return chars.next()
+        }
+        while let c = next() {
+            if inQuotes {
+                if c == "\"" {
+                    if let n = next() {
+                        if n == "\"" {
+                            field.append("\"")
+                        } else {
+                            inQuotes = false
+                            pending = n
+                        }
+                    } else {
+                        inQuotes = false
+                    }
+                } else {
+                    if c == "\n" || c == "\r\n" || c == "\r" { line += 1 }
+                    field.append(c)
+                }
+                continue
+            }
+            switch c {
+            case "\"" where field.isEmpty: inQuotes = true
+            case delimiter:
+                fields.append(field)
+                field = ""
+            case "\n", "\r\n", "\r":
+                fields.append(field)
+                field = ""
+                records.append(Record(fields: fields, line: recordLine))
+                fields = []
+                line += 1
+                recordLine = line
+            default: field.append(c)
+            }
+        }
+        if inQuotes { throw ThemeLabError.input("\(file):\(recordLine): unterminated quoted field") }
+        if !field.isEmpty || !fields.isEmpty {
+            fields.append(field)
+            records.append(Record(fields: fields, line: recordLine))
+        }
+        return records
+    }
+}
+
+/// A JSON number that is a whole number (not a boolean, which JSONSerialization also gives as a number), else nil.
+package func wholeNumber(_ n: NSNumber) -> Int? {
+    String(cString: n.objCType) == "c" ? nil : Int(exactly: n.doubleValue)
+}

@@ -1,0 +1,126 @@
+import COpenBLAS
+import Dispatch
+import Foundation
+import ThemeLabCore
+
+/// Text → sentence vectors of a chosen layer: the folder's prompt, tokenizer, transformer, pooling modes and Dense
+/// layers together (Normalize is the harness's own unit-normalisation, applied where a vector is used).
+/// Sentences are sorted by token count and packed into batches of similar length; two workers
+/// each run whole batches with single-threaded BLAS. The batches depend only on the texts, so
+/// the same texts always give the same bits.
+package final class SentenceEncoder: @unchecked Sendable {
+    package let folder: ModelFolder
+    package let configuration: EncoderConfiguration
+    package let tokenizer: any SentenceTokenizer
+    package let model: TransformerEncoder
+    /// The Dense layers' weights, in order.
+    package let dense: [DenseLayer]
+    /// The text put before every sentence (`PromptSettings`; "" for none).
+    package let prompt: String
+    /// SHA-256 of model.safetensors.
+    package let modelHash: String
+    /// SHA-256 over the other files that shape a vector (`ModelFolder.configurationFileNames`, each by name and SHA-256,
+    /// or "absent") and the prompt.
+    package let configurationHash: String
+    package var tokensPerBatch = 2048
+    package var workers = ProcessInfo.processInfo.activeProcessorCount
+
+    /// `prompt` names one of the folder's prompts ("none" for none; nil: the folder's default).
+    package init(folder: ModelFolder, prompt promptName: String? = nil) throws {
+        self.folder = folder
+        let weightsPath = "\(folder.path)/model.safetensors"
+        let names = try folder.configurationFileNames()
+        // The hashes name the bytes read only if no file changed between the snapshot and the last hash.
+        let snapshot = try FileSnapshot([weightsPath] + names.map { "\(folder.path)/\($0)" })
+        configuration = try folder.configuration()
+        prompt = try configuration.prompts.text(promptName)
+        tokenizer = try TokenizerFile.load(folder, configuration: configuration)
+        model = try TransformerEncoder(weights: try SafeTensors(path: weightsPath), configuration: configuration)
+        dense = try configuration.dense.map { try DenseLayer($0, folder: folder) }
+        modelHash = try FileHashCache.hex(file: weightsPath)
+        let files = try names.map { name in
+            let path = "\(folder.path)/\(name)"
+            return "\(name) " + (FileManager.default.fileExists(atPath: path) ? try SHA256.hex(file: path) : "absent") + "\n"
+        }
+        try snapshot.verify()
+        // The prompt shapes every vector too.
+        configurationHash = SHA256.hex(Data((files.joined() + (prompt.isEmpty ? "" : "prompt \(prompt.debugDescription)\n")).utf8))
+    }
+
+    /// Names the encoder's own arithmetic (the forward pass's code): raised whenever a change moves a vector's bits, so
+    /// no cache hands back vectors the current code would not compute.
+    package static let arithmeticVersion = 2
+
+    /// What the embedding cache is keyed by: the weights, the configuration, the BLAS kernel and the encoder's arithmetic.
+    package var cacheIdentity: String {
+        SHA256.hex(Data("\(modelHash) \(configurationHash) \(BLASRuntime.corename) encoder-\(Self.arithmeticVersion)".utf8))
+    }
+
+    /// Dimensions of the last layer's vectors.
+    package var dimensions: Int { configuration.sentenceDimensions }
+
+    /// Texts (as token ids) in batches of up to `tokensPerBatch` tokens, shortest first: indices into `ids`.
+    package func batches(_ ids: [[Int32]]) -> [[Int]] {
+        let order = ids.indices.sorted { (ids[$0].count, $0) < (ids[$1].count, $1) }
+        var batches: [[Int]] = [[]]
+        var budget = 0
+        for i in order {
+            if !batches[batches.count - 1].isEmpty && budget + ids[i].count > tokensPerBatch {
+                batches.append([])
+                budget = 0
+            }
+            batches[batches.count - 1].append(i)
+            budget += ids[i].count
+        }
+        return batches
+    }
+
+    /// Pooled vectors of `layer` (0 = embeddings, `layers` = last, after the Dense layers), one row per text, not
+    /// normalised. `progress` receives sentences done and the total.
+    package func embed(_ texts: [String], layer: Int, progress: ((Int, Int) -> Void)? = nil) throws -> Matrix {
+        guard (0...configuration.layers).contains(layer) else {
+            throw ThemeLabError.usage("--layer must be 0...\(configuration.layers) for this model, got \(layer)")
+        }
+        let ids = texts.map { tokenizer.encode(prompt + $0) }
+        let packed = batches(ids)
+        // The Dense layers follow the last layer only (an earlier layer's pooled vector is what a probe of it wants).
+        let layerDense = layer == configuration.layers ? dense : []
+        let h = layerDense.last?.module.outputs ?? configuration.hidden * configuration.pooling.count
+        var out = Matrix(rows: texts.count, cols: h)
+        struct Results {
+            package var pooled: [Matrix?]
+            package var done = 0
+            package var progress: ((Int, Int) -> Void)?
+        }
+        let queue = WorkQueue(count: packed.count, state: Results(pooled: Array(repeating: nil, count: packed.count), progress: progress))
+        let blasThreads = openblas_get_num_threads()
+        openblas_set_num_threads(1)
+        defer { openblas_set_num_threads(blasThreads) }
+        DispatchQueue.concurrentPerform(iterations: min(workers, packed.count)) { _ in
+            while let b = queue.take() {
+                let pooled = layerDense.reduce(model.pooled(packed[b].map { ids[$0] }, layer: layer, modes: configuration.pooling)) {
+                    $1.apply($0)
+                }
+                queue.withState { r in
+                    r.pooled[b] = pooled
+                    r.done += packed[b].count
+                    r.progress?(r.done, texts.count)
+                }
+            }
+        }
+        let pooledBatches = queue.withState { $0.pooled }
+        for (b, batch) in packed.enumerated() {
+            let pooled = pooledBatches[b]!
+            for (r, i) in batch.enumerated() {
+                for k in 0..<h { out[i, k] = pooled[r, k] }
+                guard (0..<h).allSatisfy({ out[i, $0].isFinite }) else {
+                    throw ThemeLabError.input(
+                        "\(folder.path): the model gave a non-finite vector for text \(i + 1) "
+                            + "(\(String(texts[i].prefix(40)).debugDescription))"
+                    )
+                }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,324 @@
+import COpenBLAS
+import Foundation
+import ThemeLabCore
+
+/// The forward pass of a post-layer-norm transformer encoder on BLAS (Vaswani et al. 2017), as transformers computes
+/// BERT, DistilBERT, RoBERTa, XLM-RoBERTa and MPNet in inference mode; what differs between them (tensor names,
+/// position numbering, token types, MPNet's relative-position bias) comes from the `EncoderArchitecture`:
+///   h₀ = LayerNorm(word[id] + position[row(p)] + tokenType[0])
+///   per layer: a = LayerNorm(h + Attention(h)·Wₒ + bₒ); h' = LayerNorm(a + GELU(a·W₁ + b₁)·W₂ + b₂)
+/// Sentences in a batch are packed row after row (`TokenRows`), each starting at a multiple of
+/// `TokenRows.alignment` rows: every projection is one `sgemm` over all rows of the batch, and attention
+/// runs per sentence on its own rows, so no padding mask is needed. Weights are stored [out, in], hence `x·Wᵀ`.
+package final class TransformerEncoder: @unchecked Sendable {
+    package struct Linear {
+        package var weight: FloatTensor  // [out, in]
+        package var bias: [Float]
+        package var input: Int, output: Int
+    }
+
+    package struct LayerNorm {
+        package var gamma: [Float], beta: [Float]
+    }
+
+    package struct Layer {
+        /// Query, key and value projections stacked into one [3·hidden, hidden] weight.
+        package var queryKeyValue: Linear
+        package var attentionOutput: Linear
+        package var attentionNorm: LayerNorm
+        package var intermediate: Linear, output: Linear
+        package var outputNorm: LayerNorm
+    }
+
+    package let configuration: EncoderConfiguration
+    package var architecture: any EncoderArchitecture { configuration.architecture }
+    package var shape: EncoderShape { configuration.architecture.shape }
+    package let wordEmbeddings: FloatTensor, positionEmbeddings: FloatTensor
+    /// Row 0 of the token-type table, or zeros.
+    package let tokenType: [Float]
+    package let embeddingNorm: LayerNorm
+    package let layers: [Layer]
+    /// MPNet's relative-position bias by head and distance, [heads, 2L − 1] for sentences of up to L tokens
+    /// (`maxSequenceLength`): row h at L − 1 + (j − i) is bias[bucket(j − i), h], looked up once here, not per score.
+    package let relativeBias: [Float]?
+
+    package init(weights: SafeTensors, configuration c: EncoderConfiguration) throws {
+        configuration = c
+        let architecture = c.architecture
+        let s = architecture.shape
+        let h = s.hidden
+        func linear(_ name: String, _ input: Int, _ output: Int) throws -> Linear {
+            Linear(
+                weight: try weights.tensor("\(name).weight", shape: [output, input]),
+                bias: try weights.floats("\(name).bias", shape: [output]), input: input, output: output)
+        }
+        func norm(_ name: String) throws -> LayerNorm {
+            LayerNorm(gamma: try weights.floats("\(name).weight", shape: [h]), beta: try weights.floats("\(name).bias", shape: [h]))
+        }
+        let names = architecture.embeddingNames
+        wordEmbeddings = try weights.tensor(names.words, shape: [s.vocabSize, h])
+        positionEmbeddings = try weights.tensor(names.positions, shape: [s.maxPositions, h])
+        tokenType =
+            try names.tokenTypes.map { name in
+                // BERT has two token types, RoBERTa one; a sentence is all type 0.
+                let rows = Swift.max(1, weights.entry(name)?.entry.shape.first ?? 1)
+                return Array(try weights.floats(name, shape: [rows, h]).prefix(h))
+            } ?? [Float](repeating: 0, count: h)
+        embeddingNorm = try norm(names.norm)
+        relativeBias = try architecture.relativeAttention.map { r in
+            let table = try weights.floats(r.weight, shape: [r.buckets, s.heads])
+            let distances = -(c.maxSequenceLength - 1)...(c.maxSequenceLength - 1)
+            return (0..<s.heads).flatMap { head in distances.map { table[r.bucket($0) * s.heads + head] } }
+        }
+        layers = try (0..<s.layers).map { i in
+            let n = architecture.layerNames(i)
+            let qkv = try [n.query, n.key, n.value].map { try linear($0, h, h) }
+            return Layer(
+                queryKeyValue: Linear(
+                    weight: FloatTensor(copying: qkv.flatMap(\.weight.values)), bias: qkv.flatMap(\.bias), input: h, output: 3 * h),
+                attentionOutput: try linear(n.attentionOutput, h, h), attentionNorm: try norm(n.attentionNorm),
+                intermediate: try linear(n.intermediate, h, s.intermediate), output: try linear(n.output, s.intermediate, h),
+                outputNorm: try norm(n.outputNorm))
+        }
+    }
+
+    /// The hidden states of `layer` (0 = embedding output) for each sentence of a batch of token-id sequences, pooled by
+    /// each of `modes` and concatenated: an n × (hidden · modes) matrix.
+    package func pooled(_ batch: [[Int32]], layer: Int, modes: [PoolingMode]) -> Matrix {
+        precondition((0...shape.layers).contains(layer), "layer out of range")
+        let h = shape.hidden
+        let packing = TokenRows(lengths: batch.map(\.count))
+        var x = [Float](repeating: 0, count: packing.rows * h)
+        x.withUnsafeMutableBufferPointer { x in
+            tokenType.withUnsafeBufferPointer { type in
+                for (s, ids) in batch.enumerated() {
+                    for (p, id) in ids.enumerated() {
+                        let row = x.baseAddress! + (packing.starts[s] + p) * h
+                        let w = wordEmbeddings.start + Int(id) * h
+                        let q = positionEmbeddings.start + architecture.positionRow(p) * h
+                        for k in 0..<h { row[k] = w[k] + q[k] + type[k] }
+                    }
+                }
+            }
+        }
+        layerNorm(&x, embeddingNorm, rows: packing.rows)
+        for l in layers.prefix(layer) { x = forward(l, x, packing) }
+
+        var pooled = Matrix(rows: batch.count, cols: h * modes.count)
+        x.withUnsafeBufferPointer { x in
+            pooled.storage.withUnsafeMutableBufferPointer { out in
+                for (s, start) in packing.starts.enumerated() {
+                    for (m, mode) in modes.enumerated() {
+                        mode.pool(
+                            x.baseAddress! + start * h, count: packing.lengths[s], hidden: h,
+                            into: out.baseAddress! + (s * modes.count + m) * h)
+                    }
+                }
+            }
+        }
+        return pooled
+    }
+
+    /// One matrix product C[m×n] = A[m×k]·Bᵀ of the forward pass.
+    package struct MatrixProduct: Sendable, Equatable {
+        package var m: Int, n: Int, k: Int
+    }
+
+    /// The products `pooled(_:layer:modes:)` makes for sentences of these token counts, in its order:
+    /// per layer Q|K|V over the batch's rows, then per sentence and head QKᵀ and P·V, then the attention output,
+    /// the intermediate and the output projection (for timing sgemm alone on the encoder's own shapes).
+    package func matrixProducts(lengths: [Int], layer: Int) -> [MatrixProduct] {
+        let c = shape
+        let dh = c.hidden / c.heads
+        let rows = TokenRows(lengths: lengths).rows
+        let perLayer =
+            [MatrixProduct(m: rows, n: 3 * c.hidden, k: c.hidden)]
+            + lengths.flatMap { n in (0..<c.heads).flatMap { _ in [MatrixProduct(m: n, n: n, k: dh), MatrixProduct(m: n, n: dh, k: n)] } }
+            + [
+                MatrixProduct(m: rows, n: c.hidden, k: c.hidden), MatrixProduct(m: rows, n: c.intermediate, k: c.hidden),
+                MatrixProduct(m: rows, n: c.hidden, k: c.intermediate),
+            ]
+        return Array(repeating: perLayer, count: layer).flatMap { $0 }
+    }
+
+    package func forward(_ l: Layer, _ x: [Float], _ packing: TokenRows) -> [Float] {
+        let context = attention(project(x, l.queryKeyValue, rows: packing.rows), packing)
+        var a = project(context, l.attentionOutput, rows: packing.rows)
+        add(x, to: &a)
+        layerNorm(&a, l.attentionNorm, rows: packing.rows)
+        var inner = project(a, l.intermediate, rows: packing.rows)
+        gelu(&inner)
+        var out = project(inner, l.output, rows: packing.rows)
+        add(a, to: &out)
+        layerNorm(&out, l.outputNorm, rows: packing.rows)
+        return out
+    }
+
+    /// The residual connection: y += x.
+    package func add(_ x: [Float], to y: inout [Float]) {
+        x.withUnsafeBufferPointer { x in y.withUnsafeMutableBufferPointer { y in for i in y.indices { y[i] += x[i] } } }
+    }
+
+    /// y = x·Wᵀ + b over all `rows` rows of a batch, one `sgemm`; a row's bits depend on its sentence alone because
+    /// every sentence starts at a multiple of `TokenRows.alignment` (see there).
+    package func project(_ x: [Float], _ f: Linear, rows: Int) -> [Float] {
+        var y = [Float](unsafeUninitializedCapacity: rows * f.output) { buffer, count in
+            f.bias.withUnsafeBufferPointer { b in
+                for r in 0..<rows {
+                    UnsafeMutableRawPointer(buffer.baseAddress! + r * f.output).copyMemory(from: b.baseAddress!, byteCount: 4 * f.output)
+                }
+            }
+            count = rows * f.output
+        }
+        x.withUnsafeBufferPointer { x in
+            y.withUnsafeMutableBufferPointer { y in
+                cblas_sgemm(
+                    CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(f.output), Int32(f.input), 1, x.baseAddress!,
+                    Int32(f.input), f.weight.start, Int32(f.input), 1, y.baseAddress!, Int32(f.output))
+            }
+        }
+        return y
+    }
+
+    /// Scaled dot-product attention per sentence and head, softmax(QKᵀ/√dₕ)·V, reading Q, K and V
+    /// from the rows of the stacked projection [Q | K | V].
+    package func attention(_ qkv: [Float], _ packing: TokenRows) -> [Float] {
+        let h = shape.hidden
+        let heads = shape.heads
+        let dh = h / heads
+        let scale = 1 / Float(dh).squareRoot()
+        var context = [Float](repeating: 0, count: packing.rows * h)
+        let longest = packing.lengths.max() ?? 0
+        var scores = [Float](repeating: 0, count: longest * longest)
+        qkv.withUnsafeBufferPointer { qkv in
+            context.withUnsafeMutableBufferPointer { c in
+                scores.withUnsafeMutableBufferPointer { s in
+                    let q = qkv.baseAddress!
+                    let k = q + h
+                    let v = q + 2 * h
+                    let stride = Int32(3 * h)
+                    for (start, n) in zip(packing.starts, packing.lengths) {
+                        for head in 0..<heads {
+                            let input = start * 3 * h + head * dh
+                            let output = start * h + head * dh
+                            cblas_sgemm(
+                                CblasRowMajor, CblasNoTrans, CblasTrans, Int32(n), Int32(n), Int32(dh), scale,
+                                q + input, stride, k + input, stride, 0, s.baseAddress!, Int32(n))
+                            if let bias = relativeBias { addRelativeBias(bias, head: head, to: s.baseAddress!, n) }
+                            for r in 0..<n { softmax(s.baseAddress! + r * n, n) }
+                            cblas_sgemm(
+                                CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(n), Int32(dh), Int32(n), 1,
+                                s.baseAddress!, Int32(n), v + input, stride, 0, c.baseAddress! + output, Int32(h))
+                        }
+                    }
+                }
+            }
+        }
+        return context
+    }
+
+    /// MPNet: score[i, j] += bias[bucket(j − i), head] (`RelativeAttentionBias`), after the 1/√dₕ scaling.
+    package func addRelativeBias(_ bias: [Float], head: Int, to scores: UnsafeMutablePointer<Float>, _ n: Int) {
+        let longest = configuration.maxSequenceLength
+        precondition(n <= longest, "a sentence longer than the tokenizer's maximum")
+        bias.withUnsafeBufferPointer { bias in
+            let zero = bias.baseAddress! + head * (2 * longest - 1) + longest - 1  // distance 0
+            for i in 0..<n {
+                for j in 0..<n { scores[i * n + j] += zero[j - i] }
+            }
+        }
+    }
+
+    package func softmax(_ p: UnsafeMutablePointer<Float>, _ n: Int) {
+        var top = -Float.infinity
+        for i in 0..<n { top = max(top, p[i]) }
+        var sum: Float = 0
+        for i in 0..<n {
+            p[i] = expf(p[i] - top)
+            sum += p[i]
+        }
+        let inverse = 1 / sum
+        for i in 0..<n { p[i] *= inverse }
+    }
+
+    /// GELU, the erf form: x·½(1 + erf(x/√2)), with `fastErf`, so the loop vectorises.
+    package func gelu(_ x: inout [Float]) {
+        x.withUnsafeMutableBufferPointer { p in
+            for i in p.indices { p[i] = 0.5 * p[i] * (1 + fastErf(p[i] * 0.70710678118654752)) }
+        }
+    }
+
+    /// (x − mean)/√(var + ε)·γ + β over each row (statistics in Float64).
+    package func layerNorm(_ x: inout [Float], _ n: LayerNorm, rows: Int) {
+        let h = shape.hidden
+        let eps = Double(shape.layerNormEpsilon)
+        x.withUnsafeMutableBufferPointer { x in
+            n.gamma.withUnsafeBufferPointer { gamma in
+                n.beta.withUnsafeBufferPointer { beta in
+                    for r in 0..<rows {
+                        let row = x.baseAddress! + r * h
+                        var mean = 0.0
+                        for k in 0..<h { mean += Double(row[k]) }
+                        mean /= Double(h)
+                        var variance = 0.0
+                        for k in 0..<h {
+                            let d = Double(row[k]) - mean
+                            variance += d * d
+                        }
+                        let inverse = 1 / (variance / Double(h) + eps).squareRoot()
+                        for k in 0..<h { row[k] = Float((Double(row[k]) - mean) * inverse) * gamma[k] + beta[k] }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// erf for Float32 by the rational approximation of Eigen and XLA (clamp to [−4, 4]; odd
+/// degree-13 numerator over even degree-8 denominator in x): absolute error below 5e-7 in
+/// Float32 arithmetic (4.2e-7 measured against libm), and
+/// no libm call, so loops over it vectorise.
+@inline(__always)
+package func fastErf(_ value: Float) -> Float {
+    let x = min(max(value, -4), 4)
+    let x2 = x * x
+    var p: Float = -2.72614225801306e-10
+    p = p * x2 + 2.77068142495902e-08
+    p = p * x2 - 2.10102402082508e-06
+    p = p * x2 - 5.69250639462346e-05
+    p = p * x2 - 7.34990630326855e-04
+    p = p * x2 - 2.95459980854025e-03
+    p = p * x2 - 1.60960333262415e-02
+    var q: Float = -1.45660718464996e-05
+    q = q * x2 - 2.13374055278905e-04
+    q = q * x2 - 1.68282697438203e-03
+    q = q * x2 - 7.37332916720468e-03
+    q = q * x2 - 1.42647390514189e-02
+    return x * p / q
+}
+
+/// Where each sentence's token rows sit in a batch: one after another, each starting at a multiple of `alignment`
+/// rows, the gaps zero. OpenBLAS's sgemm rounds a row by its place in the product on the AVX2 kernels (Haswell, Zen:
+/// a row inside a larger product differs from the same row alone), but with every sentence starting at a multiple
+/// of 12 rows and the batch a multiple of 12, each row gets the bits it gets alone, on Haswell, Zen, SkylakeX and
+/// Cooperlake alike (probed for the encoder's shapes by `Experiments/bench/gemm-rows`, and checked by the tests that
+/// embed texts alone and in batches): a text's vector never depends on its batch-mates.
+package struct TokenRows {
+    package static let alignment = 12
+    package let lengths: [Int]
+    package let starts: [Int]
+    /// Rows in all, a multiple of `alignment`.
+    package let rows: Int
+
+    package init(lengths: [Int]) {
+        self.lengths = lengths
+        var starts: [Int] = []
+        var next = 0
+        for n in lengths {
+            starts.append(next)
+            next += (n + Self.alignment - 1) / Self.alignment * Self.alignment
+        }
+        self.starts = starts
+        rows = next
+    }
+}

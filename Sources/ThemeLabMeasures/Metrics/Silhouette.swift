@@ -1,0 +1,73 @@
+import COpenBLAS
+import Foundation
+import ThemeLabCore
+import ThemeLabPairs
+
+/// Mean silhouette coefficient (Rousseeuw 1987) with cosine distance 1 − x·y on unit vectors,
+/// as `sklearn.metrics.silhouette_score(X, labels, metric="cosine")`:
+///   s(i) = (b − a) / max(a, b),  a = mean distance to the rest of i's group,
+///   b = the smallest mean distance to another group;  s(i) = 0 for a singleton.
+/// Mean distances come from group sums, x·Σ_g y / |g|, so the cost is one sgemm of N × d × G
+/// (in row blocks) instead of N² distances. nil unless 2 ≤ groups ≤ N − 1 (sklearn refuses those).
+package func silhouette(_ x: Matrix, groups: [Int32]) -> Double? {
+    let n = x.rows
+    let d = x.cols
+    let g = Int(groups.max() ?? -1) + 1
+    guard groups.count == n, g >= 2, g <= n - 1 else { return nil }
+    var sums = [Float](repeating: 0, count: g * d)
+    var sizes = [Double](repeating: 0, count: g)
+    x.withUnsafePointer { p in
+        for i in 0..<n {
+            let k = Int(groups[i])
+            sizes[k] += 1
+            for c in 0..<d { sums[k * d + c] += p[i * d + c] }
+        }
+    }
+    let block = 1024
+    var similarity = [Float](repeating: 0, count: Swift.min(block, n) * g)
+    var total = 0.0
+    x.withUnsafePointer { p in
+        for start in stride(from: 0, to: n, by: block) {
+            let rows = Swift.min(block, n - start)
+            cblas_sgemm(
+                CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(g), Int32(d), 1,
+                p + start * d, Int32(d), sums, Int32(d), 0, &similarity, Int32(g))
+            for r in 0..<rows {
+                let own = Int(groups[start + r])
+                guard sizes[own] > 1 else { continue }
+                let a = 1 - (Double(similarity[r * g + own]) - 1) / (sizes[own] - 1)
+                var b = Double.infinity
+                for k in 0..<g where k != own { b = Swift.min(b, 1 - Double(similarity[r * g + k]) / sizes[k]) }
+                let m = Swift.max(a, b)
+                total += m > 0 ? (b - a) / m : 0
+            }
+        }
+    }
+    return total / Double(n)
+}
+
+/// The mean cosine silhouette of average-linkage cuts at 32 group counts spaced geometrically from
+/// 2 to N/2 (every count for small N), each with the similarity of the weakest merge it keeps:
+/// what the `silhouette` rule chooses from.
+package struct SilhouetteCurve: Sendable {
+    package struct Cut: Sendable {
+        package var groups: Int
+        package var threshold: Double
+        package var score: Double
+    }
+    /// In increasing group count; cuts whose silhouette is undefined are left out.
+    package let cuts: [Cut]
+
+    package init(vectors x: Matrix, dendrogram tree: Dendrogram) {
+        guard x.rows >= 3 else {
+            cuts = []
+            return
+        }
+        let merges = tree.merges.map(\.similarity).sorted(by: >)
+        let most = Swift.max(2, x.rows / 2)
+        let counts = Set((0..<32).map { Int((2 * pow(Double(most) / 2, Double($0) / 31)).rounded()) }).sorted()
+        cuts = counts.filter { $0 <= x.rows - 1 && $0 <= merges.count }.compactMap { k in
+            silhouette(x, groups: tree.cut(groups: k)).map { Cut(groups: k, threshold: Double(merges[x.rows - k - 1]), score: $0) }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import ThemeLabCore
+import ThemeLabMeasures
+import ThemeLabPairs
+
+/// The best ARI any threshold gives a grouping (label-informed): what a rule's regret is
+/// measured against.
+package struct Ceiling: Codable, Sendable, Equatable {
+    package var grouping: String
+    /// Which thresholds were tried.
+    package var search: String
+    package var threshold: Double
+    package var ari: Double
+    package var groups: Int
+    /// The parameter searched instead of a threshold (`m` for HDBSCAN, `γ` for Leiden), whose best
+    /// value `threshold` then holds.
+    package var parameter: String?
+    /// The best ARI over replicates, and on each.
+    package var replicates: Estimate?
+    package var replicateARI: [Double?]?
+
+    package init(grouping: String, search: String, _ cut: BestCut, parameter: String? = nil) {
+        self.grouping = grouping
+        self.search = search
+        self.parameter = parameter
+        threshold = cut.threshold
+        ari = cut.ari
+        groups = cut.groups
+    }
+}
+
+/// The best ARI over a grouping's own parameter values (noise as singletons), as a ceiling.
+package func bestParameter(
+    _ grouping: String, _ parameter: String, values: [Double], topics: [Int32], labels: (Double) throws -> [Int32]
+) rethrows -> Ceiling? {
+    var best: BestCut?
+    for v in values {
+        let groups = GroupingCut.noiseAsSingletons(try labels(v))
+        let ari = Recovery(topics: topics, groups: groups).ari
+        if best.map({ ari > $0.ari }) ?? true { best = BestCut(threshold: v, ari: ari, groups: Set(groups).count) }
+    }
+    let listed = values.map(formatArgument).joined(separator: ", ")
+    return best.map { Ceiling(grouping: grouping, search: "\(parameter) ∈ {\(listed)}", $0, parameter: parameter) }
+}

@@ -1,0 +1,147 @@
+import ThemeLabCore
+import ThemeLabMeasures
+import ThemeLabPairs
+
+/// A way to turn similarities into groups. Adding one is a file with a type conforming to this
+/// protocol, plus a line in `grouping(named:)`.
+package protocol Grouping: Sendable {
+    /// The name used on the command line, in experiment files and in reports.
+    var name: String { get }
+    /// How its rows are made: at each rule's threshold, at cuts of its own, or told the number of topics.
+    var kind: GroupingKind { get }
+    /// What the pairwise pass must gather for it on a corpus of `items` items; it reads nothing else of the pass.
+    func needs(items: Int) -> PassNeeds
+    /// The groups for `request.target` (a threshold, the number of topics, or its own cuts); a note
+    /// instead when the corpus cannot give what it needs.
+    func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut
+    /// A threshold grouping's groups at each of `thresholds` (`groups` with each as the target): one call, so a grouping
+    /// whose thresholds can share work does it once.
+    func groups(at thresholds: [Double], _ request: GroupingRequest, in pass: PassProducts) throws -> [GroupingCut]
+    /// The best ARI any threshold or parameter gives it (label-informed), when it has one; `ruled` are
+    /// its cuts at the rules' values.
+    func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling?
+}
+
+/// How a grouping's rows are made.
+package enum GroupingKind: Sendable, Equatable {
+    /// Cut at each threshold rule's value: one row per rule.
+    case threshold
+    /// Chooses its cuts itself (HDBSCAN, Leiden): one row, no threshold rule.
+    case cutsItself
+    /// Told k = the number of topics: an upper bound, never a method; labeled corpora only.
+    case labelInformedReference
+}
+
+extension Grouping {
+    package var kind: GroupingKind { .threshold }
+    package func needs(items: Int) -> PassNeeds { PassNeeds() }
+    package func groups(at thresholds: [Double], _ request: GroupingRequest, in pass: PassProducts) throws -> [GroupingCut] {
+        try thresholds.map { t in
+            var asked = request
+            asked.target = .threshold(t)
+            return try groups(asked, in: pass)
+        }
+    }
+    package func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? { nil }
+}
+
+/// What a grouping is asked for: a threshold, a number of groups or its own cuts, and what seeded
+/// and order-dependent groupings use.
+package struct GroupingRequest: Sendable {
+    package enum Target: Sendable, Equatable {
+        case threshold(Double)
+        case topics(Int)
+        case ownCuts
+    }
+    package var target: Target
+    /// The visiting order (corpus `order`, else row order) of order-dependent groupings.
+    package var order: [Int]
+    package var labels: [Int32]?
+    package var shuffles: Int
+    package var seed: UInt64
+
+    package init(target: Target, order: [Int], labels: [Int32]? = nil, shuffles: Int = 0, seed: UInt64 = 0) {
+        self.target = target
+        self.order = order
+        self.labels = labels
+        self.shuffles = shuffles
+        self.seed = seed
+    }
+
+    /// The threshold a threshold grouping cuts at.
+    package func threshold() throws -> Double {
+        guard case .threshold(let t) = target else { throw PlanMismatch("a threshold grouping was asked for \(target)") }
+        return t
+    }
+
+    /// The number of groups a label-informed reference makes.
+    package func topics() throws -> Int {
+        guard case .topics(let k) = target else { throw PlanMismatch("a label-informed reference was asked for \(target)") }
+        return k
+    }
+}
+
+/// A partition (labels numbered from 0, −1 for noise), or why there is none; the leader adds its
+/// spread over seeded shuffles of the visiting order.
+package struct GroupingCut {
+    package var labels: [Int32]?
+    package var note: String?
+    package var spread: LeaderSpread?
+
+    package init(labels: [Int32]?, note: String? = nil, spread: LeaderSpread? = nil) {
+        self.labels = labels
+        self.note = note
+        self.spread = spread
+    }
+}
+
+/// Every grouping, in the order references and ceilings are reported.
+package let allGroupings: [Grouping] = [
+    SingleLinkageComponents(), AverageLinkageCut(), LeaderAssignment(), SphericalKMeansReference(), AverageLinkageReference(),
+]
+
+/// The fixed groupings (threshold or reference) among `chosen`, each once, in report order (`allGroupings`' order).
+package func inReportOrder(_ chosen: [Grouping]) -> [Grouping] {
+    allGroupings.filter { g in chosen.contains { $0.kind != .cutsItself && $0.name == g.name } }
+}
+
+/// The groupings an analysis runs by default, in the order their rows appear.
+package let standardGroupings: [Grouping] = [
+    SingleLinkageComponents(), LeaderAssignment(), AverageLinkageCut(), SphericalKMeansReference(), AverageLinkageReference(),
+]
+
+/// A grouping by name: `components`, `leader`, `average`, `kmeans-k`, `average-k`, or one that cuts
+/// itself: `hdbscan(m)`, `hdbscan(m,k)`, `hdbscan-leaf(m)`, `hdbscan-leaf(m,k)`, `leiden(k)`, `leiden(k,γ)`, `leiden-sqrt(c)`,
+/// `leiden-sqrt(c,γ)`, `average-modularity(c)`, `average-modularity(c,γ)` (k = round(c·√N)).
+package func grouping(named name: String) throws -> Grouping {
+    if let g = allGroupings.first(where: { $0.name == name }) { return g }
+    let parsed = try RuleName(name)
+    switch parsed.base {
+    case "hdbscan", "hdbscan-leaf": return try HDBSCANGrouping(parsed)
+    case "leiden": return try LeidenGrouping(parsed)
+    case "leiden-sqrt": return try LeidenSqrtGrouping(parsed)
+    case "average-modularity": return try AverageModularityGrouping(parsed)
+    default:
+        throw ThemeLabError.usage(
+            "unknown grouping '\(name)' (expected \(standardGroupings.map(\.name).joined(separator: ", ")), hdbscan(m), hdbscan(m,k), "
+                + "hdbscan-leaf(m), hdbscan-leaf(m,k), leiden(k), leiden(k,γ), leiden-sqrt(c), leiden-sqrt(c,γ), average-modularity(c), "
+                + "average-modularity(c,γ))")
+    }
+}
+
+extension GroupingCut {
+    /// Labels with every noise item (−1) its own group: how the headline metrics count noise.
+    package static func noiseAsSingletons(_ labels: [Int32]) -> [Int32] {
+        var next = (labels.max() ?? -1) + 1
+        return labels.map { l in
+            guard l < 0 else { return l }
+            defer { next += 1 }
+            return next
+        }
+    }
+}
+
+/// Why a rule or grouping reading k neighbours gives nothing on `items` items (k must be below N), or nil.
+package func tooFewItems(_ name: String, neighbours k: Int, items n: Int) -> String? {
+    k < n ? nil : "\(name): k = \(k) neighbours needs more than \(k) items; this corpus has \(n)"
+}

@@ -1,0 +1,16 @@
+import ThemeLabCore
+import ThemeLabMeasures
+import ThemeLabPairs
+
+/// k/√d: for random unit vectors in d dimensions cosines have standard deviation 1/√d, so
+/// k/√d sits k standard deviations above chance (claim C4; the app uses k = 4).
+package struct NoiseFloorThreshold: ThresholdRule {
+    package var readsOnlyThePairHistogram: Bool { true }
+    package let k: Double
+
+    package init(k: Double) {
+        self.k = k
+    }
+    package var name: String { "noise-floor(\(formatArgument(k)))" }
+    package func threshold(in context: ThresholdContext) -> Double? { k / Double(context.dimensions).squareRoot() }
+}

@@ -1,0 +1,16 @@
+import ThemeLabCore
+import ThemeLabMeasures
+import ThemeLabPairs
+
+/// The p-th percentile of all pair similarities (numpy's linear definition). It assumes the
+/// related pairs are the top (100 − p)% (claim C5).
+package struct PercentileThreshold: ThresholdRule {
+    package let percent: Double
+
+    package init(percent: Double) {
+        self.percent = percent
+    }
+    package var name: String { "percentile(\(formatArgument(percent)))" }
+    package var isDataDerived: Bool { true }
+    package func threshold(in context: ThresholdContext) -> Double? { context.distribution.quantile(.all, percent / 100) }
+}

@@ -1,0 +1,27 @@
+import ThemeLabCore
+import ThemeLabMeasures
+import ThemeLabPairs
+
+/// The cut of the average-linkage dendrogram with the highest mean silhouette (cosine), as a
+/// similarity threshold: the weakest merge that cut keeps.
+///
+/// Why: a quality criterion on the grouping itself rather than on the shape of the pair
+/// histogram, so it does not depend on the related share or on two humps. Candidates are 32
+/// group counts spaced geometrically from 2 to N/2 (every count for small N). Needs the
+/// dendrogram, so N ≤ the average-linkage limit.
+package struct SilhouetteThreshold: ThresholdRule {
+    package var name: String { "silhouette" }
+    package var needsDendrogram: Bool { true }
+    package var isDataDerived: Bool { true }
+
+    package func threshold(in context: ThresholdContext) -> Double? {
+        // The first cut with the highest score, in increasing group count.
+        var best: SilhouetteCurve.Cut?
+        for cut in context.silhouettes?.cuts ?? [] where cut.score > (best?.score ?? -.infinity) { best = cut }
+        return best?.threshold
+    }
+
+    package func whyNoThreshold(in context: ThresholdContext) -> String {
+        context.silhouettes == nil ? "needs the average-linkage dendrogram (N ≤ \(AverageLinkage.maxItems))" : "fewer than 3 items"
+    }
+}

@@ -1,0 +1,119 @@
+import ThemeLabCore
+import ThemeLabMeasures
+import ThemeLabPairs
+
+/// A rule that picks a similarity threshold from the pair distribution; pairs with similarity
+/// ≥ the threshold are taken as related. Adding a rule is one file: a type conforming to this
+/// protocol, plus a line in `thresholdRule(named:)`.
+package protocol ThresholdRule: Sendable {
+    /// The name used on the command line, in experiment files and in reports.
+    var name: String { get }
+    /// True when the rule looks at the labels (an upper bound, never a method).
+    var isLabelInformed: Bool { get }
+    /// The threshold, or nil when the rule has no answer for this distribution.
+    func threshold(in context: ThresholdContext) -> Double?
+    /// Why `threshold` is nil, for reports.
+    func whyNoThreshold(in context: ThresholdContext) -> String
+    /// How many nearest-neighbour similarities per item the rule reads (0: none).
+    var neighbours: Int { get }
+    /// True when the rule reads the silhouettes of average-linkage cuts (`ThresholdContext.silhouettes`).
+    var needsDendrogram: Bool { get }
+    /// True when the value is an observed similarity or merge height, or interpolates between two:
+    /// the analysis then places it mid-gap (`ThresholdPlacement`).
+    var isDataDerived: Bool { get }
+    /// True when the rule reads nothing but the all-pairs histogram and the dimension, so a replay can recompute it
+    /// at every save (`FreshRegroup`).
+    var readsOnlyThePairHistogram: Bool { get }
+}
+
+extension ThresholdRule {
+    package var isLabelInformed: Bool { false }
+    package var neighbours: Int { 0 }
+    package var needsDendrogram: Bool { false }
+    package var isDataDerived: Bool { false }
+    package var readsOnlyThePairHistogram: Bool { false }
+    package func whyNoThreshold(in context: ThresholdContext) -> String { "\(name) gives no threshold for this distribution" }
+
+    /// What the pass must gather for it on a corpus of `items` (no neighbours when k ≥ N: the rule then gives no threshold).
+    package func passNeeds(items: Int) -> PassNeeds {
+        PassNeeds(averageLinkage: needsDendrogram, neighbours: neighbours).on(items: items)
+    }
+}
+
+/// What a rule may look at: the pass's distribution and the space's dimension.
+package struct ThresholdContext: Sendable {
+    package let distribution: PairDistribution
+    package let dimensions: Int
+    /// The all-pairs histogram counted from the values in a pass of its own, when the first
+    /// pass did not keep them (see `CoarseHistogramPass`).
+    package let exactCoarse: CoarseHistogram?
+    /// Each item's nearest-neighbour similarities, when a rule asked for them.
+    package let neighbours: NearestNeighbours?
+    /// The silhouettes of average-linkage cuts, when a rule asked for the dendrogram.
+    package let silhouettes: SilhouetteCurve?
+
+    package init(
+        distribution: PairDistribution, dimensions: Int, exactCoarse: CoarseHistogram? = nil, neighbours: NearestNeighbours? = nil,
+        silhouettes: SilhouetteCurve? = nil
+    ) {
+        self.distribution = distribution
+        self.dimensions = dimensions
+        self.exactCoarse = exactCoarse
+        self.neighbours = neighbours
+        self.silhouettes = silhouettes
+    }
+
+    /// The all-pairs histogram over the observed [min, max] with `bins` equal bins, as
+    /// `numpy.histogram(values, bins)` builds it (float64 edges by linspace, last bin closed).
+    /// Exact when the pass kept the values or a counted histogram of that size is given;
+    /// otherwise each fine-histogram bin is placed at its centre, so a value may land one coarse
+    /// bin off when it lies within 2/65 536 of an edge.
+    package func coarseHistogram(bins: Int) -> CoarseHistogram? {
+        let all = distribution.all
+        guard all.count > 0 else { return nil }
+        if let exact = exactCoarse, exact.counts.count == bins { return exact }
+        if let values = distribution.sortedValues(.all) { return CoarseHistogram(values: values, bins: bins) }
+        var h = CoarseHistogram(minimum: Double(all.min), maximum: Double(all.max), bins: bins)
+        for (b, count) in all.histogram.enumerated() where count > 0 {
+            let centre = all.centre(ofBin: b)
+            h.add(min(max(centre, h.edges.first!), h.edges.last!), count: Double(count))
+        }
+        return h
+    }
+}
+
+/// Every rule by name: `fixed(t)`, `noise-floor(k)`, `percentile(p)`, `otsu(bins)`,
+/// `otsu-floored`, `kittler-illingworth`, `mixture`, `knn-otsu(k)`, `knn-mixture(k)`,
+/// `knn-median(k)`, `silhouette`, `oracle`.
+package func thresholdRule(named text: String) throws -> ThresholdRule {
+    let name = try RuleName(text)
+    try name.takes(atMost: 1)
+    switch name.base {
+    case "fixed": return FixedThreshold(value: name.argument ?? 0.55)
+    case "noise-floor": return NoiseFloorThreshold(k: name.argument ?? 4)
+    case "percentile":
+        let p = name.argument ?? 90
+        guard (0...100).contains(p) else { throw ThemeLabError.usage("percentile(\(p)): p must be within 0...100") }
+        return PercentileThreshold(percent: p)
+    case "otsu": return OtsuThreshold(bins: try name.count("bins") ?? 256)
+    case "otsu-floored": return OtsuFlooredThreshold(bins: try name.count("bins") ?? 256)
+    case "kittler-illingworth": return KittlerIllingworthThreshold(bins: try name.count("bins") ?? 256)
+    case "mixture": return MixtureCrossingThreshold()
+    case "knn-otsu": return NeighbourOtsuThreshold(k: try name.count("k") ?? 10)
+    case "knn-mixture": return NeighbourMixtureThreshold(k: try name.count("k") ?? 10)
+    case "knn-median": return NeighbourMedianThreshold(k: try name.count("k") ?? 10)
+    case "silhouette": return SilhouetteThreshold()
+    case "oracle": return OracleThreshold()
+    default:
+        throw ThemeLabError.usage(
+            "unknown threshold rule '\(text)' (expected fixed(t), noise-floor(k), percentile(p), otsu, otsu-floored, kittler-illingworth, "
+                + "mixture, knn-otsu(k), knn-mixture(k), knn-median(k), silhouette, oracle)"
+        )
+    }
+}
+
+/// The threshold rules docs/method.md ("Claims and definitions") lists, in report order.
+package let standardThresholdRules: [ThresholdRule] = [
+    FixedThreshold(value: 0.55), NoiseFloorThreshold(k: 4), PercentileThreshold(percent: 90), OtsuThreshold(bins: 256),
+    OtsuFlooredThreshold(bins: 256), KittlerIllingworthThreshold(bins: 256), MixtureCrossingThreshold(), OracleThreshold(),
+]

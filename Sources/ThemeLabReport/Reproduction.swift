@@ -1,0 +1,236 @@
+import Foundation
+import ThemeLabCore
+import ThemeLabCorpus
+import ThemeLabEncoder
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabPairs
+import ThemeLabStudy
+
+/// `themelab reproduce` (and `make reproduce`): every experiment file in a folder, each into its
+/// results folder; the CI baseline from the experiment with a `"gate"`; claim C7 on real vectors;
+/// REPORT.md with its plots; and provenance.json.
+package enum Reproduction {
+    package struct Summary: Sendable {
+        package var experiments: [String]
+        package var seconds: Double
+    }
+
+    /// Runs the experiments of `folder` (all, or those named in `only`) into `root`, in file-name order;
+    /// `replicates` overrides the count of every experiment that has replicates. As each stage ends, `announce` gets a
+    /// line with its time and an estimate of the time left, from `expectedSeconds` (the last run's stage times) if given.
+    package static func run(
+        experiments folder: String, only: Set<String>? = nil, replicates: Int? = nil, root: ResultsRoot, environment: RunEnvironment,
+        expectedSeconds: [String: Double] = [:], announce: @escaping (String) -> Void = { _ in }
+    ) throws -> Summary {
+        let all = try experimentNames(in: folder, only: only)
+        let layout = try ReportLayout.read(path: "\(folder)/report/layout.json")
+        let chosen = all.filter { only?.contains($0) ?? true }.sorted { "\($0).json" < "\($1).json" }
+        for name in chosen { try root.refuseNonFolder(name) }
+        let (plans, replays) = try readPlans(chosen, in: folder, replicates: replicates)
+        let stages = plans.map(\.name) + replays.map(\.name) + ["c7"] + (layout.fragility == nil ? [] : ["fragility"])
+        var timings = WallClock(plan: stages, expected: expectedSeconds, announce: announce)
+        let done = try runExperiments(plans, root: root, environment, timings: &timings)
+        let replayed = try runReplays(replays, root: root, environment, timings: &timings)
+        var report = ReproductionReport(
+            experiments: done.map { ($0.plan.name, $0.plan.description ?? "", $0.results) },
+            c7: try timings.time("c7") { try C7ThemeSumsGiveTheMean.measure(on: layout.themeSums, environment) }, layout: layout)
+        report.replays = replayed
+        if let check = layout.fragility {
+            let fragility = try timings.time("fragility") {
+                try Self.fragility(check, analyses: done.map(\.results), replays: replayed, plans: plans, replayPlans: replays, environment)
+            }
+            try AtomicFile.write(fragility.csv(), to: "\(root.path)/fragility.csv")
+            try AtomicFile.write("# Verdicts that rest on rounding\n\n" + fragility.markdown(), to: "\(root.path)/fragility.md")
+            report.fragility = fragility
+        }
+        return try write(report, experiments: done.map(\.plan.name) + replayed.map(\.name), timings: timings, root: root, environment)
+    }
+
+    /// Every file a run of the `only` experiments of `folder` reads: the experiment files and the report's layout, and
+    /// each plan's corpora, embeddings and model files (`CommandPaths` keeps the output folder off all of them).
+    package static func inputFiles(experiments folder: String, only: Set<String>?, dataDirectory: String?) throws -> [String] {
+        let chosen = try experimentNames(in: folder, only: only).filter { only?.contains($0) ?? true }
+        let (plans, replays) = try readPlans(chosen, in: folder, replicates: nil)
+        return ["\(folder)/report/layout.json"] + chosen.map { "\(folder)/\($0).json" }
+            + (try plans.flatMap { try $0.inputFiles(dataDirectory: dataDirectory) })
+            + (try replays.flatMap { try $0.inputFiles(dataDirectory: dataDirectory) })
+    }
+
+    /// The experiments of `folder` (its .json files' names), refusing a name in `only` that is not one of them.
+    private static func experimentNames(in folder: String, only: Set<String>?) throws -> [String] {
+        let all = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.map {
+            String($0.dropLast(5))
+        }
+        if let unknown = only?.subtracting(all).sorted().first {
+            throw ThemeLabError.usage("--only: no experiment '\(unknown)' in \(folder) (there are \(all.sorted().joined(separator: ", ")))")
+        }
+        return all
+    }
+
+    /// The `chosen` experiment files of `folder`, read and checked: the analysis experiments (`replicates` overriding the
+    /// count of each that has replicates, at most one with a "gate") and the replays.
+    private static func readPlans(
+        _ chosen: [String], in folder: String, replicates: Int?
+    ) throws -> (plans: [ExperimentPlan], replays: [ReplayPlan]) {
+        let isReplay = Dictionary(uniqueKeysWithValues: chosen.map { ($0, ReplayPlan.isReplay(path: "\(folder)/\($0).json")) })
+        let replays = try chosen.filter { isReplay[$0]! }.map { try ReplayPlan.read(path: "\(folder)/\($0).json") }
+        let plans = try chosen.filter { !isReplay[$0]! }.map {
+            var plan = try ExperimentPlan.read(path: "\(folder)/\($0).json")
+            if let replicates, plan.settings.replicates != nil { plan.settings.replicates = replicates }
+            return plan
+        }
+        guard plans.filter({ $0.gate != nil }).count <= 1 else {
+            throw ThemeLabError.input("\(folder): more than one experiment has a \"gate\"")
+        }
+        return (plans, replays)
+    }
+
+    /// Runs each analysis experiment into its results folder, writing the CI baseline from the one with a "gate".
+    private static func runExperiments(
+        _ plans: [ExperimentPlan], root: ResultsRoot, _ environment: RunEnvironment, timings: inout WallClock
+    ) throws -> [(plan: ExperimentPlan, results: AnalysisResults)] {
+        var done: [(plan: ExperimentPlan, results: AnalysisResults)] = []
+        for plan in plans {
+            let results = try timings.time(plan.name) { try plan.run(in: environment) }
+            try root.write(results, as: plan.name)
+            done.append((plan, results))
+            if let tolerances = plan.gate {
+                let baseline = RegressionCheck.Baseline(tolerances: tolerances, analyses: results.analyses, provenance: results.provenance)
+                try AtomicFile.write(try JSONOutput.encode(baseline), to: "\(root.path)/baseline.json")
+            }
+        }
+        return done
+    }
+
+    /// Runs each replay into its results folder.
+    private static func runReplays(
+        _ replays: [ReplayPlan], root: ResultsRoot, _ environment: RunEnvironment, timings: inout WallClock
+    ) throws -> [ReplayResults] {
+        var replayed: [ReplayResults] = []
+        for plan in replays {
+            let results = try timings.time(plan.name) { try plan.run(in: environment) }
+            try root.replaceFolder(plan.name) { try ReplayReport.write(results, folder: $0) }
+            replayed.append(results)
+        }
+        return replayed
+    }
+
+    /// Writes REPORT.md with its plots and the files it links to (claims.{md,csv,json}, …), provenance.json (naming
+    /// `experiments`) and timings.csv; the run's summary.
+    private static func write(
+        _ report: ReproductionReport, experiments: [String], timings: WallClock, root: ResultsRoot, _ environment: RunEnvironment
+    ) throws -> Summary {
+        for (path, svg) in report.plots() { try AtomicFile.write(svg, to: "\(root.path)/\(path)") }
+        try AtomicFile.write(report.markdown(), to: "\(root.path)/REPORT.md")
+        for (path, text) in try report.files() { try AtomicFile.write(text, to: "\(root.path)/\(path)") }
+        let seconds = (Date().timeIntervalSince(environment.startedAt) * 10).rounded() / 10
+        let provenance = RunProvenance(
+            provenance: .current(command: environment.command, inputs: [:], createdAt: environment.startedAt),
+            experiments: experiments)
+        try AtomicFile.write(try JSONOutput.encode(provenance), to: "\(root.path)/provenance.json")
+        try AtomicFile.write(timings.csv(total: seconds), to: "\(root.path)/timings.csv")
+        return Summary(experiments: provenance.experiments, seconds: seconds)
+    }
+
+    /// The experiments `check` names that this run ran, re-run with perturbed vectors, their verdicts set against the run's.
+    package static func fragility(
+        _ check: ReportLayout.FragilityCheck, analyses: [AnalysisResults], replays: [ReplayResults], plans: [ExperimentPlan],
+        replayPlans: [ReplayPlan], _ environment: RunEnvironment
+    ) throws -> Fragility {
+        var perturbed = environment
+        perturbed.perturbation = LastBitPerturbation(seed: check.seed)
+        perturbed.log = { environment.log("fragility: " + $0) }
+        var fragility = Fragility(seed: check.seed)
+        for name in check.experiments {
+            if let plan = plans.first(where: { $0.name == name }), let canonical = analyses.first(where: { $0.name == name }) {
+                fragility.compare(canonical, try plan.run(in: perturbed))
+            } else if let plan = replayPlans.first(where: { $0.name == name }), let canonical = replays.first(where: { $0.name == name }) {
+                fragility.compare(canonical, try plan.run(in: perturbed))
+            }
+        }
+        return fragility
+    }
+
+    /// results/provenance.json.
+    package struct RunProvenance: Codable {
+        package var provenance: Provenance
+        package var experiments: [String]
+    }
+
+    /// Wall-clock seconds per stage of a run, for results/timings.csv: the one file at the top of results/ that the
+    /// byte contract leaves out. As each stage of `plan` ends, `announce` gets one line: its time, the time so far and
+    /// an estimate of the time left.
+    package struct WallClock {
+        package private(set) var stages: [(name: String, seconds: Double)] = []
+        package var plan: [String] = []
+        /// Seconds per stage in an earlier run, the basis of the estimate.
+        package var expected: [String: Double] = [:]
+        package var announce: (String) -> Void = { _ in }
+        private let started = Date()
+
+        package mutating func time<T>(_ name: String, _ work: () throws -> T) rethrows -> T {
+            let started = Date()
+            defer {
+                stages.append((name, (Date().timeIntervalSince(started) * 10).rounded() / 10))
+                announce(progress())
+            }
+            return try work()
+        }
+
+        /// "[3/11] clinc150: 91.2 s (4 min 2 s so far, about 6 min left)".
+        package func progress() -> String {
+            let last = stages[stages.count - 1]
+            let left = secondsLeft()
+            let estimate = left.map { $0 > 0 ? ", about \(Self.duration($0)) left" : "" } ?? ""
+            return "[\(stages.count)/\(max(plan.count, stages.count))] \(last.name): \(last.seconds) s "
+                + "(\(Self.duration(Date().timeIntervalSince(started))) so far\(estimate))"
+        }
+
+        /// The remaining stages' times in the earlier run, scaled by how this run compares with it on the stages done (once
+        /// they took 30 s there);
+        /// without an earlier time for every stage, the mean stage time so far for each stage left. Nil before any stage.
+        package func secondsLeft() -> Double? { Self.secondsLeft(done: stages, plan: plan, expected: expected) }
+
+        package static func secondsLeft(done: [(name: String, seconds: Double)], plan: [String], expected: [String: Double]) -> Double? {
+            guard !done.isEmpty else { return nil }
+            let left = plan.filter { name in !done.contains { $0.name == name } }
+            let spent = done.map(\.seconds).reduce(0, +)
+            if done.allSatisfy({ expected[$0.name] != nil }), left.allSatisfy({ expected[$0] != nil }) {
+                let before = done.map { expected[$0.name]! }.reduce(0, +)
+                // Stages of a few seconds say little about the pace: the last run's times stand until 30 s of them are done.
+                let scale = before >= 30 ? spent / before : 1
+                return left.map { expected[$0]! }.reduce(0, +) * scale
+            }
+            return spent / Double(done.count) * Double(left.count)
+        }
+
+        /// "45 s", "6 min 10 s".
+        package static func duration(_ seconds: Double) -> String {
+            let s = Int(seconds.rounded())
+            return s < 60 ? "\(s) s" : "\(s / 60) min \(s % 60) s"
+        }
+
+        package func csv(total: Double) -> String {
+            (["stage,seconds"] + stages.map { "\($0.name),\($0.seconds)" } + ["total,\(total)"]).joined(separator: "\n") + "\n"
+        }
+
+        /// The stage times of a timings.csv (`csv(total:)`), without the total; empty for anything unreadable.
+        package static func stageSeconds(csv: String) -> [String: Double] {
+            var seconds: [String: Double] = [:]
+            for line in csv.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: ",")
+                if fields.count == 2, fields[0] != "total", let value = Double(fields[1]), value.isFinite, value >= 0 {
+                    seconds[String(fields[0])] = value
+                }
+            }
+            return seconds
+        }
+    }
+
+    /// The stage times of the run that wrote `root` (its timings.csv), the basis of a new run's estimate.
+    package static func stageSeconds(ofResultsIn root: String) -> [String: Double] {
+        guard let text = try? String(contentsOfFile: "\(root)/timings.csv", encoding: .utf8) else { return [:] }
+        return WallClock.stageSeconds(csv: text)
+    }
+}

@@ -1,0 +1,554 @@
+import Foundation
+import ThemeLabCore
+import ThemeLabCorpus
+import ThemeLabEncoder
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabPairs
+import ThemeLabStudy
+
+/// results/REPORT.md: what `themelab reproduce` found, claim by claim.
+package struct ReproductionReport {
+    package var experiments: [(name: String, description: String, results: AnalysisResults)]
+    package var c7: ThemeSumsResult
+    package var layout: ReportLayout
+    /// Replay experiments (claims C8, C9).
+    package var replays: [ReplayResults] = []
+    /// Which verdicts flip when every vector moves by one unit in the last place (nil: not checked).
+    package var fragility: Fragility?
+
+    package init(experiments: [(String, String, AnalysisResults)], c7: ThemeSumsResult, layout: ReportLayout) {
+        self.experiments = experiments.map { (name: $0.0, description: $0.1, results: $0.2) }
+        self.c7 = c7
+        self.layout = layout
+    }
+
+    /// The corpora whose worst case is also given apart.
+    package var coarseLabels: (label: String, include: (RegretTable.Row) -> Bool) {
+        let subset = layout.regret.subset
+        return (subset.label, { !$0.corpus.hasSuffix(subset.excludeCorpusSuffix) })
+    }
+
+    /// One table per threshold grouping of the layout (the groupings that choose their own cuts as
+    /// extra columns of the `ownCutsCeiling` grouping's), then one per grouping that cuts itself,
+    /// against its own best parameter.
+    package func regretTables(_ experiment: String) -> [RegretTable] {
+        guard let e = experiments.first(where: { $0.name == experiment }) else { return [] }
+        let (analyses, settings) = (e.results.analyses, e.results.settings)
+        let own = settings.groupings.filter { $0.kind == .cutsItself }.map(\.name)
+        return layout.regret.groupings.map {
+            RegretTable(analyses: analyses, grouping: $0, settings: settings, alongside: $0 == layout.regret.ownCutsCeiling ? own : [])
+        } + own.map { RegretTable(analyses: analyses, grouping: $0, settings: settings) }
+    }
+
+    package static func plotPath(_ study: String, _ table: RegretTable) -> String {
+        "\(study)/plots/regret-vs-topics-\(SVGPlot.slug(table.grouping)).svg"
+    }
+
+    /// results/STUDY/plots/regret-vs-topics-GROUPING.svg, one per grouping.
+    package func plots() -> [(path: String, svg: String)] {
+        let study = layout.regret.study
+        return regretTables(study).map { (Self.plotPath(study, $0), $0.plot()) }
+    }
+
+    /// Issue 8: every label-free rule against each grouping's best threshold (results/regret.md), one table per grouping.
+    package func regretTablesMarkdown() -> String {
+        let study = layout.regret.study
+        let tables = regretTables(study)
+        guard !tables.isEmpty else { return "" }
+        return "# Regret of each threshold rule, per grouping\n" + Self.regretIntroduction
+            + tables.map { regretSubsection($0, study: study) }.joined()
+    }
+
+    /// The recommendation procedure over the study's tables (the grouping × rule with the smallest worst-case relative regret).
+    private var regretRecommendation: RegretRecommendation {
+        var recommendation = RegretRecommendation(candidates: [], ownCuts: [], tuning: regretTables(layout.regret.tuning))
+        for table in regretTables(layout.regret.study) where !table.ownCuts.contains(table.grouping) {
+            recommendation.ownCuts.formUnion(table.ownCuts)
+            recommendation.candidates += regretCandidates(table)
+        }
+        return recommendation
+    }
+
+    /// REPORT.md's recommendation section; nothing without tables.
+    package func recommendation() -> String { regretRecommendation.markdown() }
+
+    /// results/recommendation.json: the suggested default as the names `analyze` takes; nil without tables.
+    package func recommendationFile() -> RecommendationFile? { regretRecommendation.file(study: layout.regret.study) }
+
+    /// REPORT.md's regret section: how regret is measured, where the tables are, and the plots.
+    package func regretSection() -> String {
+        let study = layout.regret.study
+        let tables = regretTables(study)
+        guard !tables.isEmpty else { return "" }
+        return Self.regretIntroduction
+            + "\nThe table per grouping (every corpus, every rule, the worst cases) is in [regret.md](regret.md).\n\n"
+            + tables.map { "![regret vs topics, \($0.grouping)](\(Self.plotPath(study, $0)))\n" }.joined()
+    }
+
+    /// The regret section's heading and how regret, the ceilings and the worst case are defined.
+    private static let regretIntroduction = """
+
+        ## Threshold rules and groupings that choose their own cuts, against the best threshold (centred space)
+
+        Regret = the best ARI any threshold gives that grouping † − the rule's ARI. The best threshold is found over
+        every cut for components (the maximum spanning forest) and average linkage (the dendrogram), and over 24
+        quantile thresholds plus every rule's value for leader. A rule with no threshold counts as ARI 0. Groupings that
+        choose their own cuts (HDBSCAN, Leiden, and those whose neighbourhood follows the corpus size, k = round(c·√N):
+        leiden-sqrt and average-modularity) are measured against average linkage's best threshold, and again against
+        their own best parameter. The neighbour rules' k and those groupings' parameters were chosen on `rules-tuning`
+        only (the generator, CLINC150's train split, SNIPS, HINT3 curekart, Web Applications and Chatbot); the corpora
+        below were not used for any choice. \
+        Cells: the mean regret over replicates [95% interval] (own draw); bold: the smallest own-draw regret in the row.
+        The worst case is relative to the ceiling and leaves out corpora whose ceiling ARI is below 0.1 (no threshold
+        recovers their topics). CLINC150's domain
+        level labels 15 intents as one topic, coarser than the clusters the vectors form, so the worst case is given
+        with and without it.
+
+        """
+
+    /// Writes one regret table under its heading (a grouping that cuts itself: against its own best parameter), then its plot.
+    private func regretSubsection(_ table: RegretTable, study: String) -> String {
+        var out: String
+        if table.ownCuts.contains(table.grouping) {
+            out =
+                "\n### \(table.grouping) against its own best parameter\n\nThe second ceiling: the best ARI over its "
+                + "own parameter at the same k (\(table.rows.map(\.ceiling.search).max { $0.count < $1.count } ?? ""), the values "
+                + "up to N on smaller corpora).\n\n"
+                + table.markdown(subset: coarseLabels)
+        } else {
+            out = "\n### \(table.grouping)\n\n"
+            if !table.ownCuts.isEmpty {
+                out +=
+                    "Last columns: groupings that choose their own cuts (\(table.ownCuts.sorted().joined(separator: ", "))), against "
+                    + "the same best threshold for \(table.grouping); their noise items count as groups of one.\n\n"
+            }
+            out += table.markdown(subset: coarseLabels)
+        }
+        return out + "\n![regret vs topics, \(table.grouping)](\(Self.plotPath(study, table)))\n"
+    }
+
+    /// Every rule of a threshold grouping's table with a worst case over all corpora and over the coarse-label subset.
+    private func regretCandidates(_ table: RegretTable) -> [RegretRecommendation.Candidate] {
+        var candidates: [RegretRecommendation.Candidate] = []
+        for rule in table.rules {
+            if let all = table.worst(rule), let subset = table.worst(rule, where: coarseLabels.include) {
+                candidates.append((table.grouping, rule, all, subset))
+            }
+        }
+        return candidates
+    }
+
+    /// Issue 15: the study's paired rule comparisons, summarised per grouping (the full tables are
+    /// in STUDY/STUDY-comparisons.md), and the largest differences confirmed or left indistinguishable.
+    package func comparisonSection() -> String {
+        let study = layout.regret.study
+        guard let e = experiments.first(where: { $0.name == study }) else { return "" }
+        let families = RuleComparisonFamily.all(e.results).filter { $0.space == "centred" }
+        guard let replicates = e.results.settings.replicates, !families.isEmpty else { return "" }
+        let out = """
+
+            ## Paired rule comparisons (\(study), centred space, \(replicates) replicates per corpus)
+
+            For each grouping and corpus, every pair of label-free rules on the same replicates: the mean ARI difference with its
+            95% interval, a paired t-test and Holm's correction over the pairs of that corpus and grouping. Below, the largest
+            differences; per pair of rules, on how many corpora rule a is better, worse or indistinguishable is in
+            [comparison-pairs.md](comparison-pairs.md), and every comparison with its interval and p-values in
+            [\(study)-comparisons.md](\(study)/\(study)-comparisons.md) (CSV and JSON beside it).
+
+            """
+        let all: [FoundComparison] = families.flatMap { f in f.comparisons.map { (f, $0) } }
+        return out + largestDifferences(all, study: study)
+    }
+
+    /// Per grouping, the collapsed table of rule pairs (results/comparison-pairs.md); nothing without comparisons.
+    package func comparisonDetailsMarkdown() -> String {
+        let study = layout.regret.study
+        guard let e = experiments.first(where: { $0.name == study }) else { return "" }
+        let all: [FoundComparison] = RuleComparisonFamily.all(e.results).filter { $0.space == "centred" }
+            .flatMap { f in f.comparisons.map { (f, $0) } }
+        guard !all.isEmpty else { return "" }
+        return "# Paired rule comparisons per pair of rules (\(study), centred space)\n\n"
+            + "Per grouping and pair, on how many corpora rule a is better, worse or indistinguishable, and the largest difference "
+            + "of each kind (mean over replicates with its 95% interval). Every comparison: "
+            + "[\(study)-comparisons.md](\(study)/\(study)-comparisons.md).\n"
+            + layout.regret.groupings.map { g in comparisonDetails(g, all.filter { $0.family.grouping == g }, study: study) }.joined()
+    }
+
+    /// One paired comparison with the family it belongs to.
+    private typealias FoundComparison = (family: RuleComparisonFamily, comparison: PairedComparison)
+
+    /// Whether the comparison's verdict flips under the last-bit check (false when not checked).
+    private func flips(_ x: FoundComparison, study: String) -> Bool {
+        fragility?.flips(study, .comparison, Fragility.key(x.family, x.comparison)) ?? false
+    }
+
+    /// Writes one comparison: the difference with its interval, where it was found, Holm's p and whether it flips.
+    private func describe(_ x: FoundComparison, study: String) -> String {
+        let c = x.comparison
+        return "\(c.a) − \(c.b) = \(formatShort(c.difference.mean)) \(formatInterval(c.difference)) (\(x.family.grouping), "
+            + "\(x.family.corpus), Holm p \(formatP(c.pHolm)))" + (flips(x, study: study) ? " — flips under the last-bit check" : "")
+    }
+
+    /// Writes the five largest differences confirmed and the five largest left indistinguishable, as lists.
+    private func largestDifferences(_ all: [FoundComparison], study: String) -> String {
+        let bySize = all.sorted { abs($0.comparison.difference.mean) > abs($1.comparison.difference.mean) }
+        var out = "\nLargest differences confirmed:\n\n"
+        out += bySize.filter { $0.comparison.verdict != .indistinguishable }.prefix(5).map { "- " + describe($0, study: study) + "\n" }
+            .joined()
+        out += "\nLargest differences left indistinguishable:\n\n"
+        out += bySize.filter { $0.comparison.verdict == .indistinguishable }.prefix(5).map { "- " + describe($0, study: study) + "\n" }
+            .joined()
+        return out
+    }
+
+    /// Writes a grouping's collapsed table of rule pairs (one row per pair, in the order first met), or nothing without any.
+    private func comparisonDetails(_ grouping: String, _ found: [FoundComparison], study: String) -> String {
+        guard !found.isEmpty else { return "" }
+        var pairs: [String] = []
+        var byPair: [String: [FoundComparison]] = [:]
+        for x in found {
+            let key = "| \(x.comparison.a) | \(x.comparison.b) |"
+            if byPair[key] == nil { pairs.append(key) }
+            byPair[key, default: []].append(x)
+        }
+        let corpora = Set(found.map(\.family.corpus)).count
+        var out =
+            "\n<details><summary>\(grouping): \(pairs.count) pairs of rules on \(corpora) corpora</summary>\n\n"
+            + "| a | b | a better on | a worse on | indistinguishable on | largest confirmed | largest indistinguishable | "
+            + "flip under the last-bit check |\n|---|---|---|---|---|---|---|---|\n"
+        for key in pairs { out += comparisonRow(key, byPair[key]!, study: study) }
+        return out + "\n</details>\n"
+    }
+
+    /// Writes one rule pair's row: verdict counts over the corpora, the largest differences, and how many flip.
+    private func comparisonRow(_ key: String, _ xs: [FoundComparison], study: String) -> String {
+        func count(_ v: PairedComparison.Verdict) -> Int { xs.filter { $0.comparison.verdict == v }.count }
+        func largest(_ keep: (PairedComparison.Verdict) -> Bool) -> String {
+            xs.filter { keep($0.comparison.verdict) }.max {
+                abs($0.comparison.difference.mean) < abs($1.comparison.difference.mean)
+            }
+            .map { "\(formatShort($0.comparison.difference.mean)) \(formatInterval($0.comparison.difference)) \($0.family.corpus)" }
+                ?? ""
+        }
+        return
+            "\(key) \(count(.better)) | \(count(.worse)) | \(count(.indistinguishable)) | "
+            + "\(largest { $0 != .indistinguishable }) | \(largest { $0 == .indistinguishable }) | "
+            + "\(fragility?.checked(study) == true ? String(xs.filter { flips($0, study: study) }.count) : "not checked") |\n"
+    }
+
+    package func markdown() -> String {
+        var out = header() + summary() + "\n## Recommendation\n" + recommendation() + keyFigures()
+        out += layerSweep()
+        out += "\n## Threshold ablation\n\nAverage linkage's ARI per rule, one row per experiment × corpus × space: "
+        out += "[ablation.md](ablation.md).\n"
+        out += regretSection()
+        out += comparisonSection()
+        for r in replays {
+            out += "\n" + ReplayReport.section(r, plotFolder: "\(r.name)/plots", fragility: fragility, frontiers: "\(r.name)/\(r.name).md")
+        }
+        if let fragility { out += "\n## Verdicts that rest on rounding\n\n" + fragility.markdown(limit: 10) }
+        out += experimentList()
+        return out
+    }
+
+    /// The claims rows of every tabulated experiment, then C7's.
+    package var claimsRows: [ClaimsReport.Row] { ClaimsReport.rows(tabulated.map(\.results)) + [C7ThemeSumsGiveTheMean.row(c7)] }
+
+    /// The files beside REPORT.md that hold what it links to: the claims rows, the ablation, the regret tables and the
+    /// comparisons per pair of rules.
+    package func files() throws -> [(path: String, text: String)] {
+        let rows = claimsRows
+        let json = String(decoding: try JSONOutput.encode(rows), as: UTF8.self)
+        return [
+            ("claims.md", "# Claims, per corpus\n\n" + Self.claimsReading + ClaimsReport.markdown(rows)),
+            ("claims.csv", ClaimsReport.csv(rows)), ("claims.json", json),
+            ("ablation.md", "# Threshold ablation\n" + thresholdAblation()), ("regret.md", regretTablesMarkdown()),
+            ("comparison-pairs.md", comparisonDetailsMarkdown()),
+            ("recommendation.json", try recommendationFile().map { String(decoding: try JSONOutput.encode($0), as: UTF8.self) } ?? ""),
+        ].filter { !$0.1.isEmpty }
+    }
+
+    /// How the claims rows read.
+    package static let claimsReading = """
+        Quantities: the mean over the experiment's replicates with its 95% percentile bootstrap interval, then the corpus's \
+        own figure ("own draw"); without replicates, the own figure alone. The verdict is taken at the own figures and reads \
+        "inconclusive" when it changes anywhere inside the intervals. Also as [claims.csv](claims.csv) and \
+        [claims.json](claims.json).
+
+
+        """
+
+    /// What a bracket is, and what the replicates of a fixed corpus measure and what they do not.
+    package static let replicatesReading = """
+        A figure followed by a bracket is the mean over the experiment's replicates and its 95% interval; the corpus's own \
+        figure, where shown, is labelled "own draw". On a fixed corpus (the seeds, CLINC150, WordNet) the replicates are \
+        stratified subsamples of 80% of it: they measure how much a figure varies between corpora of 80% its size drawn \
+        from it, not between draws from the population of journals, so a bracket can exclude the full corpus's own figure \
+        for reasons of size alone. Synthetic corpora are re-drawn from their generator.
+
+        """
+
+    /// Writes the summary: one row per claim, how to read it, and where the per-corpus rows are.
+    private func summary() -> String {
+        "\n## Summary\n\nEach claim's verdicts counted over the rows of [claims.md](claims.md) (one per experiment × corpus × "
+            + "vector source; [CSV](claims.csv), [JSON](claims.json)) and, for C8 and C9, over the replay's journals × rules. A "
+            + "verdict is taken at the corpus's own figures and reads \"inconclusive\" when it changes inside the intervals. "
+            + "The key figure is the row at the median of the replicate means, with its 95% interval, then the range of the "
+            + "rows' own draws (C8, C9: means over orders and their intervals).\n\n"
+            + ClaimsSummary.markdown(claimsRows, replays: replays) + "\n" + Self.replicatesReading
+    }
+
+    /// The experiments in the claims and ablation tables: the layer sweep has its own table; ci-gate repeats corpora of
+    /// seeds and synthetic.
+    private var tabulated: [(name: String, description: String, results: AnalysisResults)] {
+        experiments.filter { !layout.notTabulated.contains($0.name) }
+    }
+
+    /// Writes the title and what produced the report, with which arithmetic, and where the full tables are.
+    private func header() -> String {
+        let first = experiments.first?.results.provenance
+        return """
+            # ThemeLab: does centring + Otsu find the topics people return to?
+
+            Produced by `make reproduce` (`themelab reproduce`); never edited by hand. themelab \(Tool.version),
+            OpenBLAS kernel \(first?.blas.kernel ?? "?"), \(first?.blas.arithmetic?.rawValue ?? "unrecorded") arithmetic,
+            \(first?.blas.config ?? "").
+            Each experiment's full tables (JSON with provenance and input checksums, tidy CSV, Markdown) are in
+            `results/NAME/`; the run's timestamp is in `results/provenance.json`, its wall-clock times in `results/timings.csv`.
+            † marks label-informed figures, never a method: the oracle threshold maximises the pair F1 of
+            "similarity ≥ t" against the labels (so a grouping's ARI can beat it), and k-means gets k = topics.
+            Contents: [summary](#summary), [recommendation](#recommendation), [key figures](#key-figures), then the layer
+            sweep, the regret of each rule, paired comparisons, the replay (C8, C9), rounding and the experiments.
+
+            """
+    }
+
+    /// Writes the key figures: the layout's histograms, then the anisotropy-by-layer plot if the sweep ran.
+    private func keyFigures() -> String {
+        var out = "\n## Key figures\n\n"
+        for (experiment, corpus, space) in layout.keyFigures.map({ ($0.experiment, $0.corpus, $0.space) }) {
+            guard let e = experiments.first(where: { $0.name == experiment }),
+                let a = e.results.analyses.first(where: { $0.corpus.name == corpus })
+            else { continue }
+            out +=
+                "![\(corpus), \(space) "
+                + "space](\(experiment)/plots/\(SVGPlot.stem(corpus: corpus, source: a.source, space: space))-histogram.svg)\n"
+        }
+        let layers = layout.layers
+        if experiments.contains(where: { $0.name == layers.experiment }) {
+            out += "![anisotropy by layer](\(layers.experiment)/plots/\(SVGPlot.slug(layers.corpus))-layers.svg)\n"
+        }
+        return out
+    }
+
+    /// Writes the anisotropy-by-layer table, one row per layer, or nothing if the sweep did not run.
+    private func layerSweep() -> String {
+        let layers = layout.layers
+        guard let sweep = experiments.first(where: { $0.name == layers.experiment }) else { return "" }
+        var out =
+            "\n## Anisotropy by layer (all-MiniLM-L6-v2, \(layers.corpus))\n\n| source | raw unrelated median | raw band (p99 − p1) | "
+            + "centred "
+            + "unrelated median | centred band | Otsu (centred) | average ARI at Otsu (centred) |\n|---|---|---|---|---|---|---|\n"
+        for a in sweep.results.analyses { out += layerRow(a) }
+        return out
+    }
+
+    /// Writes one layer's row: raw and centred unrelated median and band, centred Otsu and average linkage's ARI there.
+    private func layerRow(_ a: CorpusAnalysis) -> String {
+        let (r, c, otsu) = (a.space(.raw), a.space(.centred), OtsuThreshold(bins: 256))
+        let (ru, cu) = (r?.statistics[.unrelated], c?.statistics[.unrelated])
+        let row = c?.outcome(rule: otsu, grouping: AverageLinkageCut())
+        return
+            "| \(a.source) | \(formatShort(ru?.median, r?.replicateStatistics?[.unrelated]?[.median])) | "
+            + "\(formatShort(ru.map { $0.p99 - $0.p1 }, r?.replicateSeparation?[.bandWidth])) | "
+            + "\(formatShort(cu?.median, c?.replicateStatistics?[.unrelated]?[.median])) | "
+            + "\(formatShort(cu.map { $0.p99 - $0.p1 }, c?.replicateSeparation?[.bandWidth])) | "
+            + "\(formatShort(c?.threshold(otsu)?.value, c?.threshold(otsu)?.replicates)) | "
+            + "\(formatShort(row?.recovery?.ari, row?.replicates?[.ari])) |\n"
+    }
+
+    /// The threshold ablation (results/ablation.md): average linkage's ARI per standard rule, one row per experiment ×
+    /// corpus × space.
+    package func thresholdAblation() -> String {
+        var out = "\nAverage linkage's ARI per rule; the best label-free rule at the corpus's own draw in bold.\n\n"
+        out +=
+            "Each cell: for experiments run with replicates, the mean ARI over them with its 95% percentile bootstrap interval, "
+            + "then the corpus's own ARI (\"own draw\"); without replicates, the own ARI alone. How each corpus was replicated "
+            + "is in its experiment's tables.\n\n"
+        let rules = standardThresholdRules
+        out +=
+            "| experiment | corpus | source | space | topics | related share | "
+            + rules.map { $0.isLabelInformed ? "\($0.name) †" : $0.name }.joined(separator: " | ") + " | k-means k=topics † |\n"
+        out += "|---|---|---|---|---|---|" + String(repeating: "---|", count: rules.count + 1) + "\n"
+        for e in tabulated {
+            for a in e.results.analyses {
+                for s in a.spaces { out += ablationRow(e.name, a, s, rules: rules) }
+            }
+        }
+        return out
+    }
+
+    /// Writes one ablation row: the corpus, then each rule's ARI (the best label-free one in bold) and k-means at k = topics.
+    private func ablationRow(_ experiment: String, _ a: CorpusAnalysis, _ s: SpaceAnalysis, rules: [ThresholdRule]) -> String {
+        let rows = rules.map { s.outcome(rule: $0, grouping: AverageLinkageCut()) }
+        let aris = rows.map { $0?.recovery?.ari }
+        let best = zip(rules, aris).filter { !$0.0.isLabelInformed }.compactMap(\.1).max()
+        let cells = zip(rules, rows).map { r, row -> String in
+            guard let v = row?.recovery?.ari else { return "n/a" }
+            return withInterval(
+                !r.isLabelInformed && v == best ? "**\(formatShort(v))**" : formatShort(v), row?.replicates?[.ari])
+        }
+        let kmeansRow = s.outcome(rule: nil, grouping: SphericalKMeansReference())
+        let kmeans = formatShort(kmeansRow?.recovery?.ari, kmeansRow?.replicates?[.ari])
+        return
+            "| \(experiment) | \(a.corpus.name) | \(a.source) | \(s.space) | \(a.corpus.topics.map(String.init) ?? "n/a") | "
+            + "\(a.corpus.relatedPairShare.map { String(format: "%.2f%%", 100 * $0) } ?? "n/a") | "
+            + cells.joined(separator: " | ") + " | \(kmeans) |\n"
+    }
+
+    /// Writes the list of experiments and replays, each with its description and inputs.
+    private func experimentList() -> String {
+        var out = "\n## Experiments\n\n"
+        for e in experiments {
+            out += "- [`\(e.name)`](\(e.name)/\(e.name).md): \(e.description) Inputs: \(Self.inputs(e.results.provenance)).\n"
+        }
+        for r in replays {
+            out += "- [`\(r.name)`](\(r.name)/\(r.name).md): \(r.description ?? "") Inputs: \(Self.inputs(r.provenance)).\n"
+        }
+        return out
+    }
+
+    /// An experiment's input files and model, each with the start of its checksum.
+    package static func inputs(_ p: Provenance) -> String {
+        p.inputs.sorted { $0.key < $1.key }.map { "`\(URL(fileURLWithPath: $0.key).lastPathComponent)` \($0.value.prefix(12))" }
+            .joined(separator: ", ") + (p.model.map { "; model \($0.prefix(12))" } ?? "")
+    }
+
+}
+
+/// The regret section's recommendation: the grouping × rule whose worst-case relative regret has the smallest upper bound,
+/// and every other one indistinguishable from it.
+private struct RegretRecommendation {
+    typealias Candidate = (grouping: String, rule: String, all: RegretTable.Worst, subset: RegretTable.Worst)
+    /// Every rule of every threshold grouping with its worst case over all corpora and over the coarse-label subset.
+    var candidates: [Candidate]
+    /// The groupings that choose their own cuts, shown as extra columns of a threshold grouping's table.
+    var ownCuts: Set<String>
+    /// The tables of the tuning experiment, for each candidate's worst case there.
+    var tuning: [RegretTable]
+
+    // The procedure: smallest upper bound of the worst case (the point worst case without replicates).
+    func upper(_ w: RegretTable.Worst) -> Double { w.relativeHigh ?? w.relative }
+    func lower(_ w: RegretTable.Worst) -> Double { w.relativeLow ?? w.relative }
+
+    /// "rule with grouping", or a grouping that cuts itself with the ceiling it is measured against.
+    func name(_ c: Candidate, bold: Bool = false) -> String {
+        let rule = bold ? "**\(c.rule)**" : c.rule
+        return ownCuts.contains(c.rule)
+            ? "\(rule) (its own cuts, against \(c.grouping)'s best threshold)" : "\(rule) with \(c.grouping)"
+    }
+
+    /// Writes a candidate's worst-case regret on all corpora, without the domain level, and on the tuning corpora.
+    func describe(_ c: Candidate) -> String {
+        let tuned = tuning.first { $0.grouping == c.grouping }?.worst(c.rule)
+        return "\(name(c, bold: true)): worst-case regret at the own draws \(formatShort(c.all.regret)) "
+            + "(\(formatPercent(c.all.relative)) of the ceiling\(formatBounds(c.all)), on \(c.all.corpus)); without the domain level "
+            + "\(formatShort(c.subset.regret)) (\(formatPercent(c.subset.relative))\(formatBounds(c.subset)), on \(c.subset.corpus))"
+            + (tuned.map { "; on the tuning corpora \(formatShort($0.regret)) (\(formatPercent($0.relative)), on \($0.corpus))" } ?? "")
+    }
+
+    /// The other candidates whose worst-case lower bound is not above `best`'s upper bound, by upper bound.
+    func alongside(_ best: Candidate, _ worst: (Candidate) -> RegretTable.Worst) -> [Candidate] {
+        candidates.filter { ($0.grouping, $0.rule) != (best.grouping, best.rule) && lower(worst($0)) <= upper(worst(best)) }
+            .sorted { upper(worst($0)) < upper(worst($1)) }
+    }
+
+    /// Writes a list of candidates with their worst case, or why there are none.
+    func named(_ list: [Candidate], _ worst: (Candidate) -> RegretTable.Worst) -> String {
+        list.isEmpty
+            ? "none: every other rule's worst-case lower bound is above that upper bound"
+            : list.map { "\(name($0)) (own draw \(formatPercent(worst($0).relative))\(formatBounds(worst($0))))" }
+                .joined(separator: "; ")
+    }
+
+    /// The suggested default: the smallest upper bound of the worst case over all corpora (then the smallest own draw).
+    var best: Candidate? { candidates.min { (upper($0.all), $0.all.relative) < (upper($1.all), $1.all.relative) } }
+
+    /// The suggested default as results/recommendation.json holds it.
+    func file(study: String) -> RecommendationFile? {
+        guard let best else { return nil }
+        let w = best.all
+        return RecommendationFile(
+            grouping: ownCuts.contains(best.rule) ? best.rule : best.grouping, rule: ownCuts.contains(best.rule) ? nil : best.rule,
+            study: study,
+            worstCase: .init(corpus: w.corpus, relativeRegret: w.relative, upperBound: w.relativeHigh, lowerBound: w.relativeLow),
+            targetMet: upper(w) <= RecommendationFile.target)
+    }
+
+    /// Writes the recommendation subsection: the procedure, the suggested default (and without the domain level, if it
+    /// differs) and whether the target is met; nothing without candidates.
+    func markdown() -> String {
+        guard let best,
+            let bestSubset = candidates.min(by: { (upper($0.subset), $0.subset.relative) < (upper($1.subset), $1.subset.relative) })
+        else { return "" }
+        var out = """
+
+            Procedure (stated before the replicates were run): the suggested default is the grouping × rule whose worst-case
+            relative regret has the smallest upper 95% bound (the largest upper bound over the corpora); every other grouping ×
+            rule whose worst-case lower bound is not above that bound is indistinguishable from it and named alongside. Bounds are
+            per corpus (percentile bootstrap over replicates) and the worst case takes the largest of each. The tables it rests
+            on are in [regret.md](regret.md).
+
+            Suggested default, all corpora: \(describe(best)). Indistinguishable from it: \(named(alongside(best, \.all), \.all)).
+
+            """
+        if bestSubset.rule != best.rule || bestSubset.grouping != best.grouping {
+            out +=
+                "Without the domain level: " + describe(bestSubset) + ". Indistinguishable from it: "
+                + named(alongside(bestSubset, \.subset), \.subset) + ".\n"
+        }
+        let met = upper(best.all) <= RecommendationFile.target
+        out +=
+            "\nThe target (worst-case regret ≤ 10% of the ceiling on every corpus, upper bound included) is "
+            + (met ? "met by \(name(best)).\n" : "not met by any rule and grouping here.\n")
+        return out
+    }
+}
+
+/// results/recommendation.json: what the study suggests, as the names `themelab analyze` takes (`--groupings GROUPING`,
+/// and `--thresholds RULE` unless the grouping chooses its own cuts), for scripts and other projects.
+package struct RecommendationFile: Codable, Sendable, Equatable {
+    /// The largest relative regret at which the target counts as met, upper bound included.
+    package static let target = 0.1
+
+    package struct WorstCase: Codable, Sendable, Equatable {
+        package var corpus: String
+        /// Regret / ceiling ARI on the corpus's own draw.
+        package var relativeRegret: Double
+        /// The largest upper and lower 95% bounds over the study's corpora (nil without replicates).
+        package var upperBound: Double?
+        package var lowerBound: Double?
+    }
+
+    package var grouping: String
+    /// The threshold rule; nil for a grouping that chooses its own cuts.
+    package var rule: String?
+    /// The experiment whose corpora it rests on.
+    package var study: String
+    package var worstCase: WorstCase
+    /// Whether the worst case's upper bound is at most 10%.
+    package var targetMet: Bool
+
+    package enum CodingKeys: String, CodingKey { case grouping, rule, study, worstCase, targetMet }
+
+    /// As synthesised, but `rule` is written as null when there is none (scripts read the key either way).
+    package func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(grouping, forKey: .grouping)
+        try c.encode(rule, forKey: .rule)
+        try c.encode(study, forKey: .study)
+        try c.encode(worstCase, forKey: .worstCase)
+        try c.encode(targetMet, forKey: .targetMet)
+    }
+}

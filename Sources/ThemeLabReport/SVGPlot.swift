@@ -1,0 +1,310 @@
+import Foundation
+import ThemeLabCore
+import ThemeLabCorpus
+import ThemeLabEncoder
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabPairs
+import ThemeLabStudy
+
+/// Plots as standalone SVG, written by the harness (no plotting dependency): similarity
+/// histograms with threshold lines, the threshold ablation, and anisotropy by layer.
+/// Colours: the Okabe–Ito palette, safe for colour-blind readers.
+package enum SVGPlot {
+    package static let palette = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+    /// Colour k of the palette, repeating past its end.
+    package static func paletteColour(_ k: Int) -> String { palette[k % palette.count] }
+    /// Threshold lines: the rest of the palette, then two greys-and-wine Tol colours.
+    package static let thresholdColours = ["#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000", "#999999", "#882255"]
+    package static let width = 760.0, height = 420.0
+    package static let left = 70.0, right = 200.0, top = 40.0, bottom = 70.0
+
+    package static func escape(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
+            of: ">", with: "&gt;")
+    }
+    package static func n(_ x: Double) -> String { String(format: "%.2f", x) }
+
+    /// Frame, title, axis labels and ticks; returns the opening and a mapping from data to pixels.
+    package static func frame(
+        title: String, xLabel: String, yLabel: String, x: ClosedRange<Double>, y: ClosedRange<Double>,
+        xTicks: [Double], yTicks: [Double], xText: (Double) -> String = { String(format: "%g", $0) },
+        yText: (Double) -> String = { String(format: "%g", $0 == 0 ? 0 : $0) }
+    ) -> (svg: String, px: (Double) -> Double, py: (Double) -> Double) {
+        let plotW = width - left - right
+        let plotH = height - top - bottom
+        let px = { (v: Double) in left + (v - x.lowerBound) / (x.upperBound - x.lowerBound) * plotW }
+        let py = { (v: Double) in top + plotH - (v - y.lowerBound) / (y.upperBound - y.lowerBound) * plotH }
+        var s =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) "
+            + "\(Int(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
+        s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+        s += "<text id=\"title\" x=\"\(n(width / 2))\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">\(escape(title))</text>\n"
+        s += "<rect x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(plotW))\" height=\"\(n(plotH))\" fill=\"none\" stroke=\"#444\"/>\n"
+        for t in xTicks {
+            s += "<line x1=\"\(n(px(t)))\" y1=\"\(n(top + plotH))\" x2=\"\(n(px(t)))\" y2=\"\(n(top + plotH + 5))\" stroke=\"#444\"/>"
+            s += "<text x=\"\(n(px(t)))\" y=\"\(n(top + plotH + 18))\" text-anchor=\"middle\">\(xText(t))</text>\n"
+        }
+        for t in yTicks {
+            s += "<line x1=\"\(n(left - 5))\" y1=\"\(n(py(t)))\" x2=\"\(n(left))\" y2=\"\(n(py(t)))\" stroke=\"#444\"/>"
+            s += "<text x=\"\(n(left - 8))\" y=\"\(n(py(t) + 4))\" text-anchor=\"end\">\(yText(t))</text>\n"
+        }
+        s += "<text id=\"x-label\" x=\"\(n(left + plotW / 2))\" y=\"\(n(height - 12))\" text-anchor=\"middle\">\(escape(xLabel))</text>\n"
+        s +=
+            "<text id=\"y-label\" transform=\"translate(18 \(n(top + plotH / 2))) rotate(-90)\" "
+            + "text-anchor=\"middle\">\(escape(yLabel))</text>\n"
+        return (s, px, py)
+    }
+
+    package static func legend(_ entries: [(label: String, colour: String, dashed: Bool)]) -> String {
+        var s = ""
+        for (i, e) in entries.enumerated() {
+            let y = top + 10 + Double(i) * 18
+            let x = width - right + 14
+            s +=
+                "<g class=\"legend\"><line x1=\"\(n(x))\" y1=\"\(n(y))\" x2=\"\(n(x + 22))\" y2=\"\(n(y))\" stroke=\"\(e.colour)\" "
+                + "stroke-width=\"2.5\"\(e.dashed ? " stroke-dasharray=\"5 3\"" : "")/>"
+            s += "<text x=\"\(n(x + 28))\" y=\"\(n(y + 4))\">\(escape(e.label))</text></g>\n"
+        }
+        return s
+    }
+
+    package static func ticks(_ r: ClosedRange<Double>, count: Int = 5) -> [Double] {
+        let raw = (r.upperBound - r.lowerBound) / Double(count)
+        let magnitude = pow(10, floor(log10(raw)))
+        let step = [1.0, 2, 2.5, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? raw
+        return stride(from: ceil(r.lowerBound / step) * step, through: r.upperBound + 1e-12, by: step).map {
+            ($0 / step).rounded() * step + 0
+        }
+    }
+
+    /// Related and unrelated similarities (each normalised to its own total) with a vertical
+    /// line per threshold rule.
+    package static func histogram(_ s: SpaceAnalysis, corpus: String, source: String) -> String {
+        let classes: [PairClass] = s.histogram[.related] != nil ? [.related, .unrelated] : [.all]
+        let bins = 200
+        let binWidth = 2.0 / Double(bins)
+        // A results file read back may hold anything: bins beyond 200, negative counts, thresholds
+        // outside [-1, 1]; the plot draws what lies on [-1, 1] and never an empty or reversed axis.
+        let shares = classes.map { c -> [Double] in
+            let counts = (s.histogram[c] ?? []).prefix(bins).map { Double(max($0, 0)) }
+            let total = counts.reduce(0, +)
+            return counts.map { total > 0 ? $0 / total : 0 }
+        }
+        let occupied = shares.flatMap { $0.enumerated().filter { $0.element > 0 }.map(\.offset) }
+        let cuts = s.thresholds.compactMap(\.value).filter { (-1...1).contains($0) }
+        var lo = max(-1, min(-1 + Double((occupied.min() ?? 0) - 2) * binWidth, (cuts.min() ?? 1) - 0.02))
+        var hi = min(1, max(-1 + Double((occupied.max() ?? bins) + 3) * binWidth, (cuts.max() ?? -1) + 0.02))
+        if !(lo < hi) { (lo, hi) = (-1, 1) }
+        let ymax = max(shares.flatMap { $0 }.max() ?? 1, 1e-9) * 1.1
+        let f = frame(
+            title: "\(corpus) — \(source) — \(s.space) space", xLabel: "cosine similarity",
+            yLabel: "share of the class's pairs per bin (width 0.01)", x: lo...hi, y: 0...ymax,
+            xTicks: ticks(lo...hi), yTicks: ticks(0...ymax))
+        var svg = f.svg
+        var entries: [(String, String, Bool)] = []
+        for (k, c) in classes.enumerated() {
+            var d = ""
+            for (b, v) in shares[k].enumerated() {
+                let x0 = -1 + Double(b) * binWidth
+                guard x0 + binWidth >= lo && x0 <= hi else { continue }
+                d += (d.isEmpty ? "M" : "L") + "\(n(f.px(max(x0, lo)))) \(n(f.py(v))) L\(n(f.px(min(x0 + binWidth, hi)))) \(n(f.py(v))) "
+            }
+            let colour = paletteColour(k)
+            svg += "<path class=\"series\" id=\"series-\(c)\" d=\"\(d)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"/>\n"
+            entries.append(("\(c) pairs", colour, false))
+        }
+        for (i, t) in s.thresholds.enumerated() {
+            guard let v = t.value, v >= lo, v <= hi else { continue }
+            let colour = thresholdColours[i % thresholdColours.count]
+            svg +=
+                "<line class=\"threshold\" id=\"threshold-\(escape(t.rule))\" x1=\"\(n(f.px(v)))\" y1=\"\(n(top))\" x2=\"\(n(f.px(v)))\" "
+                + "y2=\"\(n(height - bottom))\" stroke=\"\(colour)\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>\n"
+            entries.append(("\(t.rule)\(t.labelInformed ? " †" : "") = \(formatShort(v))", colour, true))
+        }
+        return svg + legend(entries) + "</svg>\n"
+    }
+
+    /// A recovery metric plotted by `ablation`.
+    package enum Metric: String, CaseIterable, Sendable {
+        case ari = "ARI"
+        case pairF1 = "pair F1"
+        /// The recovery figure it plots.
+        package var metric: ThemeLabMeasures.Metric { self == .ari ? .ari : .pairF1 }
+        package var file: String { self == .ari ? "ablation-ari" : "ablation-pair-f1" }
+    }
+
+    /// Each rule's ARI or pair F1 per threshold grouping, as grouped bars; with replicates, an error
+    /// bar spans the 95% interval of the replicate mean.
+    package static func ablation(_ s: SpaceAnalysis, corpus: String, source: String, metric: Metric = .ari) -> String {
+        var groupings: [String] = []
+        for g in s.groupings where g.rule != nil && !groupings.contains(g.grouping) { groupings.append(g.grouping) }
+        let rules = s.thresholds.map(\.rule)
+        let informed = Set(s.thresholds.filter(\.labelInformed).map(\.rule))
+        let f = frame(
+            title: "Threshold ablation — \(corpus) — \(source) — \(s.space)", xLabel: "",
+            yLabel: metric.rawValue, x: 0...Double(max(rules.count, 1)), y: -0.1...1, xTicks: [], yTicks: ticks(-0.1...1))
+        var svg = f.svg
+        let slot = (width - left - right) / Double(max(rules.count, 1))
+        let barW = slot * 0.8 / Double(max(groupings.count, 1))
+        for (r, rule) in rules.enumerated() {
+            let labelX = left + (Double(r) + 0.5) * slot
+            svg +=
+                "<text transform=\"translate(\(n(labelX)) \(n(height - bottom + 10))) rotate(-20)\" text-anchor=\"end\" "
+                + "font-size=\"10\">\(escape(rule))\(informed.contains(rule) ? " †" : "")</text>\n"
+            for (g, grouping) in groupings.enumerated() {
+                let row = s.groupings.first { $0.rule == rule && $0.grouping == grouping }
+                guard let ari = row?.recovery?.value(metric.metric) else { continue }
+                let x = left + Double(r) * slot + slot * 0.1 + Double(g) * barW
+                let (y0, y1) = (f.py(max(ari, 0)), f.py(min(ari, 0)))
+                svg +=
+                    "<rect class=\"bar\" data-rule=\"\(escape(rule))\" data-grouping=\"\(grouping)\" x=\"\(n(x))\" y=\"\(n(y0))\" "
+                    + "width=\"\(n(barW * 0.9))\" height=\"\(n(max(y1 - y0, 0.5)))\" fill=\"\(paletteColour(g))\"/>\n"
+                if let e = row?.replicates?[metric.metric] {
+                    let (cx, lo, hi) = (x + barW * 0.45, f.py(max(e.low, -0.1)), f.py(min(e.high, 1)))
+                    svg +=
+                        "<path class=\"error-bar\" data-rule=\"\(escape(rule))\" data-grouping=\"\(grouping)\" data-low=\"\(e.low)\" "
+                        + "data-high=\"\(e.high)\" d=\"M\(n(cx)) \(n(lo)) L\(n(cx)) \(n(hi)) M\(n(cx - 2)) \(n(lo)) L\(n(cx + 2)) \(n(lo)) "
+                        + "M\(n(cx - 2)) \(n(hi)) L\(n(cx + 2)) \(n(hi))\" stroke=\"#222\" stroke-width=\"1\" fill=\"none\"/>\n"
+                }
+            }
+        }
+        svg += "<line x1=\"\(n(left))\" y1=\"\(n(f.py(0)))\" x2=\"\(n(width - right))\" y2=\"\(n(f.py(0)))\" stroke=\"#444\"/>\n"
+        return svg + legend(groupings.enumerated().map { ($0.element, paletteColour($0.offset), false) }) + "</svg>\n"
+    }
+
+    /// One line per series; an axis marked `log` is drawn in log10 (its values must be > 0).
+    package struct Series: Sendable {
+        package var label: String
+        package var points: [(x: Double, y: Double)]
+        package var dashed = false
+        /// Series with the same colour number share a colour (default: their position).
+        package var colour: Int?
+        /// A shaded band (for example a 95% interval) around the line, drawn beneath it.
+        package var band: [(x: Double, low: Double, high: Double)]
+        package init(
+            label: String, points: [(x: Double, y: Double)], dashed: Bool = false, colour: Int? = nil,
+            band: [(x: Double, low: Double, high: Double)] = []
+        ) {
+            self.label = label
+            self.points = points
+            self.dashed = dashed
+            self.colour = colour
+            self.band = band
+        }
+    }
+
+    package static func lines(
+        title: String, xLabel: String, yLabel: String, series: [Series], logX: Bool = false, logY: Bool = false,
+        xTicks fixedX: [Double]? = nil
+    ) -> String {
+        func tx(_ v: Double) -> Double { logX ? log10(v) : v }
+        func ty(_ v: Double) -> Double { logY ? log10(v) : v }
+        // A point that cannot be drawn (non-finite, or ≤ 0 on a log axis) is left out, never an endless axis.
+        let series = series.map { s in
+            var s = s
+            s.points = s.points.filter { tx($0.x).isFinite && ty($0.y).isFinite }
+            s.band = s.band.filter { tx($0.x).isFinite && ty($0.low).isFinite && ty($0.high).isFinite }
+            return s
+        }
+        let xs = series.flatMap { $0.points.map { tx($0.x) } }
+        let ys = series.flatMap { $0.points.map { ty($0.y) } + $0.band.flatMap { [ty($0.low), ty($0.high)] } }
+        func range(_ v: [Double], log: Bool) -> ClosedRange<Double> {
+            guard var lo = v.min(), var hi = v.max() else { return 0...1 }
+            if log {
+                lo = floor(lo)
+                hi = ceil(hi)
+            } else {
+                let pad = max((hi - lo) * 0.05, 1e-9)
+                lo -= pad
+                hi += pad
+            }
+            return lo < hi ? lo...hi : (lo - 1)...(hi + 1)
+        }
+        let xr = range(xs, log: logX)
+        let yr = range(ys, log: logY)
+        func logTicks(_ r: ClosedRange<Double>) -> [Double] { stride(from: r.lowerBound, through: r.upperBound, by: 1).map { $0 } }
+        let f = frame(
+            title: title, xLabel: xLabel + (logX ? " (log scale)" : ""), yLabel: yLabel + (logY ? " (log scale)" : ""),
+            x: xr, y: yr, xTicks: fixedX.map { $0.map(tx) } ?? (logX ? logTicks(xr) : ticks(xr)), yTicks: logY ? logTicks(yr) : ticks(yr),
+            xText: { String(format: "%g", logX ? pow(10, $0) : $0) },
+            yText: { String(format: "%g", logY ? pow(10, $0) : ($0 == 0 ? 0 : $0)) })
+        var svg = f.svg
+        let colours = palette + ["#882255", "#999999", "#44AA99", "#332288", "#AA4499", "#DDCC77"]
+        func colour(_ k: Int) -> String { colours[(series[k].colour ?? k) % colours.count] }
+        for (k, line) in series.enumerated() where line.band.count >= 2 {
+            let edge = line.band.map { (tx($0.x), ty($0.high)) } + line.band.reversed().map { (tx($0.x), ty($0.low)) }
+            let d = edge.enumerated().map { "\($0.offset == 0 ? "M" : "L")\(n(f.px($0.element.0))) \(n(f.py($0.element.1)))" }
+            svg +=
+                "<path class=\"band\" data-series=\"\(escape(line.label))\" d=\"\(d.joined(separator: " ")) Z\" fill=\"\(colour(k))\" "
+                + "fill-opacity=\"0.12\" stroke=\"none\"/>\n"
+        }
+        for (k, line) in series.enumerated() {
+            let colour = colour(k)
+            let d = line.points.enumerated().map {
+                "\($0.offset == 0 ? "M" : "L")\(n(f.px(tx($0.element.x)))) \(n(f.py(ty($0.element.y))))"
+            }.joined(separator: " ")
+            svg +=
+                "<path class=\"series\" id=\"series-\(slug(line.label).replacingOccurrences(of: "--", with: "-"))\" d=\"\(d)\" "
+                + "fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"\(line.dashed ? " stroke-dasharray=\"6 3\"" : "")/>\n"
+            for p in line.points {
+                svg += "<circle cx=\"\(n(f.px(tx(p.x))))\" cy=\"\(n(f.py(ty(p.y))))\" r=\"2.5\" fill=\"\(colour)\"/>"
+            }
+            svg += "\n"
+        }
+        return svg + legend(series.enumerated().map { ($0.element.label, colour($0.offset), $0.element.dashed) }) + "</svg>\n"
+    }
+
+    /// Median raw cosine of unrelated pairs and unrelated band width, per layer, raw vs centred.
+    package static func layers(_ analyses: [CorpusAnalysis], corpus: String) -> String {
+        let layers = analyses.compactMap { a -> (Int, CorpusAnalysis)? in
+            guard let k = VectorSource.layer(inDescription: a.source) else { return nil }
+            return (k, a)
+        }.sorted { $0.0 < $1.0 }
+        var series: [Series] = []
+        for space in [EmbeddingSpace.raw, .centred] {
+            for (metric, pick) in [("median", { (s: PairStatistics) in s.median }), ("band", { (s: PairStatistics) in s.p99 - s.p1 })] {
+                let points = layers.compactMap { l, a in
+                    a.space(space)?.statistics[.unrelated].map { (x: Double(l), y: pick($0)) }
+                }
+                series.append(Series(label: "\(space): \(metric)", points: points, dashed: space == .centred))
+            }
+        }
+        return lines(
+            title: "Anisotropy by layer — \(corpus)", xLabel: "encoder layer (0 = embedding output)",
+            yLabel: "unrelated pairs: cosine median, band p99 − p1", series: series, xTicks: layers.map { Double($0.0) })
+    }
+
+    /// A file-name-safe form: lower case, anything but letters and digits as "-".
+    package static func slug(_ s: String) -> String { String(s.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }) }
+
+    /// The start of a space's plot files, CORPUS-SOURCE-SPACE, each part slugged: the one spelling `writeAll` and the
+    /// report's links share.
+    package static func stem(corpus: String, source: String, space: String) -> String { "\(slug(corpus))-\(slug(source))-\(slug(space))" }
+
+    /// Every plot of a results file: FOLDER/CORPUS-SOURCE-SPACE-{histogram,ablation-ari,ablation-pair-f1}.svg, and a
+    /// layer plot when one corpus was pooled at several layers. Returns the paths written.
+    package static func writeAll(_ r: AnalysisResults, folder: String) throws -> [String] {
+        var written: [String] = []
+        for a in r.analyses {
+            for s in a.spaces {
+                let stem = "\(folder)/\(stem(corpus: a.corpus.name, source: a.source, space: s.space))"
+                try AtomicFile.write(histogram(s, corpus: a.corpus.name, source: a.source), to: stem + "-histogram.svg")
+                written.append(stem + "-histogram.svg")
+                for metric in Metric.allCases where a.corpus.labeled {
+                    try AtomicFile.write(
+                        ablation(s, corpus: a.corpus.name, source: a.source, metric: metric), to: "\(stem)-\(metric.file).svg")
+                    written.append("\(stem)-\(metric.file).svg")
+                }
+            }
+        }
+        let byCorpus = Dictionary(grouping: r.analyses, by: { $0.corpus.name })
+        for (corpus, list) in byCorpus.sorted(by: { $0.key < $1.key })
+        where list.count > 1 && list.allSatisfy({ VectorSource.layer(inDescription: $0.source) != nil }) {
+            let path = "\(folder)/\(slug(corpus))-layers.svg"
+            try AtomicFile.write(layers(list, corpus: corpus), to: path)
+            written.append(path)
+        }
+        return written
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import ThemeLabCore
+import ThemeLabCorpus
+import ThemeLabEncoder
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabPairs
+
+/// Runs every space × threshold × grouping on one corpus and its raw vectors.
+package struct Analysis {
+    package var settings: AnalysisSettings
+    package var engine = PairEngine()
+    package var log: (String) -> Void = { _ in }
+    /// Moves every vector by one unit in the last place before anything else (the fragility check); nil: as given.
+    package var perturbation: LastBitPerturbation?
+
+    package init(settings: AnalysisSettings) { self.settings = settings }
+
+    package func run(corpus: Corpus, vectors given: Matrix, source: String) throws -> CorpusAnalysis {
+        let vectors = perturbation?.apply(to: given) ?? given
+        guard corpus.count == vectors.rows else {
+            throw ThemeLabError.input("corpus '\(corpus.name)' has \(corpus.count) items but the vectors have \(vectors.rows) rows")
+        }
+        guard vectors.rows >= 2 else {
+            throw ThemeLabError.input("corpus '\(corpus.name)' has \(vectors.rows) item; pairs need at least 2")
+        }
+        let (spaces, rules, groupings) = (settings.spaces, settings.rules, settings.groupings)
+        let labels = corpus.labelIndices()
+        var notes: [String] = []
+        if labels == nil { notes.append("no labels: distributions and thresholds only; no recovery metrics, no label-informed rules") }
+        let topics = labels.map { Int($0.max()!) + 1 }
+        if topics == 1 { notes.append("one topic: every pair is related; unrelated statistics and AUC are N/A") }
+        let n = vectors.rows
+        let order = corpus.items.indices.sorted { (corpus.items[$0].order ?? $0, $0) < (corpus.items[$1].order ?? $1, $1) }
+        // Bad vectors fail the run; a space that cannot be built for this corpus (whitening with
+        // fewer items than dimensions) is skipped with a note.
+        _ = try EmbeddingSpace.raw.transform(vectors) { "\(corpus.name): item '\(corpus.items[$0].id)'" }
+        var results: [SpaceAnalysis] = []
+        for space in spaces {
+            log("\(corpus.name): \(space) space")
+            let x: Matrix
+            do {
+                x = try space.transform(vectors) { "\(corpus.name): item '\(corpus.items[$0].id)'" }
+            } catch {
+                notes.append("\(space) space skipped: \(error)")
+                continue
+            }
+            results.append(try analyzeSpace(space, x, labels: labels, topics: topics, rules: rules, groupings: groupings, order: order))
+        }
+        return CorpusAnalysis(
+            corpus: .init(name: corpus.name, items: n, topics: topics, labeled: labels != nil, relatedPairShare: corpus.relatedPairShare),
+            source: source, dimensions: vectors.cols, spaces: results, notes: notes)
+    }
+
+    /// `run` on each input (nil in, nil out), two at a time when the machine has the cores and the
+    /// memory for two passes. Each analysis computes the same numbers either way (the pass's BLAS
+    /// runs on one thread and its workers' tiles are merged in a fixed order).
+    package func runAll(_ inputs: [(corpus: Corpus, vectors: Matrix)?], source: String) throws -> [CorpusAnalysis?] {
+        let largest = inputs.compactMap { $0 }.map { MemoryBudget.pass(items: $0.vectors.rows, dimensions: $0.vectors.cols) }.max() ?? 0
+        let side = ProcessInfo.processInfo.activeProcessorCount >= 2 && (MemoryBudget.available() ?? 0) > 2 * largest ? 2 : 1
+        let queue = WorkQueue(count: inputs.count, state: [Result<CorpusAnalysis?, Error>](repeating: .success(nil), count: inputs.count))
+        let shared = UnsafeSendable((self, inputs))
+        DispatchQueue.concurrentPerform(iterations: side) { _ in
+            let (analysis, inputs) = shared.value
+            while let k = queue.take() {
+                guard let input = inputs[k] else { continue }
+                let result = Result<CorpusAnalysis?, Error> {
+                    try analysis.run(corpus: input.corpus, vectors: input.vectors, source: source)
+                }
+                queue.withState { $0[k] = result }
+            }
+        }
+        return try queue.withState { try $0.map { try $0.get() } }
+    }
+
+    /// One space: plan → the passes (`PassPlan`) → rules → groupings → ceilings and separation.
+    package func analyzeSpace(
+        _ space: EmbeddingSpace, _ x: Matrix, labels: [Int32]?, topics: Int?, rules: [ThresholdRule], groupings: [Grouping], order: [Int]
+    ) throws -> SpaceAnalysis {
+        let needs = PassNeeds.of(rules: rules, groupings: groupings, items: x.rows)
+        let pass = PassPlan(needs: needs, exactHistogramPairLimit: settings.exactHistogramPairLimit).run(x, labels: labels, engine: engine)
+        let thresholds = try thresholdOutcomes(rules.filter { !$0.isLabelInformed || labels != nil }, pass)
+        let request = GroupingRequest(target: .ownCuts, order: order, labels: labels, shuffles: settings.shuffles, seed: settings.seed)
+        let rows = try groupingRows(groupings, thresholds: thresholds, topics: topics, request: request, pass)
+        let ceilings = try labels.map { try self.ceilings(groupings, rows: rows, topics: $0, request: request, pass) } ?? []
+        let distribution = pass.distribution
+        var statistics: [PairClass: PairStatistics] = [:]
+        for c in PairClass.allCases { if let s = distribution.statistics(c) { statistics[c] = s } }
+        let exact = distribution.sortedValues(.all) != nil
+        return SpaceAnalysis(
+            space: space.description, quantileMethod: exact ? "exact" : "fine histogram (error < \(2 / Double(engine.bins)))",
+            thresholdHistogram: pass.exactCoarse != nil || exact ? "exact" : "placed from the fine histogram", statistics: statistics,
+            separation: separation(x, labels: labels, distribution, unrelated: statistics[.unrelated]), thresholds: thresholds,
+            groupings: rows, ceilings: ceilings, histogram: plotHistogram(distribution))
+    }
+
+    /// Threshold groupings in the order asked, one row per rule; those that cut themselves, one row each; then the
+    /// references in report order, when topics are known.
+    package func groupingRows(
+        _ groupings: [Grouping], thresholds: [ThresholdOutcome], topics: Int?, request: GroupingRequest, _ pass: PassProducts
+    ) throws -> [GroupingOutcome] {
+        func row(_ grouping: Grouping, _ t: ThresholdOutcome?, _ target: GroupingRequest.Target?) throws -> GroupingOutcome {
+            var cut = GroupingCut(labels: nil, note: t?.note)
+            if let target {
+                var asked = request
+                asked.target = target
+                cut = try grouping.groups(asked, in: pass)
+            }
+            return GroupingOutcome(
+                grouping.name, cut, rule: t, labelInformed: grouping.kind == .labelInformedReference, topics: request.labels)
+        }
+        // A threshold grouping is asked for all the rules' distinct values at once.
+        let values = Array(Set(thresholds.compactMap(\.value))).sorted()
+        var rows = try groupings.flatMap { g -> [GroupingOutcome] in
+            switch g.kind {
+            case .threshold:
+                let cuts = Dictionary(uniqueKeysWithValues: zip(values, try g.groups(at: values, request, in: pass)))
+                return thresholds.map { t in
+                    let cut = t.value.flatMap { cuts[$0] } ?? GroupingCut(labels: nil, note: t.note)
+                    return GroupingOutcome(g.name, cut, rule: t, labelInformed: false, topics: request.labels)
+                }
+            case .cutsItself: return [try row(g, nil, .ownCuts)]
+            case .labelInformedReference: return []
+            }
+        }
+        if let topics {
+            rows += try inReportOrder(groupings).filter { $0.kind == .labelInformedReference }.map { try row($0, nil, .topics(topics)) }
+        }
+        return rows
+    }
+
+    /// Each grouping's ceiling: the fixed ones in report order, then those that cut themselves.
+    package func ceilings(
+        _ groupings: [Grouping], rows: [GroupingOutcome], topics: [Int32], request: GroupingRequest, _ pass: PassProducts
+    ) throws -> [Ceiling] {
+        try (inReportOrder(groupings) + groupings.filter { $0.kind == .cutsItself }).compactMap { g in
+            let ruled = rows.compactMap { r -> BestCut? in
+                guard r.grouping == g.name, let t = r.threshold, let recovery = r.recovery else { return nil }
+                return BestCut(threshold: t, ari: recovery.ari, groups: recovery.groups)
+            }
+            return try g.ceiling(in: pass, topics: topics, ruled: ruled, request: request)
+        }
+    }
+
+    /// AUC, d′ and the band widths, on labeled corpora with both classes of pair.
+    package func separation(_ x: Matrix, labels: [Int32]?, _ distribution: PairDistribution, unrelated u: PairStatistics?) -> Separation? {
+        guard let labels, let u, let (auc, bound) = areaUnderCurve(distribution), let dp = dPrime(distribution) else { return nil }
+        let bands = topicBands(x, labels: labels)
+        guard let widest = bands.max() else { return nil }
+        return Separation(
+            auc: auc, dPrime: dp, bandWidth: u.p99 - u.p1, topicBandMedian: median(bands), topicBandMax: widest, aucErrorBound: bound)
+    }
+
+    /// Each rule's threshold, placed mid-gap when it is an observed value (`ThresholdPlacement`);
+    /// a neighbour rule whose k is not below N gives none.
+    package func thresholdOutcomes(_ rules: [ThresholdRule], _ pass: PassProducts) throws -> [ThresholdOutcome] {
+        let (x, distribution, gathered) = (pass.vectors, pass.distribution, pass.gathered)
+        var dendrogram: Dendrogram?
+        if gathered.averageLinkage, case .success(let tree) = try pass.dendrogram() { dendrogram = tree }
+        let context = ThresholdContext(
+            distribution: distribution, dimensions: x.cols, exactCoarse: pass.exactCoarse,
+            neighbours: gathered.neighbours > 0 ? try pass.nearestNeighbours() : nil,
+            silhouettes: rules.contains(where: \.needsDendrogram) ? dendrogram.map { SilhouetteCurve(vectors: x, dendrogram: $0) } : nil)
+        let observed =
+            rules.contains(where: \.isDataDerived)
+            ? ThresholdPlacement.observedValues(
+                pairs: distribution.sortedValues(.all), forest: gathered.spanningForest ? try pass.spanningForest().edges.map(\.w) : [],
+                merges: dendrogram?.merges.map(\.similarity) ?? []) : []
+        return rules.map { rule in
+            guard rule.neighbours < x.rows else {
+                return ThresholdOutcome(
+                    rule: rule.name, value: nil, labelInformed: rule.isLabelInformed,
+                    note: "k = \(rule.neighbours) neighbours needs more than \(rule.neighbours) items; this corpus has \(x.rows)")
+            }
+            let value = rule.threshold(in: context).map { rule.isDataDerived ? ThresholdPlacement.midGap($0, observed: observed) : $0 }
+            return ThresholdOutcome(
+                rule: rule.name, value: value, labelInformed: rule.isLabelInformed,
+                pairsAbove: value.map { distribution.count(.all, atLeast: $0) },
+                relatedAbove: value.flatMap { distribution.isLabeled ? distribution.count(.related, atLeast: $0) : nil },
+                note: value == nil ? rule.whyNoThreshold(in: context) : nil)
+        }
+    }
+
+    /// 200 bins on [-1, 1] per class, summed from the fine histogram.
+    package func plotHistogram(_ d: PairDistribution) -> [PairClass: [Int]] {
+        var out: [PairClass: [Int]] = [:]
+        for c in PairClass.allCases {
+            guard let a = d.accumulator(c) else { continue }
+            var counts = [Int](repeating: 0, count: 200)
+            let per = max(1, a.histogram.count / 200)
+            for (b, v) in a.histogram.enumerated() { counts[min(b / per, 199)] += Int(v) }
+            out[c] = counts
+        }
+        return out
+    }
+}

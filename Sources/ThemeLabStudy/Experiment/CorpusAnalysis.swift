@@ -1,0 +1,132 @@
+import Foundation
+import ThemeLabCore
+import ThemeLabCorpus
+import ThemeLabEncoder
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabPairs
+
+/// The harness's answer for one corpus × vector source: per space, the distribution,
+/// separation, every threshold and every grouping's recovery.
+package struct CorpusAnalysis: Codable, Sendable {
+    package struct CorpusSummary: Codable, Sendable, Equatable {
+        package var name: String
+        package var items: Int
+        package var topics: Int?
+        package var labeled: Bool
+        /// Same-topic pairs / all pairs.
+        package var relatedPairShare: Double?
+    }
+    package var corpus: CorpusSummary
+    /// The encoder and layer, or the embeddings file, the vectors came from.
+    package var source: String
+    package var dimensions: Int
+    package var spaces: [SpaceAnalysis]
+    package var notes: [String]
+    /// How the replicates behind every estimate were drawn (nil: one sample).
+    package var replicates: ReplicateSet?
+}
+
+package struct SpaceAnalysis: Codable, Sendable {
+    package var space: String
+    package var quantileMethod: String
+    /// How the 256-bin histogram Otsu and Kittler–Illingworth read was counted (optional, so
+    /// results and baselines written before it still load).
+    package var thresholdHistogram: String?
+    package var statistics: [PairClass: PairStatistics]
+    package var separation: Separation?
+    package var thresholds: [ThresholdOutcome]
+    package var groupings: [GroupingOutcome]
+    /// Per threshold grouping, the best ARI any threshold gives (labeled corpora only; optional
+    /// for the same reason).
+    package var ceilings: [Ceiling]?
+    /// Counts per class over 200 equal bins on [-1, 1], for plots.
+    package var histogram: [PairClass: [Int]]
+    /// Over replicates: each statistic (`PairStatistics.Statistic`) and separation figure (`Separation.Figure`).
+    package var replicateStatistics: [PairClass: [PairStatistics.Statistic: Estimate]]?
+    package var replicateSeparation: [Separation.Figure: Estimate]?
+}
+
+extension CorpusAnalysis {
+    /// The analysis in one space, when it ran.
+    package func space(_ space: EmbeddingSpace) -> SpaceAnalysis? { spaces.first { $0.space == space.description } }
+}
+
+/// The one way reports look results up: by the space, class, rule and grouping as values.
+extension SpaceAnalysis {
+    package func threshold(_ rule: ThresholdRule) -> ThresholdOutcome? { thresholds.first { $0.rule == rule.name } }
+
+    /// The row of `grouping` at `rule`'s threshold (nil rule: a label-informed reference's row).
+    package func outcome(rule: ThresholdRule?, grouping: Grouping) -> GroupingOutcome? {
+        groupings.first { $0.rule == rule?.name && $0.grouping == grouping.name }
+    }
+}
+
+package struct ThresholdOutcome: Codable, Sendable, Equatable {
+    package var rule: String
+    package var value: Double?
+    package var labelInformed: Bool
+    /// Pairs with similarity ≥ the threshold, and how many of them are related.
+    package var pairsAbove: Int?
+    package var relatedAbove: Int?
+    /// Why there is no value.
+    package var note: String?
+    /// The threshold over replicates (those where the rule gives one).
+    package var replicates: Estimate?
+    /// Over replicates, of the pairs at or above the threshold: precision (share related) and recall (share of
+    /// related pairs).
+    package var replicatePairs: [ThresholdOutcome.PairShare: Estimate]?
+
+    /// The two shares of `replicatePairs`.
+    package enum PairShare: String, CaseIterable, Sendable, Codable, CodingKeyRepresentable { case precision, recall }
+}
+
+package struct GroupingOutcome: Codable, Sendable, Equatable {
+    package var grouping: String
+    /// The threshold rule and its value (nil for the k = topics references).
+    package var rule: String?
+    package var threshold: Double?
+    package var labelInformed: Bool
+    package var groups: Int?
+    package var recovery: Recovery?
+    /// Leader only: the metrics over seeded shuffles of the visiting order.
+    package var spread: LeaderSpread?
+    /// Why a cell is N/A.
+    package var note: String?
+    /// Over replicates: each metric (`Metric.recovery`, and the noise share) where the cell has a value.
+    package var replicates: [Metric: Estimate]?
+    /// The ARI of each replicate (nil where N/A), for paired comparisons and regret.
+    package var replicateARI: [Double?]?
+    /// Groupings that leave items out (HDBSCAN): how many, and the recovery without them. The
+    /// headline `recovery` counts each noise item as a group of its own.
+    package var noise: NoiseOutcome?
+}
+
+extension GroupingOutcome {
+    /// The row of `cut` (at rule `t`'s threshold, or without one); noise counts as singletons in `recovery` against `topics`.
+    package init(_ grouping: String, _ cut: GroupingCut, rule t: ThresholdOutcome?, labelInformed: Bool, topics: [Int32]?) {
+        let grouped = cut.labels.map(GroupingCut.noiseAsSingletons)
+        self.init(
+            grouping: grouping, rule: t?.rule, threshold: t?.value, labelInformed: labelInformed || (t?.labelInformed ?? false),
+            groups: grouped.map { Set($0).count }, recovery: grouped.flatMap { a in topics.map { Recovery(topics: $0, groups: a) } },
+            spread: cut.spread, note: cut.note, noise: cut.labels.flatMap { NoiseOutcome(labels: $0, topics: topics) })
+    }
+}
+
+/// The items a grouping left as noise: their share, and the recovery of the grouped items alone.
+package struct NoiseOutcome: Codable, Sendable, Equatable {
+    package var items: Int
+    package var share: Double
+    /// Recovery over the items not left as noise (nil without labels or when every item is noise).
+    package var recoveryExcludingNoise: Recovery?
+
+    /// Nil when no item is noise (−1).
+    package init?(labels: [Int32], topics: [Int32]?) {
+        let kept = labels.indices.filter { labels[$0] >= 0 }
+        guard kept.count < labels.count else { return nil }
+        items = labels.count - kept.count
+        share = Double(items) / Double(labels.count)
+        recoveryExcludingNoise =
+            kept.isEmpty ? nil : topics.map { t in Recovery(topics: kept.map { t[$0] }, groups: kept.map { labels[$0] }) }
+    }
+}

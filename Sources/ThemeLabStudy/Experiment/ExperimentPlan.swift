@@ -1,0 +1,374 @@
+import Foundation
+import ThemeLabCore
+import ThemeLabCorpus
+import ThemeLabEncoder
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabPairs
+
+/// An experiment file (Experiments/NAME.json): corpora, encoders and layers, spaces, threshold
+/// rules, groupings and seeds. Every field but `name` and `corpora` has a default.
+///
+///     {"name": "seeds", "corpora": [{"name": "seed-12"}, {"name": "clinc150", "intents": 20, "perIntent": 30}],
+///      "encoders": [{"layers": [6, 3]}], "spaces": ["raw", "centred"], "thresholds": ["otsu", "fixed(0.55)"],
+///      "groupings": ["components", "average"], "shuffles": 10, "seed": 0}
+package struct ExperimentPlan: Decodable, Sendable {
+    package struct Encoder: Codable, Sendable, Equatable {
+        /// A sentence-transformers folder; nil or "default" for the bootstrap model.
+        package var model: String?
+        /// Layers to pool; nil for the last.
+        package var layers: [Int]?
+        /// A `.npy` of the corpus's vectors (rows in corpus order) in place of an encoder.
+        package var embeddings: String?
+        /// The folder `model` names: nil for the bootstrap model.
+        package var modelFolder: String? { model == "default" ? nil : model }
+
+        package enum CodingKeys: String, CodingKey, CaseIterable { case model, layers, embeddings }
+
+        package init(model: String? = nil, layers: [Int]? = nil, embeddings: String? = nil) {
+            self.model = model
+            self.layers = layers
+            self.embeddings = embeddings
+        }
+    }
+
+    package var name: String
+    package var description: String?
+    package var corpora: [CorpusSpec]
+    package var encoders: [Encoder]
+    package var settings: AnalysisSettings
+    /// The default resampling of fixed corpora when `settings.replicates` is set.
+    package var resample: Resampling?
+    /// For the CI-gate experiment: the tolerances `reproduce` writes into results/baseline.json with its result.
+    package var gate: [String: Double]?
+    /// The file it was read from, for messages.
+    package var file: String?
+
+    package init(name: String, corpora: [CorpusSpec], encoders: [Encoder] = [Encoder()], settings: AnalysisSettings = AnalysisSettings()) {
+        self.name = name
+        self.corpora = corpora
+        self.encoders = encoders
+        self.settings = settings
+    }
+
+    package enum Keys: String, CodingKey, CaseIterable {
+        case name, description, corpora, encoders, spaces, thresholds, groupings, shuffles, seed, replicates, resample, gate
+    }
+
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        name = try c.decode(String.self, forKey: .name)
+        description = try c.decodeIfPresent(String.self, forKey: .description)
+        corpora = try c.decode([CorpusSpec].self, forKey: .corpora)
+        encoders = try c.decodeIfPresent([Encoder].self, forKey: .encoders) ?? [Encoder()]
+        gate = try c.decodeIfPresent([String: Double].self, forKey: .gate)
+        settings = try AnalysisSettings(from: decoder)
+        if let v = try c.decodeIfPresent(Int.self, forKey: .shuffles) { settings.shuffles = v }
+        if let v = try c.decodeIfPresent(UInt64.self, forKey: .seed) { settings.seed = v }
+        settings.replicates = try c.decodeIfPresent(Int.self, forKey: .replicates)
+        resample = try c.decodeIfPresent(Resampling.self, forKey: .resample)
+    }
+
+    /// Reads and checks an experiment file: unknown fields, names and every bound that needs no
+    /// input, each refusal naming the file and the field.
+    package static func read(path: String) throws -> ExperimentPlan {
+        let (data, object) = try ExperimentSchema.object(at: path)
+        return try decode(data, object, path: path)
+    }
+
+    /// The checked plan in `data`, read from `path`.
+    package static func decode(_ data: Data, path: String) throws -> ExperimentPlan {
+        try decode(data, try ExperimentSchema.object(data, path: path), path: path)
+    }
+
+    package static func decode(_ data: Data, _ object: [String: Any], path: String) throws -> ExperimentPlan {
+        var plan = try ExperimentSchema.decode(ExperimentPlan.self, data, object, path: path, keys: Keys.self, topLevel: "an experiment")
+        plan.file = path
+        try plan.validate(source: .experiment(path))
+        return plan
+    }
+
+    /// An experiment's name becomes a folder under results/ and a Slurm job name: a plain file name, nothing that could
+    /// leave it. Checked scalar by scalar (a regular expression's `$` also matches before a final line break).
+    package static func checkName(_ name: String, source: ParameterSource) throws {
+        let scalars = Array(name.unicodeScalars)
+        func plain(_ c: Unicode.Scalar) -> Bool { c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c)) }
+        guard (1...64).contains(scalars.count), plain(scalars[0]), scalars.allSatisfy({ plain($0) || "._-".unicodeScalars.contains($0) })
+        else {
+            throw source.error(
+                "name",
+                "must be 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit (it names the results "
+                    + "folder); got \(String(reflecting: name))")
+        }
+    }
+
+    /// Every bound that needs no input.
+    package func validate(source: ParameterSource) throws {
+        try Self.checkName(name, source: source)
+        guard !corpora.isEmpty else { throw source.error("corpora", "is empty: nothing would be computed") }
+        guard !encoders.isEmpty else { throw source.error("encoders", "is empty: nothing would be computed") }
+        for (i, spec) in corpora.enumerated() { try Validation.check(spec, at: "corpora[\(i)]", source: source) }
+        for (i, encoder) in encoders.enumerated() {
+            if encoder.embeddings != nil && (encoder.model != nil || encoder.layers != nil) {
+                throw source.error("encoders[\(i)].embeddings", "replaces the encoder: give embeddings, or model and layers, not both")
+            }
+            guard let layers = encoder.layers else { continue }
+            guard !layers.isEmpty else { throw source.error("encoders[\(i)].layers", "is empty: nothing would be computed") }
+            for (j, layer) in layers.enumerated() { try source.check(layer, in: Validation.layer, "encoders[\(i)].layers[\(j)]") }
+        }
+        try Validation.check(settings, source: source)
+        try resample?.validate(at: "resample", source: source)
+        for (i, spec) in corpora.enumerated() {
+            try spec.resample?.validate(at: "corpora[\(i)].resample", source: source)
+            if settings.replicates == nil && spec.resample != nil {
+                throw source.error("corpora[\(i)].resample", "has no effect without 'replicates'")
+            }
+        }
+        if settings.replicates == nil && resample != nil { throw source.error("resample", "has no effect without 'replicates'") }
+        if let gate { try RegressionCheck.validate(tolerances: gate, file: "\(source.file ?? "experiment"): 'gate'") }
+    }
+
+    /// The corpora one shard of the grid covers (corpus k belongs to shard k mod n), every corpus without a shard.
+    /// A shard holds at least one corpus, so n is at most the number of corpora.
+    package func corpusIndices(in shard: PairShard?) throws -> [Int] {
+        guard let shard else { return Array(corpora.indices) }
+        guard shard.count <= corpora.count else {
+            throw ThemeLabError.usage(
+                "--shard \(shard.index)/\(shard.count): '\(name)' has \(corpora.count) corpora and a shard is at least one, "
+                    + "so n must be at most \(corpora.count)")
+        }
+        return corpora.indices.filter { $0 % shard.count == shard.index }
+    }
+
+    /// A corpus as the grid will see it, for cost predictions: items, the vectors' largest dimension, and whether
+    /// an encoder embeds it.
+    package struct CorpusSize: Sendable {
+        package var name: String
+        package var items: Int
+        package var dimensions: Int
+        package var needsEncoder: Bool
+    }
+
+    /// Every corpus's size, loading each corpus and reading the model's configuration or the embeddings' shape.
+    package func corpusSizes(dataDirectory: String?) throws -> [CorpusSize] {
+        var encoderDimensions: [Int]?
+        return try corpora.map { spec in
+            let loaded = try DatasetRegistry.load(spec, dataDirectory: dataDirectory)
+            if let own = loaded.vectors, !encoders.contains(where: { $0.embeddings != nil }) {
+                return CorpusSize(name: loaded.corpus.name, items: loaded.corpus.count, dimensions: own.cols, needsEncoder: false)
+            }
+            let dimensions =
+                try encoderDimensions
+                ?? encoders.map { encoder in
+                    if let path = encoder.embeddings { return try NPY.read(path: path).cols }
+                    return try ModelFolder.locate(explicit: encoder.modelFolder).configuration().sentenceDimensions
+                }
+            encoderDimensions = dimensions
+            return CorpusSize(
+                name: loaded.corpus.name, items: loaded.corpus.count, dimensions: dimensions.max() ?? 1, needsEncoder: encoderRuns > 0)
+        }
+    }
+
+    /// Every file the plan reads: itself, its corpora's files, given embeddings and each model folder's files.
+    package func inputFiles(dataDirectory: String?) throws -> [String] {
+        let corpusFiles = try corpora.flatMap { try DatasetRegistry.load($0, dataDirectory: dataDirectory).files }
+        let encoderFiles = try encoders.flatMap { e in try e.embeddings.map { [$0] } ?? ModelFolder.locate(explicit: e.modelFolder).files()
+        }
+        return (file.map { [$0] } ?? []) + corpusFiles + encoderFiles
+    }
+
+    /// How many analyses corpus `k` gives (one per vector source): its own vectors once when no embeddings are given,
+    /// else one per encoder and layer.
+    package func analysesPerCorpus(_ k: Int) -> Int {
+        let given = encoders.contains { $0.embeddings != nil }
+        if DatasetRegistry.bringsOwnVectors(corpora[k]) && !given { return 1 }
+        return encoders.map { $0.embeddings != nil ? 1 : ($0.layers?.count ?? 1) }.reduce(0, +)
+    }
+
+    /// How many times an encoder embeds each corpus: one per model layer (given embeddings need none).
+    package var encoderRuns: Int { encoders.filter { $0.embeddings == nil }.map { $0.layers?.count ?? 1 }.reduce(0, +) }
+
+    /// Runs every corpus × encoder × layer (a corpus that brings its own vectors runs once), or with `shard` the
+    /// corpora of that shard only. Every corpus and embeddings file is read and every check that needs the input
+    /// (layers of each model, D < d, memory) passes before the first vector is embedded.
+    package func run(in environment: RunEnvironment, shard: PairShard? = nil) throws -> AnalysisResults {
+        try runCounting(in: environment, shard: shard).results
+    }
+
+    /// A replicate set of one corpus: its replicates and how they were drawn.
+    package typealias Replicates = (replicates: [ReplicateCorpus], scheme: String)
+    /// One vector source of a corpus: its description, and how to get the vectors of any replicate of the corpus.
+    package typealias ReplicateVectors = (description: String, vectors: (ReplicateCorpus) throws -> Matrix)
+
+    /// `run`, and how many analyses each corpus gave (one per vector source), in corpus order.
+    package func runCounting(in environment: RunEnvironment, shard: PairShard?) throws -> (results: AnalysisResults, perCorpus: [Int]) {
+        let log = environment.log
+        let source = file.map(ParameterSource.experiment) ?? .commandLine
+        let selected = try corpusIndices(in: shard)
+        let loaded = try selected.map { try DatasetRegistry.load(corpora[$0], dataDirectory: environment.dataDirectory) }
+        let (given, models) = try givenVectorsAndModels(of: loaded, source: source)
+        try checkInputs(of: loaded, given: given, models: models, source: source)
+
+        // Replicate corpora are drawn (and checked) before anything is embedded.
+        let replicateSets = try drawReplicates(
+            selected: selected, loaded: loaded, given: given, source: source, dataDirectory: environment.dataDirectory)
+
+        var analyses: [CorpusAnalysis] = []
+        var perCorpus: [Int] = []
+        var files: [String] = []
+        var modelHash: String?
+        let (analysis, replicateAnalysis) = analysers(environment)
+        for (i, loaded) in loaded.enumerated() {
+            files += loaded.files
+            log("\(name): corpus \(loaded.corpus.name) (\(loaded.corpus.count) items)")
+            let sources = try vectorSources(of: loaded, given: given, environment, files: &files, modelHash: &modelHash)
+            for source in sources {
+                analyses.append(
+                    try analyse(loaded, source, replicates: replicateSets[i], analysis, replicateAnalysis, log: log))
+            }
+            perCorpus.append(sources.count)
+        }
+        return (try results(analyses, files: files, modelHash: modelHash, environment), perCorpus)
+    }
+
+    /// The vectors of each encoder that names embeddings, and the configuration of each model that will embed a
+    /// corpus, by encoder index.
+    private func givenVectorsAndModels(
+        of loaded: [LoadedCorpus], source: ParameterSource
+    ) throws -> (given: [Int: VectorSource.Vectors], models: [Int: EncoderConfiguration]) {
+        var given: [Int: VectorSource.Vectors] = [:]
+        var models: [Int: EncoderConfiguration] = [:]
+        for (e, encoder) in encoders.enumerated() {
+            if let path = encoder.embeddings {
+                guard let corpus = loaded.first, corpora.count == 1 else {
+                    throw source.error("encoders[\(e)].embeddings", "names the vectors of one corpus; this experiment has \(corpora.count)")
+                }
+                given[e] = try VectorSource.embeddings(path: path).vectors(for: corpus.corpus)
+            } else if loaded.contains(where: { $0.vectors == nil }) {
+                models[e] = try ModelFolder.locate(explicit: encoder.modelFolder).configuration()
+            }
+        }
+        return (given, models)
+    }
+
+    /// Checks every corpus with each of its vector sources against the settings, and each encoder's layers against its model.
+    private func checkInputs(
+        of loaded: [LoadedCorpus], given: [Int: VectorSource.Vectors], models: [Int: EncoderConfiguration], source: ParameterSource
+    ) throws {
+        for corpus in loaded {
+            let name = corpus.corpus.name
+            if let own = corpus.vectors, given.isEmpty {
+                try Validation.check(settings, items: own.rows, dimensions: own.cols, corpus: name, source: source)
+                continue
+            }
+            for (e, encoder) in encoders.enumerated() {
+                if let v = given[e] {
+                    try Validation.check(settings, items: v.matrix.rows, dimensions: v.matrix.cols, corpus: name, source: source)
+                } else if let model = models[e] {
+                    for (j, layer) in (encoder.layers ?? []).enumerated() where layer > model.layers {
+                        throw source.error("encoders[\(e)].layers[\(j)]", "is \(layer); this model has layers 0...\(model.layers)")
+                    }
+                    try Validation.check(
+                        settings, items: corpus.corpus.count, dimensions: model.sentenceDimensions, corpus: name, source: source)
+                }
+            }
+        }
+    }
+
+    /// The replicates of each selected corpus, drawn and checked; nil for each without `replicates`.
+    private func drawReplicates(
+        selected: [Int], loaded: [LoadedCorpus], given: [Int: VectorSource.Vectors], source: ParameterSource, dataDirectory: String?
+    ) throws -> [Replicates?] {
+        try zip(selected, loaded).map { i, full in
+            try settings.replicates.map {
+                if !given.isEmpty && full.isSample {
+                    throw source.error(
+                        "encoders[0].embeddings",
+                        "are the vectors of one draw; replicates of '\(full.corpus.name)' re-draw it and need an encoder")
+                }
+                return try ReplicateCorpus.all(
+                    of: corpora[i], at: i, full: full, plan: self, count: $0, dataDirectory: dataDirectory)
+            }
+        }
+    }
+
+    /// The analysis of each corpus (logged), and the one of its replicates (no shuffles, silent).
+    private func analysers(_ environment: RunEnvironment) -> (analysis: Analysis, replicates: Analysis) {
+        var analysis = Analysis(settings: settings)
+        analysis.log = environment.log
+        analysis.perturbation = environment.perturbation
+        var replicateAnalysis = analysis
+        replicateAnalysis.settings.shuffles = 0
+        replicateAnalysis.log = { _ in }
+        return (analysis, replicateAnalysis)
+    }
+
+    /// One entry per vector source of a corpus (each model layer embeds it now), adding the files read to `files`.
+    private func vectorSources(
+        of loaded: LoadedCorpus, given: [Int: VectorSource.Vectors], _ environment: RunEnvironment, files: inout [String],
+        modelHash: inout String?
+    ) throws -> [ReplicateVectors] {
+        var sources: [ReplicateVectors] = []
+        if let own = loaded.vectors, given.isEmpty {
+            sources.append(("generator", { $0.loaded.vectors ?? own }))
+        }
+        for (e, encoder) in encoders.enumerated() where loaded.vectors == nil || !given.isEmpty {
+            if let v = given[e] {
+                files += v.files
+                sources.append((v.description, { r in r.kept.map { v.matrix.rows($0) } ?? v.matrix }))
+                continue
+            }
+            for layer in encoder.layers.map({ $0.map(Optional.some) }) ?? [nil] {
+                let model = VectorSource.model(folder: encoder.modelFolder, layer: layer)
+                let v = try model.vectors(
+                    for: loaded.corpus, cacheFolder: environment.cacheFolder, log: environment.log, progress: environment.progress)
+                files += v.files
+                modelHash = v.modelHash ?? modelHash
+                sources.append((v.description, Self.replicateVectors(model, v, of: loaded, environment)))
+            }
+        }
+        return sources
+    }
+
+    /// How to get a replicate's vectors from one model layer, given the corpus's own vectors `v` from it.
+    private static func replicateVectors(
+        _ model: VectorSource, _ v: VectorSource.Vectors, of loaded: LoadedCorpus, _ environment: RunEnvironment
+    ) -> (ReplicateCorpus) throws -> Matrix {
+        { r in
+            if let kept = r.kept { return v.matrix.rows(kept) }
+            if r.loaded.corpus == loaded.corpus { return v.matrix }
+            return try model.vectors(for: r.loaded.corpus, cacheFolder: environment.cacheFolder, progress: environment.progress).matrix
+        }
+    }
+
+    /// The analysis of one vector source of a corpus, with its replicates' analyses attached when `set` is given.
+    private func analyse(
+        _ loaded: LoadedCorpus, _ source: ReplicateVectors, replicates set: Replicates?, _ analysis: Analysis,
+        _ replicateAnalysis: Analysis, log: (String) -> Void
+    ) throws -> CorpusAnalysis {
+        let (description, vectors) = source
+        var primary = try analysis.run(corpus: loaded.corpus, vectors: try vectors(ReplicateCorpus(loaded: loaded)), source: description)
+        if let set {
+            log("\(loaded.corpus.name): \(set.replicates.count) replicates (\(set.scheme))")
+            // Embed in order (one encoder), then analyse the replicates side by side.
+            let inputs = try set.replicates.enumerated().map { r, replicate in
+                replicate.kept == nil && r == 0 ? nil : (replicate.loaded.corpus, try vectors(replicate))
+            }
+            let runs = try replicateAnalysis.runAll(inputs, source: description).map { $0 ?? primary }
+            primary.attach(replicates: runs, scheme: set.scheme, seed: settings.seed)
+        }
+        return primary
+    }
+
+    /// The grid's results: the analyses, with the checksums of every file read.
+    private func results(
+        _ analyses: [CorpusAnalysis], files: [String], modelHash: String?, _ environment: RunEnvironment
+    ) throws -> AnalysisResults {
+        let unique = Array(Set(files)).sorted()
+        return AnalysisResults(
+            name: name,
+            provenance: .current(
+                command: environment.command, inputs: try Provenance.checksums(unique), model: modelHash, createdAt: environment.startedAt),
+            settings: settings, analyses: analyses)
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import ThemeLabCore
+import ThemeLabCorpus
+import ThemeLabEncoder
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabPairs
+
+/// `themelab check`: compares a results file with a baseline (a results file with a
+/// `tolerances` object) and lists every recovery metric that fell by more than its tolerance,
+/// every threshold that moved by more than its tolerance, and every baseline row missing.
+package struct RegressionCheck {
+    /// Metric name (as in the CSV) → allowed drop; "threshold" → allowed move either way.
+    package static let defaultTolerances: [String: Double] = [
+        "ari": 1e-6, "nmi": 1e-6, "v_measure": 1e-6, "pair_f1": 1e-6, "threshold": 1e-6,
+    ]
+    /// What a tolerance may name: the recovery metrics whose fall is a regression (as in the CSV) and "threshold".
+    package static let tolerableNames = Set(Metric.recovery.filter(\.fallIsRegression).map(\.rawValue) + ["threshold"])
+    /// The largest tolerance: a fall of half a metric's range, or a threshold moved by 0.5 in cosine, is no gate.
+    package static let maxTolerance = 0.5
+
+    package struct Row {
+        package var key: String
+        package var threshold: Double?
+        package var metrics: [Metric: Double]
+    }
+
+    /// Rows keyed by corpus × source × space × rule × grouping; a key seen twice is an error, since
+    /// only one of the two could be compared.
+    package static func rows(_ analyses: [CorpusAnalysis], file: String) throws -> [String: Row] {
+        var out: [String: Row] = [:]
+        for a in analyses {
+            for s in a.spaces {
+                for g in s.groupings {
+                    let key = "\(a.corpus.name) | \(a.source) | \(s.space) | \(g.rule ?? "k=topics") | \(g.grouping)"
+                    guard out[key] == nil else { throw ThemeLabError.input("\(file): row '\(key)' appears twice; rows must be unique") }
+                    var metrics: [Metric: Double] = [:]
+                    for metric in Metric.recovery { if let v = g.recovery?.value(metric) { metrics[metric] = v } }
+                    out[key] = Row(key: key, threshold: g.threshold, metrics: metrics)
+                }
+            }
+        }
+        return out
+    }
+
+    package struct Baseline: Codable {
+        package var tolerances: [String: Double]?
+        /// Rows of the results the gate does not cover (keys as `check` prints them): any other results row the
+        /// baseline lacks fails the check.
+        package var ungated: [String]?
+        package var analyses: [CorpusAnalysis]
+        /// Where the figures came from; its arithmetic decides which results the gate accepts.
+        package var provenance: Provenance?
+
+        package init(tolerances: [String: Double]?, ungated: [String]? = nil, analyses: [CorpusAnalysis], provenance: Provenance?) {
+            (self.tolerances, self.ungated, self.analyses, self.provenance) = (tolerances, ungated, analyses, provenance)
+        }
+    }
+
+    /// What a check found: its failures (empty when the results hold), and how many rows and figures it compared.
+    package struct Outcome {
+        package var failures: [String] = []
+        package var rows = 0
+        package var figures = 0
+    }
+
+    /// A baseline made under the canonical arithmetic accepts only canonical results, unless `allowNative`: figures
+    /// from another kernel differ in their last bits and may differ in groups, which is a kernel's doing, not a regression.
+    package static func checkArithmetic(results: Baseline, baseline: Baseline, resultsFile: String, allowNative: Bool) throws {
+        guard !allowNative, baseline.provenance?.blas.arithmetic == .canonical,
+            results.provenance?.blas.arithmetic != .canonical
+        else { return }
+        let kernel = results.provenance.map { "native arithmetic (OpenBLAS kernel \($0.blas.kernel))" } ?? "no recorded arithmetic"
+        throw ThemeLabError.input(
+            "\(resultsFile) was made under \(kernel) and the baseline under the canonical one (\(BLASRuntime.canonicalKernel)): "
+                + "re-run without \(BLASRuntime.arithmeticVariable)=native, or pass --allow-native to compare across kernels")
+    }
+
+    /// Tolerances a gate may use: ARI's among them, each naming a metric or "threshold", from 0 to `maxTolerance`.
+    package static func validate(tolerances: [String: Double], file: String) throws {
+        guard !tolerances.isEmpty else { throw ThemeLabError.input("\(file): no tolerances, so the gate would check nothing") }
+        guard tolerances["ari"] != nil else {
+            throw ThemeLabError.input("\(file): no tolerance for 'ari', so the gate would pass any fall in recovery")
+        }
+        for (name, value) in tolerances.sorted(by: { $0.key < $1.key }) {
+            guard tolerableNames.contains(name) else {
+                throw ThemeLabError.input(
+                    "\(file): tolerance '\(name)' names no metric (expected \(tolerableNames.sorted().joined(separator: ", ")))")
+            }
+            guard value >= 0 && value <= maxTolerance else {
+                throw ThemeLabError.input("\(file): tolerance \(name)=\(value) must be from 0 to \(maxTolerance)")
+            }
+        }
+    }
+
+    /// Failures as readable lines; empty when the results hold. A NaN anywhere, in the results or the baseline, is a
+    /// failure naming its row; so is a row or figure the baseline has and the results lack, and one the results have and
+    /// the baseline lacks (the gate must cover what the results hold: a baseline with its figures removed gates nothing),
+    /// unless the baseline lists the row under `ungated`.
+    package static func compare(
+        results: [CorpusAnalysis], baseline: Baseline, resultsFile: String = "results",
+        baselineFile: String = "baseline"
+    ) throws -> Outcome {
+        let tolerances = baseline.tolerances ?? defaultTolerances
+        try validate(tolerances: tolerances, file: baselineFile)
+        let now = try rows(results, file: resultsFile)
+        let before = try rows(baseline.analyses, file: baselineFile)
+        guard !before.isEmpty else { throw ThemeLabError.input("\(baselineFile): holds no rows, so the gate would check nothing") }
+        guard before.values.contains(where: { $0.metrics[.ari] != nil }) else {
+            throw ThemeLabError.input("\(baselineFile): no row has an ARI, so the gate would check nothing (it needs labeled corpora)")
+        }
+        // A NaN is a failure wherever it stands; the comparisons below then pass over it.
+        var outcome = Outcome(failures: nanFailures(now, in: "the results") + nanFailures(before, in: "the baseline"))
+        let ungated = Set(baseline.ungated ?? [])
+        for key in now.keys.sorted() where before[key] == nil && !ungated.contains(key) {
+            outcome.failures.append("ungated: \(key) (a results row the baseline lacks; add it, or list it under 'ungated')")
+        }
+        for (key, old) in before.sorted(by: { $0.key < $1.key }) {
+            guard let new = now[key] else {
+                outcome.failures.append("missing: \(key)")
+                continue
+            }
+            outcome.rows += 1
+            compare(new, old, key: key, tolerances: tolerances, into: &outcome)
+        }
+        return outcome
+    }
+
+    /// One row's figures: each that a tolerance names, in the baseline or in the results, must be in both and within it.
+    package static func compare(_ new: Row, _ old: Row, key: String, tolerances: [String: Double], into outcome: inout Outcome) {
+        for (name, tol) in tolerances.sorted(by: { $0.key < $1.key }) {
+            // `validate` let through only metric names and "threshold".
+            let metric = Metric(rawValue: name)
+            let (a, b) = metric.map { (old.metrics[$0], new.metrics[$0]) } ?? (old.threshold, new.threshold)
+            switch (a, b) {
+            case (nil, nil): continue
+            case (nil, .some): outcome.failures.append("\(name) not gated: \(key) (the results have it, the baseline has none)")
+            case (.some(let a), nil): if !a.isNaN { outcome.failures.append("\(name) missing: \(key) (baseline \(formatFigure(a)))") }
+            case (.some(let a), .some(let b)):
+                guard !a.isNaN && !b.isNaN else { continue }
+                outcome.figures += 1
+                if metric == nil && !(abs(a - b) <= tol) {
+                    outcome.failures.append("threshold moved: \(key): \(formatFigure(a)) → \(formatFigure(b)) (tolerance \(tol))")
+                } else if metric != nil && !(b >= a - tol) {
+                    outcome.failures.append(
+                        "\(name) fell: \(key): \(formatFigure(a)) → \(formatFigure(b)) (−\(formatFigure(a - b)), tolerance \(tol))")
+                }
+            }
+        }
+    }
+
+    /// One line per NaN threshold or metric among `rows`, naming the row.
+    package static func nanFailures(_ rows: [String: Row], in file: String) -> [String] {
+        var failures: [String] = []
+        for (key, row) in rows.sorted(by: { $0.key < $1.key }) {
+            if row.threshold?.isNaN == true { failures.append("NaN threshold in \(file): \(key)") }
+            for (metric, v) in row.metrics.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where v.isNaN {
+                failures.append("NaN \(metric.rawValue) in \(file): \(key)")
+            }
+        }
+        return failures
+    }
+
+    package static let fileKind = "ThemeLab results or baseline file"
+
+    package static func readBaseline(path: String) throws -> Baseline {
+        try JSONOutput.read(Baseline.self, path: path, expected: fileKind)
+    }
+
+    package static func decodeBaseline(_ data: Data, path: String) throws -> Baseline {
+        try JSONOutput.decode(Baseline.self, from: data, file: path, expected: fileKind)
+    }
+}

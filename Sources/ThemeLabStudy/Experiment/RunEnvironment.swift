@@ -1,0 +1,38 @@
+import Foundation
+import ThemeLabCore
+import ThemeLabCorpus
+import ThemeLabEncoder
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabPairs
+
+/// What every analysis of one run shares and the library would otherwise read from the process:
+/// where real corpora and the embedding cache are, the command and start time its provenance
+/// records, and where progress goes.
+package struct RunEnvironment {
+    /// A folder holding real corpora in place of the repository's `Datasets/` (nil: `Datasets/`).
+    package var dataDirectory: String?
+    package var cacheFolder: String
+    package var command: [String]
+    /// Every results file of the run carries this time stamp.
+    package var startedAt: Date
+    package var log: (String) -> Void
+    /// Texts embedded so far and the total.
+    package var progress: ((Int, Int) -> Void)?
+    /// Vectors moved by one unit in the last place before they are analysed or replayed (the fragility check).
+    package var perturbation: LastBitPerturbation?
+    /// A replay whose estimated time (`ReplayPlan.estimatedSeconds`) is above this is refused before any work.
+    package var replayBudgetSeconds = ReplayPlan.defaultBudgetSeconds
+
+    package init(
+        dataDirectory: String? = nil, cacheFolder: String = ProcessEnvironment.cacheFolder, command: [String] = CommandLine.arguments,
+        startedAt: Date = Date(), log: @escaping (String) -> Void = { _ in }, progress: ((Int, Int) -> Void)? = nil
+    ) {
+        self.dataDirectory = dataDirectory
+        self.cacheFolder = cacheFolder
+        self.command = command
+        self.startedAt = startedAt
+        self.log = log
+        self.progress = progress
+    }
+}

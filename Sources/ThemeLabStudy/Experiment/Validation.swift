@@ -1,0 +1,222 @@
+import Foundation
+import ThemeLabCore
+import ThemeLabCorpus
+import ThemeLabEncoder
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabPairs
+
+/// Where a parameter came from, so one check gives one message for both ways of setting it:
+/// "Experiments/x.json: 'corpora[1].intents' must be …" or "--intents must be …".
+package struct ParameterSource: Sendable {
+    /// The experiment file; nil for a command line.
+    package var file: String?
+
+    package static let commandLine = ParameterSource(file: nil)
+    package static func experiment(_ file: String) -> ParameterSource { ParameterSource(file: file) }
+
+    /// The field as its source spells it: the JSON path in a file, the option on a command line (`ExperimentSchema`).
+    package func name(_ path: String) -> String {
+        guard file == nil else { return "'\(path)'" }
+        let key = path.split(separator: ".").last.map { String($0.prefix { $0 != "[" }) } ?? path
+        return ExperimentSchema.option(of: path, from: ExperimentPlan.Keys.self) ?? "--\(key)"
+    }
+
+    /// A refusal naming the field: an input error in a file, a usage error on a command line.
+    package func error(_ path: String, _ message: String) -> ThemeLabError {
+        file.map { .input("\($0): \(name(path)) \(message)") } ?? .usage("\(name(path)) \(message)")
+    }
+
+    /// `value` within `range`, or a refusal that states the range.
+    package func check(_ value: Int, in range: ClosedRange<Int>, _ path: String) throws {
+        guard range.contains(value) else {
+            throw error(path, "must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(value)")
+        }
+    }
+
+    /// Each of `names` read as a value by `parse`; a bad one is refused naming its place (`thresholds[2]`, or the option).
+    package func values<T>(_ names: [String], _ field: String, _ parse: (String) throws -> T) throws -> [T] {
+        try names.enumerated().map { i, name in
+            do { return try parse(name) } catch let e as ThemeLabError { throw error("\(field)[\(i)]", "\(e)") }
+        }
+    }
+
+    /// A finite number within `range`.
+    package func check(_ value: Double, in range: ClosedRange<Double>, _ path: String) throws {
+        guard value.isFinite, range.contains(value) else {
+            throw error(
+                path, "must be a number from \(formatArgument(range.lowerBound)) to \(formatArgument(range.upperBound)), got \(value)")
+        }
+    }
+}
+
+/// The bounds every parameter is held to, wherever it is set, and the checks that need the input
+/// (D below the dimension, the pass's memory against what is available). All of it runs before any
+/// corpus is embedded or any pass starts. (A neighbour rule whose k is not below a corpus's size is
+/// not refused, since a grid spans corpora of many sizes: `Analysis` reports its cells N/A with a note.)
+package enum Validation {
+    package static let intents = 1...150
+    package static let perIntent = 1...100_000
+    package static let maxItems = 2...10_000_000
+    package static let minimumTopicSize = 1...1_000_000
+    package static let shuffles = 0...1000
+    package static let layer = 0...1000
+    package static let dimensions = 1...65_536
+    package static let topicSize = 1...10_000_000
+    package static let generatedItems = 2...10_000_000
+    /// Generator weights: a, σₐ, b, s.
+    package static let weight = 0.0...1e6
+
+    /// Names, and bounds that need no input.
+    package static func check(_ spec: CorpusSpec, at path: String, source: ParameterSource) throws {
+        guard spec.name == "file" || DatasetRegistry.entries.contains(where: { $0.name == spec.name }) else {
+            throw source.error(
+                "\(path).name",
+                "is '\(spec.name)', not a known corpus (\(DatasetRegistry.entries.map(\.name).joined(separator: ", ")), or file)")
+        }
+        let given = try JSONSerialization.jsonObject(with: JSONEncoder().encode(spec)) as? [String: Any] ?? [:]
+        for key in CorpusSpec.CodingKeys.allCases where given[key.stringValue] != nil {
+            guard let corpora = key.corpora, !corpora.contains(spec.name) else { continue }
+            throw source.error(
+                "\(path).\(key.stringValue)",
+                "does not apply to corpus '\(spec.name)' (only to \(corpora.sorted().joined(separator: ", ")))")
+        }
+        if spec.name == "file" && spec.path == nil { throw source.error("\(path).path", "is missing (corpus 'file' needs a path)") }
+        if let v = spec.split, !["train", "val", "test"].contains(v) {
+            throw source.error("\(path).split", "must be train, val or test, got '\(v)'")
+        }
+        if let v = spec.level, !["intent", "domain"].contains(v) {
+            throw source.error("\(path).level", "must be intent or domain, got '\(v)'")
+        }
+        if let v = spec.intents { try source.check(v, in: intents, "\(path).intents") }
+        if let v = spec.perIntent { try source.check(v, in: perIntent, "\(path).perIntent") }
+        if let v = spec.maxItems { try source.check(v, in: maxItems, "\(path).maxItems") }
+        if let v = spec.minimumTopicSize { try source.check(v, in: minimumTopicSize, "\(path).minimumTopicSize") }
+        if let g = spec.generator { try check(g, at: "\(path).generator", source: source) }
+    }
+
+    package static func check(_ g: SyntheticVectors, at path: String, source: ParameterSource) throws {
+        try source.check(g.dimensions, in: dimensions, "\(path).dimensions")
+        guard !g.topicSizes.isEmpty else { throw source.error("\(path).topicSizes", "is empty") }
+        for (i, size) in g.topicSizes.enumerated() { try source.check(size, in: topicSize, "\(path).topicSizes[\(i)]") }
+        let n = g.topicSizes.reduce(0) { $0 &+ $1 }
+        guard generatedItems.contains(n) else {
+            throw source.error(
+                "\(path).topicSizes",
+                "add up to \(n) items; the generator makes \(generatedItems.lowerBound) to \(generatedItems.upperBound)")
+        }
+        for (field, v) in [
+            ("anisotropy", g.anisotropy), ("anisotropySpread", g.anisotropySpread), ("topicStrength", g.topicStrength), ("noise", g.noise),
+        ] {
+            try source.check(v, in: weight, "\(path).\(field)")
+        }
+        guard g.topicStrength > 0 || g.noise > 0 || (g.anisotropy > 0 && g.anisotropySpread == 0) else {
+            throw source.error("\(path)", "would make zero vectors: give topicStrength or noise above 0")
+        }
+        try MemoryBudget.require(
+            bytes: Double(n) * Double(g.dimensions) * 12, for: "generating \(n) × \(g.dimensions) vectors", source: source, path)
+    }
+
+    /// That no list is empty, the shuffle count and the replicates (names were read when the settings were made).
+    package static func check(_ settings: AnalysisSettings, source: ParameterSource) throws {
+        for (field, count) in [
+            ("spaces", settings.spaces.count), ("thresholds", settings.rules.count), ("groupings", settings.groupings.count),
+        ] {
+            guard count > 0 else { throw source.error(field, "is empty: nothing would be computed") }
+        }
+        try source.check(settings.shuffles, in: shuffles, "shuffles")
+        if let r = settings.replicates {
+            guard ReplicateCorpus.count.contains(r) else {
+                throw source.error(
+                    "replicates",
+                    "must be a whole number from \(ReplicateCorpus.count.lowerBound) to \(ReplicateCorpus.count.upperBound) "
+                        + "(an interval needs at least two replicates), got \(r)")
+            }
+        }
+    }
+
+    /// What needs the corpus and the vectors' dimension: directions below d, and every stage's memory
+    /// (`memoryNeeds`) within what is available.
+    package static func check(_ settings: AnalysisSettings, items n: Int, dimensions d: Int, corpus: String, source: ParameterSource) throws
+    {
+        for (i, space) in settings.spaces.enumerated() {
+            switch space {
+            case .allButTheTop(let directions?) where directions >= d:
+                throw source.error("spaces[\(i)]", "\(space): D must be below the dimension \(d)")
+            case .whiten(let k?) where k > d:
+                throw source.error("spaces[\(i)]", "\(space): k must be at most the dimension \(d)")
+            default: break
+            }
+        }
+        for need in memoryNeeds(settings, items: n, dimensions: d, corpus: corpus) {
+            try MemoryBudget.require(bytes: need.bytes, for: need.what, source: source, need.field)
+        }
+    }
+
+    /// The bytes each stage of one corpus's analysis holds at its peak, what it is and the experiment field that asks
+    /// for it: whitening's d×d covariance, neighbour lists, the pairwise pass (the cost model).
+    package static func memoryNeeds(
+        _ settings: AnalysisSettings, items n: Int, dimensions d: Int, corpus: String
+    ) -> [(bytes: Double, what: String, field: String)] {
+        var needs: [(bytes: Double, what: String, field: String)] = []
+        for (i, space) in settings.spaces.enumerated() {
+            switch space {
+            case .whiten, .allButTheTop: needs.append((3 * 8 * Double(d) * Double(d), "\(space)'s \(d)×\(d) covariance", "spaces[\(i)]"))
+            default: break
+            }
+        }
+        for (i, rule) in settings.rules.enumerated() {
+            let (k, name) = (rule.neighbours, rule.name)
+            guard k > 0, k < n else { continue }
+            // Each worker keeps k similarities per item, and the merge one more copy.
+            needs.append((4 * Double(k) * Double(n) * 3, "\(name)'s \(k) neighbours of each of \(n) items", "thresholds[\(i)]"))
+        }
+        for (i, grouping) in settings.groupings.enumerated() {
+            let (k, name) = (grouping.needs(items: n).neighbours, grouping.name)
+            guard k > 0, k < n else { continue }
+            // Per worker and the merge: k similarities and item numbers per item; Leiden's graph: up to 2k edges per item.
+            needs.append(
+                (
+                    8 * Double(k) * Double(n) * 3 + 24 * Double(k) * Double(n), "\(name)'s \(k) neighbours of each of \(n) items",
+                    "groupings[\(i)]"
+                ))
+        }
+        needs.append((MemoryBudget.pass(items: n, dimensions: d), "the pairwise pass over \(n) × \(d) vectors of '\(corpus)'", "corpora"))
+        return needs
+    }
+}
+
+/// Memory a stage will need, checked against what the machine has before it starts.
+package enum MemoryBudget {
+    /// Peak bytes of the pairwise pass (`CostModel.reference`), holding `rows` of the vectors (all by default).
+    package static func pass(items n: Int, dimensions d: Int, rows: Int? = nil) -> Double {
+        CostModel.reference.peakMiB(n: n, d: d, rows: rows) * 1_048_576
+    }
+
+    /// Bytes available to this process: MemAvailable, or the cgroup's limit when lower.
+    package static func available() -> Double? {
+        var best: Double?
+        if let text = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MemAvailable:") }),
+            let kib = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+        {
+            best = kib * 1024
+        }
+        if let text = try? String(contentsOfFile: "/sys/fs/cgroup/memory.max", encoding: .utf8),
+            let limit = Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        {
+            best = min(best ?? limit, limit)
+        }
+        return best
+    }
+
+    /// Refuses, naming the field, when `bytes` exceed what is available.
+    package static func require(bytes: Double, for what: String, source: ParameterSource, _ path: String) throws {
+        guard let free = available(), bytes > free else { return }
+        throw source.error(
+            path,
+            String(
+                format: "asks for %@, which needs about %.1f GiB; %.1f GiB is available", what, bytes / 1_073_741_824, free / 1_073_741_824)
+        )
+    }
+}

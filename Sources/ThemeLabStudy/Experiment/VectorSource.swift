@@ -1,0 +1,87 @@
+import Foundation
+import ThemeLabCore
+import ThemeLabCorpus
+import ThemeLabEncoder
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabPairs
+
+/// Where a corpus's vectors come from: a `.npy` file (rows in corpus order) or an encoder.
+package enum VectorSource: Sendable, Equatable {
+    case embeddings(path: String)
+    /// A sentence-transformers folder (nil: the default one) and a layer (nil: the last).
+    case model(folder: String?, layer: Int?)
+
+    package struct Vectors {
+        package var matrix: Matrix
+        /// For reports: "all-MiniLM-L6-v2 (53aa5117) layer 6" or "embeddings x.npy".
+        package var description: String
+        package var modelHash: String?
+        /// Files read, for input checksums.
+        package var files: [String]
+
+        package init(matrix: Matrix, description: String, modelHash: String?, files: [String]) {
+            self.matrix = matrix
+            self.description = description
+            self.modelHash = modelHash
+            self.files = files
+        }
+    }
+
+    package func vectors(
+        for corpus: Corpus, cacheFolder: String = ProcessEnvironment.cacheFolder, log: (String) -> Void = { _ in },
+        progress: ((Int, Int) -> Void)? = nil
+    ) throws -> Vectors {
+        switch self {
+        case .embeddings(let path):
+            let m = try NPY.read(path: path)
+            return Vectors(
+                matrix: m, description: "embeddings \(URL(fileURLWithPath: path).lastPathComponent)", modelHash: nil, files: [path])
+        case .model(let folder, let layer):
+            let encoder = try SentenceEncoder.shared(folder: ModelFolder.locate(explicit: folder))
+            let k = layer ?? encoder.configuration.layers
+            let texts = try corpus.items.map { item -> String in
+                guard let t = item.text else {
+                    throw ThemeLabError.input("corpus '\(corpus.name)': item '\(item.id)' has no text to embed")
+                }
+                return t
+            }
+            var cache = try EmbeddingCache(folder: cacheFolder, encoder: encoder, layer: k)
+            if let warning = cache.warning { log(warning) }
+            log("embedding \(texts.count) texts of \(corpus.name) (layer \(k))")
+            let m = try encoder.embed(texts, layer: k, cache: &cache, progress: progress)
+            let name =
+                URL(fileURLWithPath: encoder.folder.path).standardizedFileURL.pathComponents.suffix(2)
+                .first(where: { $0 != "model" }) ?? "model"
+            return Vectors(
+                matrix: m, description: "\(name) (\(encoder.modelHash.prefix(8)))\(Self.layerMark)\(k)", modelHash: encoder.modelHash,
+                files: try encoder.folder.files())
+        }
+    }
+}
+
+extension SentenceEncoder {
+    nonisolated(unsafe) private static var loaded: [String: SentenceEncoder] = [:]
+    private static let lock = NSLock()
+
+    /// One encoder per folder per process (loading hashes and copies ~90 MB of weights).
+    package static func shared(folder: ModelFolder) throws -> SentenceEncoder {
+        try lock.withLock {
+            if let e = loaded[folder.path] { return e }
+            let e = try SentenceEncoder(folder: folder)
+            loaded[folder.path] = e
+            return e
+        }
+    }
+}
+
+extension VectorSource {
+    /// What precedes the layer in an encoder's description.
+    package static let layerMark = " layer "
+
+    /// The layer an encoder's description (`Vectors.description`) names, nil for embeddings files.
+    package static func layer(inDescription description: String) -> Int? {
+        guard let range = description.range(of: layerMark, options: .backwards) else { return nil }
+        return Int(description[range.upperBound...])
+    }
+}

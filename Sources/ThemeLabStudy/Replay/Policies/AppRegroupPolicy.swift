@@ -1,0 +1,32 @@
+import ThemeLabCore
+import ThemeLabCorpus
+import ThemeLabEncoder
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabPairs
+
+/// The app's policy (claim C9): regroup at launch; between launches regroup when the corpus has
+/// grown by a factor g since the last regroup (N ≥ g·N_last) or its mean has moved
+/// (cos(μ_now, μ_last) < 1 − τ). τ = 2 turns the drift test off; τ = 0 regroups on any movement.
+package struct AppRegroupPolicy: RegroupPolicy {
+    /// The app's g ("grown by half again").
+    package static let appGrowth = 1.5
+    /// The τ the harness takes for "the average has actually moved" (cos < 0.99, about 8°), fixed
+    /// before any replay was run; the report sweeps a grid around it.
+    package static let appDrift = 0.01
+
+    package let growth: Double
+    package let drift: Double
+
+    package init(growth: Double, drift: Double) {
+        self.growth = growth
+        self.drift = drift
+    }
+
+    package var name: String { "app(\(formatArgument(growth)),\(formatArgument(drift)))" }
+    package var regroupsAtLaunch: Bool { true }
+
+    package func regroups(after save: SaveContext) -> Bool {
+        Double(save.items) >= growth * Double(save.itemsAtLastRegroup) || save.meanCosine() < 1 - drift
+    }
+}

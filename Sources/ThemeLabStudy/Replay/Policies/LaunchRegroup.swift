@@ -1,0 +1,13 @@
+import ThemeLabCore
+import ThemeLabCorpus
+import ThemeLabEncoder
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabPairs
+
+/// Regroup when the app launches, incremental assignment between launches.
+package struct LaunchRegroup: RegroupPolicy {
+    package var name: String { "launch-only" }
+    package var regroupsAtLaunch: Bool { true }
+    package func regroups(after save: SaveContext) -> Bool { false }
+}
