@@ -20,23 +20,19 @@ let analyzeCommand = Command(
         metrics (ARI, NMI, V-measure, pair precision/recall/F1, purity, singleton and
         largest-group shares). Without labels: distributions and thresholds only.
           --corpus C        JSONL, CSV or TSV corpus (labels in 'label'), or a registry name
-                            (themelab datasets list): seed-12, seed-26, synthetic, clinc150,
-                            wordnet-domains, wordnet-lexnames
+                            (themelab datasets list): \(wrappedList(DatasetRegistry.entries.map(\.name), indent: 20, used: 26))
           --data-dir DIR    folder holding real corpora (default $THEMELAB_DATA)
           --split S, --level L, --intents K, --per-intent M, --max-items N, --corpus-seed S
                             registry options (CLINC150 split/level/subsample; WordNet cap)
           --embeddings X    vectors, one row per item in corpus order (else the encoder runs)
           --model DIR       sentence-transformers folder (default: the bootstrap one)
           --layer K         encoder layer (default: last)
-          --space S,…       raw, centred, centred-unnormalised, abtt, abtt(D), whiten, whiten(k)
-                            (default raw,centred)
-          --thresholds R,…  fixed(t), noise-floor(k), percentile(p), otsu, otsu-floored,
-                            kittler-illingworth, mixture, knn-otsu(k), knn-mixture(k),
-                            knn-median(k), silhouette, oracle (default: the first seven
+          --space S,…       \(EmbeddingSpace.registry.wrappedForms(indent: 20, suffix: " (default raw,centred)"))
+          --thresholds R,…  \(thresholdRuleRegistry.wrappedForms(indent: 20, suffix: " (default: the first seven"))
                             and oracle; see docs/method.md for what each does)
-          --groupings G,…   components, leader, average, kmeans-k, average-k (default: all);
-                            groupings that choose their own cuts: hdbscan(m), hdbscan(m,k),
-                            hdbscan-leaf(m), hdbscan-leaf(m,k), leiden(k), leiden(k,γ)
+          --groupings G,…   \(groupingRegistry.wrappedForms(indent: 20))
+                            (default: the first five, which cut at each rule's threshold
+                            or at the number of topics; the rest choose their own cuts)
           --shuffles N      seeded shuffles for the leader's order spread (default 10)
           --seed S          seed for shuffles and k-means (default 0)
           --json            print the results JSON instead of Markdown

@@ -27,9 +27,9 @@ package struct BridgeForest: Codable, Sendable {
         _ x: any PassVectors, labels: [Int32]?, engine: PairEngine, inputs: [String], progress: ((Int, Int) -> Void)? = nil
     ) throws -> BridgeForest {
         let forest = SpanningForest(items: x.rows)
-        _ = try engine.pass(
-            x, labels: labels, shard: PairShard(index: 0, count: 1), consumers: [forest], bridge: .alone, progress: progress,
-            countsPairs: false)
+        let layout = PassLayout(
+            engine: engine, items: x.rows, dimensions: x.cols, labels: labels, shard: .whole, consumers: [forest], bridge: .alone)
+        _ = engine.accumulate(try x.vectors(of: layout.positions), layout, consumers: [forest], progress: progress, countsPairs: false)
         return BridgeForest(
             inputChecksums: try inputs.map { try SHA256.hex(file: $0) }, items: x.rows, dimensions: x.cols,
             kernel: BLASRuntime.corename, edges: forest.edges, edgesDigest: digest(of: forest.edges))

@@ -179,59 +179,51 @@ package struct PairEngine: Sendable {
         }
     }
 
-    /// Runs the pass. `x` must hold unit vectors in its rows; `labels`, when given, one per row.
+    /// Runs the pass on one machine. `x` must hold unit vectors in its rows; `labels`, when given, one per row.
     package func run(
         _ x: Matrix, labels: [Int32]? = nil, consumers: [PairConsumer] = [],
         progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) -> PairDistribution {
-        // One shard of one is the whole pass; merging it alone adds the tile sums in order. A matrix's rows do not throw.
-        try! PairPartial.merge([pass(x, labels: labels, shard: PairShard(index: 0, count: 1), consumers: consumers, progress: progress)])
+        let layout = PassLayout(engine: self, items: x.rows, dimensions: x.cols, labels: labels, shard: .whole, consumers: consumers)
+        let totals = accumulate(x.vectors(of: layout.positions), layout, consumers: consumers, progress: progress)
+        return PassTotals.fold([totals], tiles: layout.tiles.count)
     }
 
     /// A pass that only hands the tiles to `consumers` (no histograms): a second pass for what
     /// the first one's results decide (HDBSCAN's tree, once the core distances are known).
     package func feed(_ x: Matrix, consumers: [PairConsumer]) {
-        _ = try! pass(x, shard: PairShard(index: 0, count: 1), consumers: consumers, countsPairs: false)
+        let layout = PassLayout(engine: self, items: x.rows, dimensions: x.cols, labels: nil, shard: .whole, consumers: consumers)
+        _ = accumulate(x.vectors(of: layout.positions), layout, consumers: consumers, countsPairs: false)
     }
 
     /// The pass over one shard's tiles (`PairShard.tiles(side:)`): a partial state that `PairPartial.merge` folds with
     /// the other shards' into exactly the unsharded result. It reads from `x` only the rows its tiles touch.
-    /// The one function over 60 lines: the workers' loop shares the tile buffers, the label runs and the
-    /// per-tile sums through pointers set up here, and splitting it would pass them all as arguments.
     package func pass(
         _ x: any PassVectors, labels: [Int32]? = nil, shard: PairShard, consumers: [PairConsumer] = [],
-        bridge: BridgeTiles = .computed, progress: ((_ done: Int, _ total: Int) -> Void)? = nil, countsPairs: Bool = true
+        bridge: BridgeTiles = .computed, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws -> PairPartial {
-        let n = x.rows
-        let d = x.cols
-        precondition(labels == nil || labels!.count == n, "one label per row")
-        let pairCount = n * (n - 1) / 2
-        let keep = pairCount <= exactPairLimit
+        let layout = PassLayout(
+            engine: self, items: x.rows, dimensions: x.cols, labels: labels, shard: shard, consumers: consumers, bridge: bridge)
+        let totals = accumulate(try x.vectors(of: layout.positions), layout, consumers: consumers, progress: progress)
+        return PairPartial(
+            items: x.rows, dimensions: x.cols, tiles: layout.tiles.count, tileEdge: layout.edge, shard: shard,
+            isLabeled: labels != nil, related: totals.related, unrelated: totals.unrelated, tileSums: totals.tileSums,
+            relatedValues: totals.relatedValues, unrelatedValues: totals.unrelatedValues)
+    }
 
-        let (order, runStart, runEnd) = Self.labelRuns(labels, items: n)
+    /// Every tile of `layout` through BLAS, its pairs counted (unless `countsPairs` is false) and handed to `consumers`.
+    /// `sorted` holds the rows the tiles touch, in `layout.positions` order.
+    /// The one function over 60 lines: the workers' loop shares the tile buffers, the label runs and the
+    /// per-tile sums through pointers set up here, and splitting it would pass them all as arguments.
+    func accumulate(
+        _ sorted: Matrix, _ layout: PassLayout, consumers: [PairConsumer], progress: ((_ done: Int, _ total: Int) -> Void)? = nil,
+        countsPairs: Bool = true
+    ) -> PassTotals {
+        let (d, t, tiles, mine, firstRow) = (sorted.cols, layout.edge, layout.tiles, layout.blocks, layout.firstRow)
+        let keep = layout.keepsValues
+        let (order, runStart, runEnd) = (layout.order, layout.runStart, layout.runEnd)
         let related = (0..<workers).map { _ in WorkerTotals(bins: bins, keepValues: keep) }
         let unrelated = (0..<workers).map { _ in WorkerTotals(bins: bins, keepValues: keep) }
-        let t = tileEdge(items: n, dimensions: d)
-        let side = (n + t - 1) / t
-        let tiles = Self.tilePairs(side: side)
-        // Diagonal tiles first, then outward: neighbouring label-sorted blocks hold the most
-        // similar pairs, which lets the spanning forest reject the rest early. A shard also feeds the consumers that
-        // ask for them the bridge tiles (`PassBlock`).
-        let own = bridge == .alone ? [] : shard.tiles(side: side)
-        let owned = Set(own)
-        let bridging = bridge == .alone || (bridge == .computed && shard.count > 1 && consumers.contains { $0.takesBridgeTiles })
-        let bridges = bridging ? tiles.indices.filter { tiles[$0].1 - tiles[$0].0 <= 1 && !owned.contains($0) } : []
-        let mine = (bridges + own).sorted { (tiles[$0].1 - tiles[$0].0, $0) < (tiles[$1].1 - tiles[$1].0, $1) }.map { k in
-            PassBlock(tile: owned.contains(k) ? k : nil, rows: tiles[k].0 * t, columns: tiles[k].1 * t, edge: t, items: n)
-        }
-        // Only the row blocks the tiles touch are read, in position order: block b's first row is blockRow[b] of `sorted`.
-        var (blockRow, positions) = ([Int](repeating: -1, count: side), [Int]())
-        for b in Set(mine.flatMap { [$0.rowStart / t, $0.colStart / t] }).sorted() {
-            blockRow[b] = positions.count
-            positions += b * t..<Swift.min(n, (b + 1) * t)
-        }
-        let firstRow = blockRow
-        let sorted = try x.vectors(of: positions.map { Int(order[$0]) })
         /// Progress is reported one tile at a time.
         struct Delivery {
             package var progress: ((Int, Int) -> Void)?
@@ -299,13 +291,12 @@ package struct PairEngine: Sendable {
         func merged(_ parts: [WorkerTotals]) -> PairAccumulator {
             parts.map { $0.finish() }.reduce(into: PairAccumulator(bins: bins)) { $0.merge($1) }
         }
-        return PairPartial(
-            items: n, dimensions: d, tiles: tiles.count, tileEdge: t, shard: shard, isLabeled: labels != nil,
+        return PassTotals(
             related: merged(related), unrelated: merged(unrelated),
-            tileSums: Dictionary(uniqueKeysWithValues: own.map { k in (k, (0..<4).map { tileSums[4 * k + $0] }) }),
+            tileSums: Dictionary(uniqueKeysWithValues: layout.own.map { k in (k, (0..<4).map { tileSums[4 * k + $0] }) }),
             // Sorted, so a part's bytes do not depend on which worker took which tile (a requeued task writes the same part).
             relatedValues: keep ? related.flatMap { $0.exactValues! }.sorted() : nil,
-            unrelatedValues: keep ? unrelated.flatMap { $0.exactValues! }.sorted() : nil)
+            unrelatedValues: keep ? unrelated.flatMap { $0.exactValues! }.sorted() : nil, isLabeled: layout.isLabeled)
     }
 
     /// Positions sorted by label (stable), and each position's run [start, end) of same-label positions (itself alone

@@ -200,27 +200,18 @@ package struct PairPartial: Codable, Sendable {
     /// hold the same figures (a requeued task rewrote it) and is refused when they differ (`distinctShards`).
     package static func merge(_ parts: [PairPartial]) throws -> PairDistribution {
         let parts = try distinctShards(parts)
-        let first = parts[0]
-        var related = PairAccumulator(bins: first.related.histogram.count)
-        var unrelated = related
-        var sums: [Int: [Double]] = [:]
-        for p in parts {
-            related.merge(p.related)
-            unrelated.merge(p.unrelated)
-            sums.merge(p.tileSums) { a, _ in a }
+        let sums = parts.reduce(into: [Int: [Double]]()) { $0.merge($1.tileSums) { a, _ in a } }
+        if let k = (0..<parts[0].tiles).first(where: { sums[$0]?.count != 4 }) {
+            throw ThemeLabError.input("tile \(k) missing from the shards")
         }
-        for k in 0..<first.tiles {
-            guard let s = sums[k], s.count == 4 else { throw ThemeLabError.input("tile \(k) missing from the shards") }
-            related.sum += s[0]
-            related.sumSquares += s[1]
-            unrelated.sum += s[2]
-            unrelated.sumSquares += s[3]
-        }
-        let kept = parts.allSatisfy { $0.relatedValues != nil && $0.unrelatedValues != nil }
-        return PairDistribution(
-            related: related, unrelated: unrelated, isLabeled: first.isLabeled,
-            sortedRelated: kept ? parts.flatMap { $0.relatedValues! }.sorted() : nil,
-            sortedUnrelated: kept ? parts.flatMap { $0.unrelatedValues! }.sorted() : nil)
+        return PassTotals.fold(parts.map(\.totals), tiles: parts[0].tiles)
+    }
+
+    /// The part's counts, as the pass made them.
+    var totals: PassTotals {
+        PassTotals(
+            related: related, unrelated: unrelated, tileSums: tileSums, relatedValues: relatedValues, unrelatedValues: unrelatedValues,
+            isLabeled: isLabeled)
     }
 
     /// One part per shard, in shard order, after checking that all come from one pass and none is missing. `names`

@@ -10,13 +10,10 @@ import ThemeLabStudy
 /// One suite over every grouping and every threshold rule (as scikit-learn's `parametrize_with_checks`
 /// runs one over every estimator): the contract each must keep on ordinary and on degenerate inputs.
 @Suite struct ConformanceTests {
-    /// Every grouping: the fixed ones and instances of those that cut themselves (both HDBSCAN selections).
-    static let groupingNames = allGroupings.map(\.name) + ["hdbscan(3)", "hdbscan-leaf(3,2)", "leiden(3)", "leiden(3,2)"]
-    /// Every rule `thresholdRule(named:)` accepts.
-    static let ruleNames = [
-        "fixed(0.5)", "noise-floor(4)", "percentile(90)", "otsu", "otsu-floored", "kittler-illingworth", "mixture", "knn-otsu(3)",
-        "knn-mixture(3)", "knn-median(3)", "silhouette", "oracle",
-    ]
+    /// Every grouping of the registry, by its examples (both HDBSCAN selections, every Leiden and average-modularity form).
+    static let groupingNames = groupingRegistry.examples
+    /// Every threshold rule of the registry, by its examples.
+    static let ruleNames = thresholdRuleRegistry.examples
     /// The groupings that promise the same partition whatever the order of the items, with the inputs they keep
     /// it on: HDBSCAN only up to ties, and its mutual-reachability weights tie on the random input (a core
     /// similarity is the weight of several edges), so there the tie-break by item number decides.

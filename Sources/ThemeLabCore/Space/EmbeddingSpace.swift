@@ -16,21 +16,29 @@ package enum EmbeddingSpace: Sendable, Equatable, CustomStringConvertible {
     /// Whitening (Su et al. 2021): centred, times U_k·diag(1/√λ_k), then renormalise.
     case whiten(components: Int?)
 
-    /// Parses `raw`, `centred`, `centred-unnormalised`, `abtt`, `abtt(D)`, `whiten`, `whiten(k)`.
-    package init(name: String) throws {
-        let parsed = try RuleName(name)
-        try parsed.takes(atMost: 1)
-        switch parsed.base {
-        case "raw" where parsed.argument == nil: self = .raw
-        case "centred" where parsed.argument == nil, "centered" where parsed.argument == nil: self = .centred
-        case "centred-unnormalised" where parsed.argument == nil: self = .centredUnnormalised
-        case "abtt": self = .allButTheTop(directions: try parsed.count("D"))
-        case "whiten": self = .whiten(components: try parsed.count("k"))
-        default:
-            throw ThemeLabError.usage(
-                "unknown space '\(name)' (expected raw, centred, centred-unnormalised, abtt, abtt(D), whiten, whiten(k))")
-        }
-    }
+    /// Every space, in the order help texts and docs list them.
+    package static let registry = Registry<EmbeddingSpace>(
+        kind: "space",
+        [
+            RegistryEntry("raw", summary: "cosine of the raw vectors") { _ in .raw },
+            RegistryEntry("centred", summary: "the app's method: the mean unit vector subtracted, then normalised") { _ in .centred },
+            RegistryEntry("centred-unnormalised", summary: "the mean of the raw vectors subtracted, then normalised") { _ in
+                .centredUnnormalised
+            },
+            RegistryEntry(
+                "abtt", forms: ["abtt", "abtt(D)"], arguments: 0...1,
+                summary: "all-but-the-top: centred, the top D principal directions removed (default max(1, d/100))",
+                examples: ["abtt", "abtt(2)"]
+            ) { .allButTheTop(directions: try $0.count("D")) },
+            RegistryEntry(
+                "whiten", forms: ["whiten", "whiten(k)"], arguments: 0...1,
+                summary: "centred, then whitened on the top k principal components (default all)",
+                examples: ["whiten", "whiten(3)"]
+            ) { .whiten(components: try $0.count("k")) },
+        ])
+
+    /// The space `name` names (`registry`; `centered` is `centred`).
+    package init(name: String) throws { self = try Self.registry.parse(name == "centered" ? "centred" : name) }
 
     package var description: String {
         switch self {

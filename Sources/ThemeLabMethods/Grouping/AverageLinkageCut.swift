@@ -24,3 +24,10 @@ package struct AverageLinkageCut: Grouping {
         return Ceiling(grouping: name, search: "every cut", BestCut(items: pass.vectors.rows, merges: merges, topics: topics))
     }
 }
+
+extension AverageLinkageCut {
+    /// Its registry entry (`groupingRegistry`).
+    package static let entry = RegistryEntry<any Grouping>(
+        "average", summary: "exact average linkage (UPGMA on 1 − cosine) cut at t"
+    ) { _ in AverageLinkageCut() }
+}

@@ -15,3 +15,10 @@ package struct AverageLinkageReference: Grouping {
         }
     }
 }
+
+extension AverageLinkageReference {
+    /// Its registry entry (`groupingRegistry`).
+    package static let entry = RegistryEntry<any Grouping>(
+        "average-k", summary: "average linkage cut into the number of topics (label-informed reference)"
+    ) { _ in AverageLinkageReference() }
+}

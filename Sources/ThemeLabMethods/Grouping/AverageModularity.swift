@@ -115,3 +115,12 @@ package struct ModularitySweep {
         return tree.cut(groups: tree.items - best)
     }
 }
+
+extension AverageModularityGrouping {
+    /// Its registry entry (`groupingRegistry`).
+    package static let entry = RegistryEntry<any Grouping>(
+        "average-modularity", forms: ["average-modularity(c)", "average-modularity(c,γ)"], arguments: 0...2,
+        summary: "average linkage's cut of highest modularity on the k = round(c·√N) neighbour graph (γ default 1)",
+        examples: ["average-modularity(1)", "average-modularity(2,2)"]
+    ) { try AverageModularityGrouping($0) }
+}

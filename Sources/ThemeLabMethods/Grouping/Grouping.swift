@@ -110,24 +110,18 @@ package let standardGroupings: [Grouping] = [
     SingleLinkageComponents(), LeaderAssignment(), AverageLinkageCut(), SphericalKMeansReference(), AverageLinkageReference(),
 ]
 
-/// A grouping by name: `components`, `leader`, `average`, `kmeans-k`, `average-k`, or one that cuts
-/// itself: `hdbscan(m)`, `hdbscan(m,k)`, `hdbscan-leaf(m)`, `hdbscan-leaf(m,k)`, `leiden(k)`, `leiden(k,γ)`, `leiden-sqrt(c)`,
-/// `leiden-sqrt(c,γ)`, `average-modularity(c)`, `average-modularity(c,γ)` (k = round(c·√N)).
-package func grouping(named name: String) throws -> Grouping {
-    if let g = allGroupings.first(where: { $0.name == name }) { return g }
-    let parsed = try RuleName(name)
-    switch parsed.base {
-    case "hdbscan", "hdbscan-leaf": return try HDBSCANGrouping(parsed)
-    case "leiden": return try LeidenGrouping(parsed)
-    case "leiden-sqrt": return try LeidenSqrtGrouping(parsed)
-    case "average-modularity": return try AverageModularityGrouping(parsed)
-    default:
-        throw ThemeLabError.usage(
-            "unknown grouping '\(name)' (expected \(standardGroupings.map(\.name).joined(separator: ", ")), hdbscan(m), hdbscan(m,k), "
-                + "hdbscan-leaf(m), hdbscan-leaf(m,k), leiden(k), leiden(k,γ), leiden-sqrt(c), leiden-sqrt(c,γ), average-modularity(c), "
-                + "average-modularity(c,γ))")
-    }
-}
+/// Every grouping, in the order help texts and docs list them: the fixed ones (at each rule's threshold, or told the
+/// number of topics), then those that cut themselves. A new grouping is its file (a type with an `entry`) and a line here.
+package let groupingRegistry = Registry<any Grouping>(
+    kind: "grouping",
+    [
+        SingleLinkageComponents.entry, LeaderAssignment.entry, AverageLinkageCut.entry, SphericalKMeansReference.entry,
+        AverageLinkageReference.entry, HDBSCANGrouping.entry, HDBSCANGrouping.leafEntry, LeidenGrouping.entry, LeidenSqrtGrouping.entry,
+        AverageModularityGrouping.entry,
+    ])
+
+/// The grouping `name` names (`groupingRegistry`).
+package func grouping(named name: String) throws -> Grouping { try groupingRegistry.parse(name) }
 
 extension GroupingCut {
     /// Labels with every noise item (−1) its own group: how the headline metrics count noise.

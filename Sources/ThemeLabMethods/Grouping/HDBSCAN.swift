@@ -224,3 +224,17 @@ package struct HDBSCANGrouping: Grouping {
         }
     }
 }
+
+extension HDBSCANGrouping {
+    /// Its registry entry (`groupingRegistry`).
+    package static let entry = RegistryEntry<any Grouping>(
+        "hdbscan", forms: ["hdbscan(m)", "hdbscan(m,k)"], arguments: 0...2,
+        summary: "HDBSCAN, excess of mass: minimum cluster size m, k neighbours for the core distance (default m)",
+        examples: ["hdbscan(3)"]
+    ) { try HDBSCANGrouping($0) }
+
+    package static let leafEntry = RegistryEntry<any Grouping>(
+        "hdbscan-leaf", forms: ["hdbscan-leaf(m)", "hdbscan-leaf(m,k)"], arguments: 0...2,
+        summary: "HDBSCAN with leaf selection", examples: ["hdbscan-leaf(3,2)"]
+    ) { try HDBSCANGrouping($0) }
+}

@@ -58,3 +58,10 @@ package struct LeaderAssignment: Grouping {
         return Ceiling(grouping: name, search: "24 quantile thresholds and the rules' values", best)
     }
 }
+
+extension LeaderAssignment {
+    /// Its registry entry (`groupingRegistry`).
+    package static let entry = RegistryEntry<any Grouping>(
+        "leader", summary: "the app's leader grouping in corpus order, with its spread over seeded shuffles"
+    ) { _ in LeaderAssignment() }
+}

@@ -261,3 +261,12 @@ extension LeidenGrouping {
         Set([0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 8, own]).sorted()
     }
 }
+
+extension LeidenGrouping {
+    /// Its registry entry (`groupingRegistry`).
+    package static let entry = RegistryEntry<any Grouping>(
+        "leiden", forms: ["leiden(k)", "leiden(k,γ)"], arguments: 0...2,
+        summary: "Leiden communities of the k-nearest-neighbour graph, modularity at resolution γ (default 1)",
+        examples: ["leiden(3)", "leiden(3,2)"]
+    ) { try LeidenGrouping($0) }
+}

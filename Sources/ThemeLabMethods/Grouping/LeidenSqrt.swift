@@ -38,3 +38,12 @@ package struct LeidenSqrtGrouping: Grouping {
         }
     }
 }
+
+extension LeidenSqrtGrouping {
+    /// Its registry entry (`groupingRegistry`).
+    package static let entry = RegistryEntry<any Grouping>(
+        "leiden-sqrt", forms: ["leiden-sqrt(c)", "leiden-sqrt(c,γ)"], arguments: 0...2,
+        summary: "Leiden on the k-nearest-neighbour graph with k = round(c·√N), resolution γ (default 2)",
+        examples: ["leiden-sqrt(1)", "leiden-sqrt(1,2)"]
+    ) { try LeidenSqrtGrouping($0) }
+}

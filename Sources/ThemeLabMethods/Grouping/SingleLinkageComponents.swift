@@ -21,3 +21,10 @@ package struct SingleLinkageComponents: Grouping {
         return Ceiling(grouping: name, search: "every cut", BestCut(items: pass.vectors.rows, merges: merges, topics: topics))
     }
 }
+
+extension SingleLinkageComponents {
+    /// Its registry entry (`groupingRegistry`).
+    package static let entry = RegistryEntry<any Grouping>(
+        "components", summary: "connected components of similarity ≥ t (single linkage, from the spanning forest)"
+    ) { _ in SingleLinkageComponents() }
+}

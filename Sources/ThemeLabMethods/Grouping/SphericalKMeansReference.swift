@@ -14,3 +14,10 @@ package struct SphericalKMeansReference: Grouping {
         GroupingCut(labels: SphericalKMeans.cluster(pass.vectors, k: try request.topics(), seed: request.seed))
     }
 }
+
+extension SphericalKMeansReference {
+    /// Its registry entry (`groupingRegistry`).
+    package static let entry = RegistryEntry<any Grouping>(
+        "kmeans-k", summary: "spherical k-means, k = the number of topics (label-informed reference)"
+    ) { _ in SphericalKMeansReference() }
+}

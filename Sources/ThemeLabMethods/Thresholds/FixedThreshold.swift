@@ -13,3 +13,11 @@ package struct FixedThreshold: ThresholdRule {
     package var name: String { "fixed(\(formatArgument(value)))" }
     package func threshold(in context: ThresholdContext) -> Double? { value }
 }
+
+extension FixedThreshold {
+    /// Its registry entry (`thresholdRuleRegistry`).
+    package static let entry = RegistryEntry<any ThresholdRule>(
+        "fixed", forms: ["fixed(t)"], arguments: 0...1, summary: "a constant t (default 0.55, the app's first; claim C3)",
+        examples: ["fixed(0.55)"]
+    ) { FixedThreshold(value: $0.argument ?? 0.55) }
+}

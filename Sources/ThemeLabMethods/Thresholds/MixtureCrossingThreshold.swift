@@ -109,3 +109,10 @@ package struct MixtureCrossingThreshold: ThresholdRule {
         return roots.filter { $0 >= m1 && $0 <= m2 }.min()
     }
 }
+
+extension MixtureCrossingThreshold {
+    /// Its registry entry (`thresholdRuleRegistry`).
+    package static let entry = RegistryEntry<any ThresholdRule>(
+        "mixture", summary: "where two Gaussians fitted by EM to all pair similarities cross"
+    ) { _ in MixtureCrossingThreshold() }
+}

@@ -25,3 +25,11 @@ package struct NeighbourMedianThreshold: ThresholdRule {
         context.neighbours == nil ? "no nearest-neighbour similarities were collected" : "no item has \(k) neighbours"
     }
 }
+
+extension NeighbourMedianThreshold {
+    /// Its registry entry (`thresholdRuleRegistry`).
+    package static let entry = RegistryEntry<any ThresholdRule>(
+        "knn-median", forms: ["knn-median(k)"], arguments: 0...1,
+        summary: "the median over items of the similarity to their k-th nearest neighbour (default 10)", examples: ["knn-median(3)"]
+    ) { NeighbourMedianThreshold(k: try $0.count("k") ?? 10) }
+}

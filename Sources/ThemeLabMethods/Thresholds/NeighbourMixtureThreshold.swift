@@ -36,3 +36,12 @@ package struct NeighbourMixtureThreshold: ThresholdRule {
             : fit(context) == nil ? "EM left a component empty" : "the two fitted Gaussians do not cross between their means"
     }
 }
+
+extension NeighbourMixtureThreshold {
+    /// Its registry entry (`thresholdRuleRegistry`).
+    package static let entry = RegistryEntry<any ThresholdRule>(
+        "knn-mixture", forms: ["knn-mixture(k)"], arguments: 0...1,
+        summary: "two Gaussians fitted to each item's k nearest-neighbour similarities, where they cross (default 10)",
+        examples: ["knn-mixture(3)"]
+    ) { NeighbourMixtureThreshold(k: try $0.count("k") ?? 10) }
+}

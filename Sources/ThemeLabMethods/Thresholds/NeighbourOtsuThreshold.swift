@@ -25,3 +25,11 @@ package struct NeighbourOtsuThreshold: ThresholdRule {
 
     package func whyNoThreshold(in context: ThresholdContext) -> String { "no nearest-neighbour similarities were collected" }
 }
+
+extension NeighbourOtsuThreshold {
+    /// Its registry entry (`thresholdRuleRegistry`).
+    package static let entry = RegistryEntry<any ThresholdRule>(
+        "knn-otsu", forms: ["knn-otsu(k)"], arguments: 0...1, summary: "Otsu on each item's k nearest-neighbour similarities (default 10)",
+        examples: ["knn-otsu(3)"]
+    ) { NeighbourOtsuThreshold(k: try $0.count("k") ?? 10) }
+}

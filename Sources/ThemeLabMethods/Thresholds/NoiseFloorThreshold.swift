@@ -14,3 +14,11 @@ package struct NoiseFloorThreshold: ThresholdRule {
     package var name: String { "noise-floor(\(formatArgument(k)))" }
     package func threshold(in context: ThresholdContext) -> Double? { k / Double(context.dimensions).squareRoot() }
 }
+
+extension NoiseFloorThreshold {
+    /// Its registry entry (`thresholdRuleRegistry`).
+    package static let entry = RegistryEntry<any ThresholdRule>(
+        "noise-floor", forms: ["noise-floor(k)"], arguments: 0...1, summary: "k/√d, k standard deviations above chance (default 4; C4)",
+        examples: ["noise-floor(4)"]
+    ) { NoiseFloorThreshold(k: $0.argument ?? 4) }
+}

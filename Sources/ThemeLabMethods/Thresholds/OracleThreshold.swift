@@ -52,3 +52,10 @@ package struct OracleThreshold: ThresholdRule {
         return choice
     }
 }
+
+extension OracleThreshold {
+    /// Its registry entry (`thresholdRuleRegistry`).
+    package static let entry = RegistryEntry<any ThresholdRule>(
+        "oracle", summary: "the threshold of best pair F1 (label-informed upper bound)"
+    ) { _ in OracleThreshold() }
+}

@@ -25,3 +25,10 @@ package struct SilhouetteThreshold: ThresholdRule {
         context.silhouettes == nil ? "needs the average-linkage dendrogram (N ≤ \(AverageLinkage.maxItems))" : "fewer than 3 items"
     }
 }
+
+extension SilhouetteThreshold {
+    /// Its registry entry (`thresholdRuleRegistry`).
+    package static let entry = RegistryEntry<any ThresholdRule>(
+        "silhouette", summary: "the average-linkage cut of highest mean silhouette"
+    ) { _ in SilhouetteThreshold() }
+}

@@ -4,7 +4,7 @@ import ThemeLabPairs
 
 /// A rule that picks a similarity threshold from the pair distribution; pairs with similarity
 /// ≥ the threshold are taken as related. Adding a rule is one file: a type conforming to this
-/// protocol, plus a line in `thresholdRule(named:)`.
+/// protocol with a registry `entry`, plus a line in `thresholdRuleRegistry`.
 package protocol ThresholdRule: Sendable {
     /// The name used on the command line, in experiment files and in reports.
     var name: String { get }
@@ -82,35 +82,18 @@ package struct ThresholdContext: Sendable {
     }
 }
 
-/// Every rule by name: `fixed(t)`, `noise-floor(k)`, `percentile(p)`, `otsu(bins)`,
-/// `otsu-floored`, `kittler-illingworth`, `mixture`, `knn-otsu(k)`, `knn-mixture(k)`,
-/// `knn-median(k)`, `silhouette`, `oracle`.
-package func thresholdRule(named text: String) throws -> ThresholdRule {
-    let name = try RuleName(text)
-    try name.takes(atMost: 1)
-    switch name.base {
-    case "fixed": return FixedThreshold(value: name.argument ?? 0.55)
-    case "noise-floor": return NoiseFloorThreshold(k: name.argument ?? 4)
-    case "percentile":
-        let p = name.argument ?? 90
-        guard (0...100).contains(p) else { throw ThemeLabError.usage("percentile(\(p)): p must be within 0...100") }
-        return PercentileThreshold(percent: p)
-    case "otsu": return OtsuThreshold(bins: try name.count("bins") ?? 256)
-    case "otsu-floored": return OtsuFlooredThreshold(bins: try name.count("bins") ?? 256)
-    case "kittler-illingworth": return KittlerIllingworthThreshold(bins: try name.count("bins") ?? 256)
-    case "mixture": return MixtureCrossingThreshold()
-    case "knn-otsu": return NeighbourOtsuThreshold(k: try name.count("k") ?? 10)
-    case "knn-mixture": return NeighbourMixtureThreshold(k: try name.count("k") ?? 10)
-    case "knn-median": return NeighbourMedianThreshold(k: try name.count("k") ?? 10)
-    case "silhouette": return SilhouetteThreshold()
-    case "oracle": return OracleThreshold()
-    default:
-        throw ThemeLabError.usage(
-            "unknown threshold rule '\(text)' (expected fixed(t), noise-floor(k), percentile(p), otsu, otsu-floored, kittler-illingworth, "
-                + "mixture, knn-otsu(k), knn-mixture(k), knn-median(k), silhouette, oracle)"
-        )
-    }
-}
+/// Every threshold rule, in the order help texts and docs list them: a new rule is its file (a type with an `entry`)
+/// and a line here.
+package let thresholdRuleRegistry = Registry<any ThresholdRule>(
+    kind: "threshold rule",
+    [
+        FixedThreshold.entry, NoiseFloorThreshold.entry, PercentileThreshold.entry, OtsuThreshold.entry, OtsuFlooredThreshold.entry,
+        KittlerIllingworthThreshold.entry, MixtureCrossingThreshold.entry, NeighbourOtsuThreshold.entry, NeighbourMixtureThreshold.entry,
+        NeighbourMedianThreshold.entry, SilhouetteThreshold.entry, OracleThreshold.entry,
+    ])
+
+/// The rule `text` names (`thresholdRuleRegistry`).
+package func thresholdRule(named text: String) throws -> ThresholdRule { try thresholdRuleRegistry.parse(text) }
 
 /// The threshold rules docs/method.md ("Claims and definitions") lists, in report order.
 package let standardThresholdRules: [ThresholdRule] = [
