@@ -23,22 +23,9 @@ package struct ReproductionReport {
         self.layout = layout
     }
 
-    /// The corpora whose worst case is also given apart.
-    package var coarseLabels: (label: String, include: (RegretTable.Row) -> Bool) {
-        let subset = layout.regret.subset
-        return (subset.label, { !$0.corpus.hasSuffix(subset.excludeCorpusSuffix) })
-    }
-
-    /// One table per threshold grouping of the layout (the groupings that choose their own cuts as
-    /// extra columns of the `ownCutsCeiling` grouping's), then one per grouping that cuts itself,
-    /// against its own best parameter.
+    /// One table per threshold grouping of the layout, then one per grouping that cuts itself (`ReportLayout.Regret.tables`).
     package func regretTables(_ experiment: String) -> [RegretTable] {
-        guard let e = experiments.first(where: { $0.name == experiment }) else { return [] }
-        let (analyses, settings) = (e.results.analyses, e.results.settings)
-        let own = settings.groupings.filter { $0.kind == .cutsItself }.map(\.name)
-        return layout.regret.groupings.map {
-            RegretTable(analyses: analyses, grouping: $0, settings: settings, alongside: $0 == layout.regret.ownCutsCeiling ? own : [])
-        } + own.map { RegretTable(analyses: analyses, grouping: $0, settings: settings) }
+        layout.regret.tables(experiments.first { $0.name == experiment }?.results)
     }
 
     package static func plotPath(_ study: String, _ table: RegretTable) -> String {
@@ -61,13 +48,8 @@ package struct ReproductionReport {
     }
 
     /// The recommendation procedure over the study's tables (the grouping × rule with the smallest worst-case relative regret).
-    private var regretRecommendation: RegretRecommendation {
-        var recommendation = RegretRecommendation(candidates: [], ownCuts: [], tuning: regretTables(layout.regret.tuning))
-        for table in regretTables(layout.regret.study) where !table.ownCuts.contains(table.grouping) {
-            recommendation.ownCuts.formUnion(table.ownCuts)
-            recommendation.candidates += regretCandidates(table)
-        }
-        return recommendation
+    package var regretRecommendation: Recommendation {
+        Recommendation(study: regretTables(layout.regret.study), tuning: regretTables(layout.regret.tuning), subset: layout.regret.includes)
     }
 
     /// REPORT.md's recommendation section; nothing without tables.
@@ -115,7 +97,7 @@ package struct ReproductionReport {
                 "\n### \(table.grouping) against its own best parameter\n\nThe second ceiling: the best ARI over its "
                 + "own parameter at the same k (\(table.rows.map(\.ceiling.search).max { $0.count < $1.count } ?? ""), the values "
                 + "up to N on smaller corpora).\n\n"
-                + table.markdown(subset: coarseLabels)
+                + table.markdown(subset: (label: layout.regret.subset.label, include: layout.regret.includes))
         } else {
             out = "\n### \(table.grouping)\n\n"
             if !table.ownCuts.isEmpty {
@@ -123,20 +105,9 @@ package struct ReproductionReport {
                     "Last columns: groupings that choose their own cuts (\(table.ownCuts.sorted().joined(separator: ", "))), against "
                     + "the same best threshold for \(table.grouping); their noise items count as groups of one.\n\n"
             }
-            out += table.markdown(subset: coarseLabels)
+            out += table.markdown(subset: (label: layout.regret.subset.label, include: layout.regret.includes))
         }
         return out + "\n![regret vs topics, \(table.grouping)](\(Self.plotPath(study, table)))\n"
-    }
-
-    /// Every rule of a threshold grouping's table with a worst case over all corpora and over the coarse-label subset.
-    private func regretCandidates(_ table: RegretTable) -> [RegretRecommendation.Candidate] {
-        var candidates: [RegretRecommendation.Candidate] = []
-        for rule in table.rules {
-            if let all = table.worst(rule), let subset = table.worst(rule, where: coarseLabels.include) {
-                candidates.append((table.grouping, rule, all, subset))
-            }
-        }
-        return candidates
     }
 
     /// Issue 15: the study's paired rule comparisons, summarised per grouping (the full tables are
@@ -423,132 +394,5 @@ package struct ReproductionReport {
     package static func inputs(_ p: Provenance) -> String {
         p.inputs.sorted { $0.key < $1.key }.map { "`\(URL(fileURLWithPath: $0.key).lastPathComponent)` \($0.value.prefix(12))" }
             .joined(separator: ", ") + (p.model.map { "; model \($0.prefix(12))" } ?? "")
-    }
-
-}
-
-/// The regret section's recommendation: the grouping × rule whose worst-case relative regret has the smallest upper bound,
-/// and every other one indistinguishable from it.
-private struct RegretRecommendation {
-    typealias Candidate = (grouping: String, rule: String, all: RegretTable.Worst, subset: RegretTable.Worst)
-    /// Every rule of every threshold grouping with its worst case over all corpora and over the coarse-label subset.
-    var candidates: [Candidate]
-    /// The groupings that choose their own cuts, shown as extra columns of a threshold grouping's table.
-    var ownCuts: Set<String>
-    /// The tables of the tuning experiment, for each candidate's worst case there.
-    var tuning: [RegretTable]
-
-    // The procedure: smallest upper bound of the worst case (the point worst case without replicates).
-    func upper(_ w: RegretTable.Worst) -> Double { w.relativeHigh ?? w.relative }
-    func lower(_ w: RegretTable.Worst) -> Double { w.relativeLow ?? w.relative }
-
-    /// "rule with grouping", or a grouping that cuts itself with the ceiling it is measured against.
-    func name(_ c: Candidate, bold: Bool = false) -> String {
-        let rule = bold ? "**\(c.rule)**" : c.rule
-        return ownCuts.contains(c.rule)
-            ? "\(rule) (its own cuts, against \(c.grouping)'s best threshold)" : "\(rule) with \(c.grouping)"
-    }
-
-    /// Writes a candidate's worst-case regret on all corpora, without the domain level, and on the tuning corpora.
-    func describe(_ c: Candidate) -> String {
-        let tuned = tuning.first { $0.grouping == c.grouping }?.worst(c.rule)
-        return "\(name(c, bold: true)): worst-case regret at the own draws \(formatShort(c.all.regret)) "
-            + "(\(formatPercent(c.all.relative)) of the ceiling\(formatBounds(c.all)), on \(c.all.corpus)); without the domain level "
-            + "\(formatShort(c.subset.regret)) (\(formatPercent(c.subset.relative))\(formatBounds(c.subset)), on \(c.subset.corpus))"
-            + (tuned.map { "; on the tuning corpora \(formatShort($0.regret)) (\(formatPercent($0.relative)), on \($0.corpus))" } ?? "")
-    }
-
-    /// The other candidates whose worst-case lower bound is not above `best`'s upper bound, by upper bound.
-    func alongside(_ best: Candidate, _ worst: (Candidate) -> RegretTable.Worst) -> [Candidate] {
-        candidates.filter { ($0.grouping, $0.rule) != (best.grouping, best.rule) && lower(worst($0)) <= upper(worst(best)) }
-            .sorted { upper(worst($0)) < upper(worst($1)) }
-    }
-
-    /// Writes a list of candidates with their worst case, or why there are none.
-    func named(_ list: [Candidate], _ worst: (Candidate) -> RegretTable.Worst) -> String {
-        list.isEmpty
-            ? "none: every other rule's worst-case lower bound is above that upper bound"
-            : list.map { "\(name($0)) (own draw \(formatPercent(worst($0).relative))\(formatBounds(worst($0))))" }
-                .joined(separator: "; ")
-    }
-
-    /// The suggested default: the smallest upper bound of the worst case over all corpora (then the smallest own draw).
-    var best: Candidate? { candidates.min { (upper($0.all), $0.all.relative) < (upper($1.all), $1.all.relative) } }
-
-    /// The suggested default as results/recommendation.json holds it.
-    func file(study: String) -> RecommendationFile? {
-        guard let best else { return nil }
-        let w = best.all
-        return RecommendationFile(
-            grouping: ownCuts.contains(best.rule) ? best.rule : best.grouping, rule: ownCuts.contains(best.rule) ? nil : best.rule,
-            study: study,
-            worstCase: .init(corpus: w.corpus, relativeRegret: w.relative, upperBound: w.relativeHigh, lowerBound: w.relativeLow),
-            targetMet: upper(w) <= RecommendationFile.target)
-    }
-
-    /// Writes the recommendation subsection: the procedure, the suggested default (and without the domain level, if it
-    /// differs) and whether the target is met; nothing without candidates.
-    func markdown() -> String {
-        guard let best,
-            let bestSubset = candidates.min(by: { (upper($0.subset), $0.subset.relative) < (upper($1.subset), $1.subset.relative) })
-        else { return "" }
-        var out = """
-
-            Procedure (stated before the replicates were run): the suggested default is the grouping × rule whose worst-case
-            relative regret has the smallest upper 95% bound (the largest upper bound over the corpora); every other grouping ×
-            rule whose worst-case lower bound is not above that bound is indistinguishable from it and named alongside. Bounds are
-            per corpus (percentile bootstrap over replicates) and the worst case takes the largest of each. The tables it rests
-            on are in [regret.md](regret.md).
-
-            Suggested default, all corpora: \(describe(best)). Indistinguishable from it: \(named(alongside(best, \.all), \.all)).
-
-            """
-        if bestSubset.rule != best.rule || bestSubset.grouping != best.grouping {
-            out +=
-                "Without the domain level: " + describe(bestSubset) + ". Indistinguishable from it: "
-                + named(alongside(bestSubset, \.subset), \.subset) + ".\n"
-        }
-        let met = upper(best.all) <= RecommendationFile.target
-        out +=
-            "\nThe target (worst-case regret ≤ 10% of the ceiling on every corpus, upper bound included) is "
-            + (met ? "met by \(name(best)).\n" : "not met by any rule and grouping here.\n")
-        return out
-    }
-}
-
-/// results/recommendation.json: what the study suggests, as the names `themelab analyze` takes (`--groupings GROUPING`,
-/// and `--thresholds RULE` unless the grouping chooses its own cuts), for scripts and other projects.
-package struct RecommendationFile: Codable, Sendable, Equatable {
-    /// The largest relative regret at which the target counts as met, upper bound included.
-    package static let target = 0.1
-
-    package struct WorstCase: Codable, Sendable, Equatable {
-        package var corpus: String
-        /// Regret / ceiling ARI on the corpus's own draw.
-        package var relativeRegret: Double
-        /// The largest upper and lower 95% bounds over the study's corpora (nil without replicates).
-        package var upperBound: Double?
-        package var lowerBound: Double?
-    }
-
-    package var grouping: String
-    /// The threshold rule; nil for a grouping that chooses its own cuts.
-    package var rule: String?
-    /// The experiment whose corpora it rests on.
-    package var study: String
-    package var worstCase: WorstCase
-    /// Whether the worst case's upper bound is at most 10%.
-    package var targetMet: Bool
-
-    package enum CodingKeys: String, CodingKey { case grouping, rule, study, worstCase, targetMet }
-
-    /// As synthesised, but `rule` is written as null when there is none (scripts read the key either way).
-    package func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(grouping, forKey: .grouping)
-        try c.encode(rule, forKey: .rule)
-        try c.encode(study, forKey: .study)
-        try c.encode(worstCase, forKey: .worstCase)
-        try c.encode(targetMet, forKey: .targetMet)
     }
 }

@@ -4,9 +4,8 @@ import ThemeLabPairs
 
 /// Exact average linkage (UPGMA on 1 − cosine) cut at similarity t.
 package struct AverageLinkageCut: Grouping {
+    package init() {}
 
-    package init() {
-    }
     package var name: String { "average" }
     package func needs(items: Int) -> PassNeeds { PassNeeds(averageLinkage: true) }
 

@@ -6,9 +6,8 @@ import ThemeLabPairs
 /// The app's grouping (`LeaderGrouping`) in corpus order, with its spread over seeded shuffles of
 /// the visiting order.
 package struct LeaderAssignment: Grouping {
+    package init() {}
 
-    package init() {
-    }
     package var name: String { "leader" }
 
     package func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {

@@ -5,9 +5,8 @@ import ThemeLabPairs
 /// Connected components of "similarity ≥ t" (single linkage), read off the maximum spanning
 /// forest the pass builds, so every threshold costs O(N) after one pass.
 package struct SingleLinkageComponents: Grouping {
+    package init() {}
 
-    package init() {
-    }
     package var name: String { "components" }
     package func needs(items: Int) -> PassNeeds { PassNeeds(spanningForest: true) }
 

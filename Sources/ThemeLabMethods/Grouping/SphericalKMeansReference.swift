@@ -4,9 +4,8 @@ import ThemeLabPairs
 
 /// Spherical k-means with k = the number of topics (label-informed reference).
 package struct SphericalKMeansReference: Grouping {
+    package init() {}
 
-    package init() {
-    }
     package var name: String { "kmeans-k" }
     package var kind: GroupingKind { .labelInformedReference }
 

@@ -7,9 +7,8 @@ import ThemeLabPairs
 /// related similarities); otherwise over the fine histogram's bin edges. Never a method: reports
 /// mark it as label-informed.
 package struct OracleThreshold: ThresholdRule {
+    package init() {}
 
-    package init() {
-    }
     package var name: String { "oracle" }
     package var isLabelInformed: Bool { true }
     package var isDataDerived: Bool { true }

@@ -5,7 +5,6 @@ import ThemeLabEncoder
 import ThemeLabMeasures
 import ThemeLabMethods
 import ThemeLabPairs
-import ThemeLabStudy
 
 /// Which experiments and corpora REPORT.md features, and how (`Experiments/report/layout.json`), so
 /// the report code names no experiment or corpus of its own.

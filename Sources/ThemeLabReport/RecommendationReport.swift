@@ -1,0 +1,59 @@
+import Foundation
+import ThemeLabCore
+import ThemeLabMeasures
+import ThemeLabStudy
+
+/// The recommendation rendered: REPORT.md's subsection with the procedure, the suggested default, those
+/// indistinguishable from it and whether the target is met.
+extension Recommendation {
+    /// "rule with grouping", or a grouping that cuts itself with the ceiling it is measured against.
+    func name(_ c: Candidate, bold: Bool = false) -> String {
+        let rule = bold ? "**\(c.rule)**" : c.rule
+        return ownCuts.contains(c.rule)
+            ? "\(rule) (its own cuts, against \(c.grouping)'s best threshold)" : "\(rule) with \(c.grouping)"
+    }
+
+    /// Writes a candidate's worst-case regret on all corpora, without the domain level, and on the tuning corpora.
+    func describe(_ c: Candidate) -> String {
+        let tuned = tuning.first { $0.grouping == c.grouping }?.worst(c.rule)
+        return "\(name(c, bold: true)): worst-case regret at the own draws \(formatShort(c.all.regret)) "
+            + "(\(formatPercent(c.all.relative)) of the ceiling\(formatBounds(c.all)), on \(c.all.corpus)); without the domain level "
+            + "\(formatShort(c.subset.regret)) (\(formatPercent(c.subset.relative))\(formatBounds(c.subset)), on \(c.subset.corpus))"
+            + (tuned.map { "; on the tuning corpora \(formatShort($0.regret)) (\(formatPercent($0.relative)), on \($0.corpus))" } ?? "")
+    }
+
+    /// Writes a list of candidates with their worst case, or why there are none.
+    func named(_ list: [Candidate], _ worst: (Candidate) -> RegretTable.Worst) -> String {
+        list.isEmpty
+            ? "none: every other rule's worst-case lower bound is above that upper bound"
+            : list.map { "\(name($0)) (own draw \(formatPercent(worst($0).relative))\(formatBounds(worst($0))))" }
+                .joined(separator: "; ")
+    }
+
+    /// Writes the recommendation subsection: the procedure, the suggested default (and without the domain level, if it
+    /// differs) and whether the target is met; nothing without candidates.
+    func markdown() -> String {
+        guard let best, let bestSubset = bestWithoutTheSubset else { return "" }
+        var out = """
+
+            Procedure (stated before the replicates were run): the suggested default is the grouping × rule whose worst-case
+            relative regret has the smallest upper 95% bound (the largest upper bound over the corpora); every other grouping ×
+            rule whose worst-case lower bound is not above that bound is indistinguishable from it and named alongside. Bounds are
+            per corpus (percentile bootstrap over replicates) and the worst case takes the largest of each. The tables it rests
+            on are in [regret.md](regret.md).
+
+            Suggested default, all corpora: \(describe(best)). Indistinguishable from it: \(named(alongside(best, \.all), \.all)).
+
+            """
+        if bestSubset.rule != best.rule || bestSubset.grouping != best.grouping {
+            out +=
+                "Without the domain level: " + describe(bestSubset) + ". Indistinguishable from it: "
+                + named(alongside(bestSubset, \.subset), \.subset) + ".\n"
+        }
+        let met = targetMet
+        out +=
+            "\nThe target (worst-case regret ≤ 10% of the ceiling on every corpus, upper bound included) is "
+            + (met ? "met by \(name(best)).\n" : "not met by any rule and grouping here.\n")
+        return out
+    }
+}
