@@ -51,11 +51,11 @@ package enum AnalysisReport {
 
     /// Writes the threshold × grouping table: one row per threshold rule, one column per grouping that takes a threshold.
     private static func thresholdTable(_ s: SpaceAnalysis) -> String {
-        var groupings: [String] = []
+        var groupings: [GroupingKey] = []
         for g in s.groupings where g.rule != nil && !groupings.contains(g.grouping) { groupings.append(g.grouping) }
         var out = "\n| rule | threshold | " + groupings.map { "\($0): ARI / pair F1 / groups" }.joined(separator: " | ") + " |\n"
         out += "|---|---|" + String(repeating: "---|", count: groupings.count) + "\n"
-        var best: [String: Double] = [:]
+        var best: [GroupingKey: Double] = [:]
         for g in s.groupings where !g.labelInformed && g.rule != nil {
             if let ari = g.recovery?.ari { best[g.grouping] = max(best[g.grouping] ?? -.infinity, ari) }
         }
@@ -65,7 +65,7 @@ package enum AnalysisReport {
 
     /// Writes one threshold rule's row: its threshold, then a cell per grouping (bold where it is that grouping's best ARI).
     private static func thresholdRow(
-        _ t: ThresholdOutcome, _ s: SpaceAnalysis, groupings: [String], best: [String: Double]
+        _ t: ThresholdOutcome, _ s: SpaceAnalysis, groupings: [GroupingKey], best: [GroupingKey: Double]
     ) -> String {
         var cells: [String] = []
         for g in groupings {
@@ -151,9 +151,9 @@ package enum AnalysisReport {
             for s in a.spaces {
                 for g in s.groupings {
                     var fields = [
-                        a.corpus.name, a.source, s.space, g.rule ?? (g.labelInformed ? "k=topics" : ""),
+                        a.corpus.name, a.source, s.space.description, g.rule?.name ?? (g.labelInformed ? "k=topics" : ""),
                         g.threshold.map { String($0) } ?? "",
-                        g.grouping, g.labelInformed ? "true" : "false", g.groups.map(String.init) ?? "",
+                        g.grouping.name, g.labelInformed ? "true" : "false", g.groups.map(String.init) ?? "",
                     ]
                     let metrics =
                         g.recovery.map { r in Metric.recovery.dropFirst().map { r.value($0).map { String($0) } ?? "" } }

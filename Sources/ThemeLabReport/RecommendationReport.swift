@@ -8,8 +8,8 @@ import ThemeLabStudy
 extension Recommendation {
     /// "rule with grouping", or a grouping that cuts itself with the ceiling it is measured against.
     func name(_ c: Candidate, bold: Bool = false) -> String {
-        let rule = bold ? "**\(c.rule)**" : c.rule
-        return ownCuts.contains(c.rule)
+        let rule = bold ? "**\(c.rule)**" : c.rule.description
+        return c.rule.ownCuts != nil
             ? "\(rule) (its own cuts, against \(c.grouping)'s best threshold)" : "\(rule) with \(c.grouping)"
     }
 

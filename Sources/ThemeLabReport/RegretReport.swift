@@ -12,7 +12,9 @@ extension RegretTable {
     /// Corpus rows, then the worst case over all rows and over `subset` (a label and a filter).
     package func markdown(subset: (label: String, include: (Row) -> Bool)) -> String {
         let searched = rows.first?.ceiling.parameter ?? "threshold"
-        var out = "| corpus | topics | related share | ceiling ARI † (\(searched)) | " + rules.joined(separator: " | ") + " |\n"
+        var out =
+            "| corpus | topics | related share | ceiling ARI † (\(searched)) | " + rules.map(\.description).joined(separator: " | ")
+            + " |\n"
         out += "|---|---|---|---|" + String(repeating: "---|", count: rules.count) + "\n"
         for r in rows {
             let best = rules.compactMap { r.regret[$0] }.min()
@@ -51,7 +53,7 @@ extension RegretTable {
                 return (Double(max(t, 1)), e.map { $0!.low }.max()!, e.map { $0!.high }.max()!)
             }
             return SVGPlot.Series(
-                label: rule,
+                label: rule.description,
                 points: topicCounts.compactMap { t in
                     rows.filter { $0.topics == t }.compactMap { $0.regret[rule] }.max().map { (x: Double(max(t, 1)), y: $0) }
                 }, dashed: !readsMore, band: band)

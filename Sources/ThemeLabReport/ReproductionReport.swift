@@ -29,7 +29,7 @@ package struct ReproductionReport {
     }
 
     package static func plotPath(_ study: String, _ table: RegretTable) -> String {
-        "\(study)/plots/regret-vs-topics-\(SVGPlot.slug(table.grouping)).svg"
+        "\(study)/plots/regret-vs-topics-\(SVGPlot.slug(table.grouping.name)).svg"
     }
 
     /// results/STUDY/plots/regret-vs-topics-GROUPING.svg, one per grouping.
@@ -102,7 +102,7 @@ package struct ReproductionReport {
             out = "\n### \(table.grouping)\n\n"
             if !table.ownCuts.isEmpty {
                 out +=
-                    "Last columns: groupings that choose their own cuts (\(table.ownCuts.sorted().joined(separator: ", "))), against "
+                    "Last columns: groupings that choose their own cuts (\(table.ownCuts.sorted().map(\.name).joined(separator: ", "))), against "
                     + "the same best threshold for \(table.grouping); their noise items count as groups of one.\n\n"
             }
             out += table.markdown(subset: (label: layout.regret.subset.label, include: layout.regret.includes))
@@ -115,7 +115,7 @@ package struct ReproductionReport {
     package func comparisonSection() -> String {
         let study = layout.regret.study
         guard let e = experiments.first(where: { $0.name == study }) else { return "" }
-        let families = RuleComparisonFamily.all(e.results).filter { $0.space == "centred" }
+        let families = RuleComparisonFamily.all(e.results).filter { $0.space == .centred }
         guard let replicates = e.results.settings.replicates, !families.isEmpty else { return "" }
         let out = """
 
@@ -136,7 +136,7 @@ package struct ReproductionReport {
     package func comparisonDetailsMarkdown() -> String {
         let study = layout.regret.study
         guard let e = experiments.first(where: { $0.name == study }) else { return "" }
-        let all: [FoundComparison] = RuleComparisonFamily.all(e.results).filter { $0.space == "centred" }
+        let all: [FoundComparison] = RuleComparisonFamily.all(e.results).filter { $0.space == .centred }
             .flatMap { f in f.comparisons.map { (f, $0) } }
         guard !all.isEmpty else { return "" }
         return "# Paired rule comparisons per pair of rules (\(study), centred space)\n\n"
@@ -174,7 +174,7 @@ package struct ReproductionReport {
     }
 
     /// Writes a grouping's collapsed table of rule pairs (one row per pair, in the order first met), or nothing without any.
-    private func comparisonDetails(_ grouping: String, _ found: [FoundComparison], study: String) -> String {
+    private func comparisonDetails(_ grouping: GroupingKey, _ found: [FoundComparison], study: String) -> String {
         guard !found.isEmpty else { return "" }
         var pairs: [String] = []
         var byPair: [String: [FoundComparison]] = [:]
@@ -304,7 +304,7 @@ package struct ReproductionReport {
             else { continue }
             out +=
                 "![\(corpus), \(space) "
-                + "space](\(experiment)/plots/\(SVGPlot.stem(corpus: corpus, source: a.source, space: space))-histogram.svg)\n"
+                + "space](\(experiment)/plots/\(SVGPlot.stem(corpus: corpus, source: a.source, space: space.description))-histogram.svg)\n"
         }
         let layers = layout.layers
         if experiments.contains(where: { $0.name == layers.experiment }) {

@@ -17,7 +17,8 @@ extension RuleComparisonFamily {
             for c in f.comparisons {
                 let d = c.difference
                 lines.append(
-                    ([f.corpus, f.source, f.space, f.grouping, c.a, c.b] + [d.mean, d.sd, d.low, d.high, c.p, c.pHolm].map { String($0) }
+                    ([f.corpus, f.source, f.space.description, f.grouping.name, c.a, c.b]
+                        + [d.mean, d.sd, d.low, d.high, c.p, c.pHolm].map { String($0) }
                         + [c.verdict.rawValue]).map(AnalysisReport.csvField).joined(separator: ","))
             }
         }

@@ -118,7 +118,7 @@ package enum SVGPlot {
             guard let v = t.value, v >= lo, v <= hi else { continue }
             let colour = thresholdColours[i % thresholdColours.count]
             svg +=
-                "<line class=\"threshold\" id=\"threshold-\(escape(t.rule))\" x1=\"\(n(f.px(v)))\" y1=\"\(n(top))\" x2=\"\(n(f.px(v)))\" "
+                "<line class=\"threshold\" id=\"threshold-\(escape(t.rule.name))\" x1=\"\(n(f.px(v)))\" y1=\"\(n(top))\" x2=\"\(n(f.px(v)))\" "
                 + "y2=\"\(n(height - bottom))\" stroke=\"\(colour)\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>\n"
             entries.append(("\(t.rule)\(t.labelInformed ? " †" : "") = \(formatShort(v))", colour, true))
         }
@@ -137,7 +137,7 @@ package enum SVGPlot {
     /// Each rule's ARI or pair F1 per threshold grouping, as grouped bars; with replicates, an error
     /// bar spans the 95% interval of the replicate mean.
     package static func ablation(_ s: SpaceAnalysis, corpus: String, source: String, metric: Metric = .ari) -> String {
-        var groupings: [String] = []
+        var groupings: [GroupingKey] = []
         for g in s.groupings where g.rule != nil && !groupings.contains(g.grouping) { groupings.append(g.grouping) }
         let rules = s.thresholds.map(\.rule)
         let informed = Set(s.thresholds.filter(\.labelInformed).map(\.rule))
@@ -151,26 +151,26 @@ package enum SVGPlot {
             let labelX = left + (Double(r) + 0.5) * slot
             svg +=
                 "<text transform=\"translate(\(n(labelX)) \(n(height - bottom + 10))) rotate(-20)\" text-anchor=\"end\" "
-                + "font-size=\"10\">\(escape(rule))\(informed.contains(rule) ? " †" : "")</text>\n"
+                + "font-size=\"10\">\(escape(rule.name))\(informed.contains(rule) ? " †" : "")</text>\n"
             for (g, grouping) in groupings.enumerated() {
                 let row = s.groupings.first { $0.rule == rule && $0.grouping == grouping }
                 guard let ari = row?.recovery?.value(metric.metric) else { continue }
                 let x = left + Double(r) * slot + slot * 0.1 + Double(g) * barW
                 let (y0, y1) = (f.py(max(ari, 0)), f.py(min(ari, 0)))
                 svg +=
-                    "<rect class=\"bar\" data-rule=\"\(escape(rule))\" data-grouping=\"\(grouping)\" x=\"\(n(x))\" y=\"\(n(y0))\" "
+                    "<rect class=\"bar\" data-rule=\"\(escape(rule.name))\" data-grouping=\"\(grouping)\" x=\"\(n(x))\" y=\"\(n(y0))\" "
                     + "width=\"\(n(barW * 0.9))\" height=\"\(n(max(y1 - y0, 0.5)))\" fill=\"\(paletteColour(g))\"/>\n"
                 if let e = row?.replicates?[metric.metric] {
                     let (cx, lo, hi) = (x + barW * 0.45, f.py(max(e.low, -0.1)), f.py(min(e.high, 1)))
                     svg +=
-                        "<path class=\"error-bar\" data-rule=\"\(escape(rule))\" data-grouping=\"\(grouping)\" data-low=\"\(e.low)\" "
+                        "<path class=\"error-bar\" data-rule=\"\(escape(rule.name))\" data-grouping=\"\(grouping)\" data-low=\"\(e.low)\" "
                         + "data-high=\"\(e.high)\" d=\"M\(n(cx)) \(n(lo)) L\(n(cx)) \(n(hi)) M\(n(cx - 2)) \(n(lo)) L\(n(cx + 2)) \(n(lo)) "
                         + "M\(n(cx - 2)) \(n(hi)) L\(n(cx + 2)) \(n(hi))\" stroke=\"#222\" stroke-width=\"1\" fill=\"none\"/>\n"
                 }
             }
         }
         svg += "<line x1=\"\(n(left))\" y1=\"\(n(f.py(0)))\" x2=\"\(n(width - right))\" y2=\"\(n(f.py(0)))\" stroke=\"#444\"/>\n"
-        return svg + legend(groupings.enumerated().map { ($0.element, paletteColour($0.offset), false) }) + "</svg>\n"
+        return svg + legend(groupings.enumerated().map { ($0.element.name, paletteColour($0.offset), false) }) + "</svg>\n"
     }
 
     /// One line per series; an axis marked `log` is drawn in log10 (its values must be > 0).
@@ -288,7 +288,7 @@ package enum SVGPlot {
         var written: [String] = []
         for a in r.analyses {
             for s in a.spaces {
-                let stem = "\(folder)/\(stem(corpus: a.corpus.name, source: a.source, space: s.space))"
+                let stem = "\(folder)/\(stem(corpus: a.corpus.name, source: a.source, space: s.space.description))"
                 try AtomicFile.write(histogram(s, corpus: a.corpus.name, source: a.source), to: stem + "-histogram.svg")
                 written.append(stem + "-histogram.svg")
                 for metric in Metric.allCases where a.corpus.labeled {

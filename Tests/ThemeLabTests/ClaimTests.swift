@@ -27,11 +27,11 @@ import Testing
     }
 
     func space(
-        _ name: String, _ statistics: [PairClass: PairStatistics] = [:], thresholds: [ThresholdOutcome] = [],
+        _ space: EmbeddingSpace, _ statistics: [PairClass: PairStatistics] = [:], thresholds: [ThresholdOutcome] = [],
         groupings: [GroupingOutcome] = []
     ) -> SpaceAnalysis {
         SpaceAnalysis(
-            space: name, quantileMethod: "exact", thresholdHistogram: "exact", statistics: statistics, separation: nil,
+            space: space, quantileMethod: "exact", thresholdHistogram: "exact", statistics: statistics, separation: nil,
             thresholds: thresholds, groupings: groupings, ceilings: nil, histogram: [:])
     }
 
@@ -45,7 +45,7 @@ import Testing
     }
 
     func threshold(_ rule: ThresholdRule, _ value: Double, replicates: Estimate? = nil) -> ThresholdOutcome {
-        ThresholdOutcome(rule: rule.name, value: value, labelInformed: rule.isLabelInformed, replicates: replicates)
+        ThresholdOutcome(rule: rule.key, value: value, labelInformed: rule.isLabelInformed, replicates: replicates)
     }
 
     func outcome(
@@ -55,7 +55,7 @@ import Testing
         var recovery = Recovery(topics: [0, 0, 1, 1], groups: [0, 0, 1, 1])
         recovery.ari = ari
         var row = GroupingOutcome(
-            grouping: grouping.name, rule: rule.name, threshold: 0.2, labelInformed: rule.isLabelInformed, groups: groups,
+            grouping: grouping.key, rule: rule.key, threshold: 0.2, labelInformed: rule.isLabelInformed, groups: groups,
             recovery: recovery, spread: nil, note: nil)
         row.replicateARI = replicateARI
         row.replicates = groupsInterval.map { [.groups: $0] }
@@ -76,7 +76,7 @@ import Testing
 
     @Test func c1HoldsOnANarrowHighBandOnly() {
         func raw(_ p1: Double, _ median: Double, _ p99: Double, p1Interval: Estimate? = nil) -> CorpusAnalysis {
-            var s = space("raw", [.unrelated: statistics(p1, median, p99)])
+            var s = space(.raw, [.unrelated: statistics(p1, median, p99)])
             s.replicateStatistics = p1Interval.map { [.unrelated: [.p1: $0]] }
             return analysis([s])
         }
@@ -87,7 +87,7 @@ import Testing
         expect(
             claim, raw(0.86, 0.9, 0.94, p1Interval: interval(0.75, 0.9)), .inconclusive,
             "unrelated pairs all high and within a narrow band; holds at this corpus's figures, partly inside the intervals")
-        let noRaw = analysis([space("centred")])
+        let noRaw = analysis([space(.centred)])
         #expect(claim.row(noRaw, PairedReplicates(noRaw, seed: 0)) == nil, "no raw space, no row")
     }
 
@@ -95,8 +95,8 @@ import Testing
         /// Raw unrelated band 0.86–0.94; centred: the given median and band, related p99 0.5.
         func spaces(median: Double, band: Double, bandValues: (raw: [Double?], centred: [Double?])? = nil) -> [SpaceAnalysis] {
             var (raw, centred) = (
-                space("raw", [.unrelated: statistics(0.86, 0.9, 0.94)]),
-                space("centred", [.unrelated: statistics(median - band / 2, median, median + band / 2), .related: statistics(0, 0.3, 0.5)])
+                space(.raw, [.unrelated: statistics(0.86, 0.9, 0.94)]),
+                space(.centred, [.unrelated: statistics(median - band / 2, median, median + band / 2), .related: statistics(0, 0.3, 0.5)])
             )
             if let bandValues {
                 raw.replicateSeparation = [.bandWidth: Estimate(n: 4, mean: 0, sd: 0, low: 0, high: 0, values: bandValues.raw)]
@@ -123,7 +123,7 @@ import Testing
         let claim = C3FixedThresholdOverSplits.self
         func leader(_ groups: Int, topics: Int, interval: Estimate? = nil) -> CorpusAnalysis {
             analysis(
-                [space("centred", groupings: [outcome(LeaderAssignment(), claim.rule, groups: groups, groupsInterval: interval)])],
+                [space(.centred, groupings: [outcome(LeaderAssignment(), claim.rule, groups: groups, groupsInterval: interval)])],
                 topics: topics)
         }
         expect(claim, leader(26, topics: 6), .holds, "more groups than topics")
@@ -140,7 +140,7 @@ import Testing
             analysis(
                 [
                     space(
-                        "centred", thresholds: [threshold(claim.rule, floor), threshold(claim.percentile, p90, replicates: p90Interval)],
+                        .centred, thresholds: [threshold(claim.rule, floor), threshold(claim.percentile, p90, replicates: p90Interval)],
                         groupings: [outcome(SingleLinkageComponents(), claim.rule, groups: groups)])
                 ], topics: topics)
         }
@@ -163,7 +163,7 @@ import Testing
             analysis(
                 [
                     space(
-                        "centred",
+                        .centred,
                         groupings: [
                             outcome(AverageLinkageCut(), claim.rule, ari: p90, replicateARI: replicates?.1),
                             outcome(AverageLinkageCut(), claim.oracle, ari: oracle, replicateARI: replicates?.0),
@@ -189,7 +189,7 @@ import Testing
             return analysis(
                 [
                     space(
-                        "centred", [.related: statistics(0.2, 0.4, 0.6, count: 13)], thresholds: [t],
+                        .centred, [.related: statistics(0.2, 0.4, 0.6, count: 13)], thresholds: [t],
                         groupings: [
                             outcome(SingleLinkageComponents(), claim.rule, groups: components, ari: ari, groupsInterval: groupsInterval),
                             outcome(AverageLinkageCut(), claim.rule, groups: 4, ari: ari),

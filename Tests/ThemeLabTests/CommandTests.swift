@@ -25,7 +25,7 @@ import ThemeLabStudy
         ])
         #expect(a.status == 0, "\(a.stderr)")
         let results = try JSONDecoder().decode(AnalysisResults.self, from: Data(a.stdout.utf8))
-        let centred = try #require(results.analyses[0].spaces.first { $0.space == "centred" })
+        let centred = try #require(results.analyses[0].spaces.first { $0.space == .centred })
         #expect(
             centred.thresholds.map(\.rule) == [
                 "fixed(0.55)", "noise-floor(4)", "percentile(90)", "otsu", "otsu-floored", "kittler-illingworth", "mixture", "oracle",

@@ -126,18 +126,18 @@ import ThemeLabStudy
         let s = results.analyses[0].space(.centred)!
         let ceiling = s.ceilings!.first { $0.grouping == "average" }!.replicateARI!.map { $0! }
         let rule = s.outcome(rule: OtsuThreshold(bins: 256), grouping: AverageLinkageCut())!.replicateARI!.map { $0 ?? 0 }
-        #expect(row.regretEstimate["otsu"] == PercentileBootstrap(count: 3, seed: 0).estimate(zip(ceiling, rule).map { $0 - $1 }))
+        #expect(row.regretEstimate[.rule("otsu")] == PercentileBootstrap(count: 3, seed: 0).estimate(zip(ceiling, rule).map { $0 - $1 }))
         // Relative regret over replicates: the bootstrap of Σ regret / Σ ceiling on the same resamples.
         let regrets = zip(ceiling, rule).map { $0 - $1 }
         let ratio = PercentileBootstrap(count: 3, seed: 0).interval { idx in
             idx.map { regrets[Int($0)] }.reduce(0, +) / idx.map { ceiling[Int($0)] }.reduce(0, +)
         }
-        #expect(row.relativeInterval["otsu"]!.low.isApproximatelyEqual(to: ratio.low, absoluteTolerance: 1e-12))
-        #expect(row.relativeInterval["otsu"]!.high.isApproximatelyEqual(to: ratio.high, absoluteTolerance: 1e-12))
-        let worst = try #require(table.worst("otsu"))
-        let bounds = table.rows.filter { $0.ceiling.ari >= RegretTable.meaningfulCeiling }.map { $0.relativeInterval["otsu"]!.high }
+        #expect(row.relativeInterval[.rule("otsu")]!.low.isApproximatelyEqual(to: ratio.low, absoluteTolerance: 1e-12))
+        #expect(row.relativeInterval[.rule("otsu")]!.high.isApproximatelyEqual(to: ratio.high, absoluteTolerance: 1e-12))
+        let worst = try #require(table.worst(.rule("otsu")))
+        let bounds = table.rows.filter { $0.ceiling.ari >= RegretTable.meaningfulCeiling }.map { $0.relativeInterval[.rule("otsu")]!.high }
         #expect(worst.relativeHigh == bounds.max())
-        #expect(table.markdown(subset: ("all", { _ in true })).contains(formatInterval(row.regretEstimate["otsu"])))
+        #expect(table.markdown(subset: ("all", { _ in true })).contains(formatInterval(row.regretEstimate[.rule("otsu")])))
         #expect(table.plot().contains("class=\"band\" data-series=\"otsu\""))
     }
 }

@@ -15,16 +15,16 @@ import Testing
 @Suite struct ReportTests {
     /// One corpus: a grouping ceiling, and rules whose groups reproduce the topics (ARI 1) or
     /// put everything together (ARI 0).
-    func analysis(_ name: String, topics: Int, ceiling: Double, perfect: [String], together: [String]) -> CorpusAnalysis {
+    func analysis(_ name: String, topics: Int, ceiling: Double, perfect: [RuleKey], together: [RuleKey]) -> CorpusAnalysis {
         let labels = (0..<12).map { Int32($0 % 3) }
-        func row(_ rule: String, _ groups: [Int32]) -> GroupingOutcome {
+        func row(_ rule: RuleKey, _ groups: [Int32]) -> GroupingOutcome {
             GroupingOutcome(
                 grouping: "average", rule: rule, threshold: 0.2, labelInformed: false, groups: Set(groups).count,
                 recovery: Recovery(topics: labels, groups: groups), spread: nil, note: nil)
         }
         let rows = perfect.map { row($0, labels) } + together.map { row($0, [Int32](repeating: 0, count: 12)) }
         let space = SpaceAnalysis(
-            space: "centred", quantileMethod: "exact", thresholdHistogram: "exact", statistics: [:], separation: nil,
+            space: .centred, quantileMethod: "exact", thresholdHistogram: "exact", statistics: [:], separation: nil,
             thresholds: [], groupings: rows,
             ceilings: [Ceiling(grouping: "average", search: "every cut", BestCut(threshold: 0.3, ari: ceiling, groups: 3))],
             histogram: [:])
@@ -40,15 +40,15 @@ import Testing
                 analysis("b", topics: 30, ceiling: 0.8, perfect: ["bad"], together: ["good"]),
                 analysis("c", topics: 300, ceiling: 0.05, perfect: [], together: ["good", "bad"]),
             ], grouping: "average", settings: AnalysisSettings())
-        #expect(table.rules.sorted() == ["bad", "good"])
-        #expect(table.rows.map { $0.regret["good"]! } == [0, 0.8, 0.05])
+        #expect(table.rules.sorted() == [.rule("bad"), .rule("good")])
+        #expect(table.rows.map { $0.regret[.rule("good")]! } == [0, 0.8, 0.05])
         // c's ceiling is below 0.1: shown, but not the worst case.
-        let good = table.worst("good")!
-        let bad = table.worst("bad")!
+        let good = table.worst(.rule("good"))!
+        let bad = table.worst(.rule("bad"))!
         #expect(
             good.corpus == "b" && good.relative.isApproximatelyEqual(to: 1, absoluteTolerance: 1e-12) && bad.corpus == "a"
                 && bad.regret == 1)
-        #expect(table.worst("good", where: { $0.corpus == "a" })!.regret == 0)
+        #expect(table.worst(.rule("good"), where: { $0.corpus == "a" })!.regret == 0)
         let md = table.markdown(subset: ("only a", { $0.corpus == "a" }))
         #expect(
             md.contains("| a | 3 | 20.00% | 1.000 (0.300) | **0.000** | 1.000 |")

@@ -160,7 +160,7 @@ import ThemeLabStudy
         #expect(pass.status == 0, "the gate fails a run under \(other): \(pass.stdout)")
 
         let a = try #require(results.analyses.firstIndex { $0.corpus.name == "seed-26" })
-        let s = try #require(results.analyses[a].spaces.firstIndex { $0.space == "centred" })
+        let s = try #require(results.analyses[a].spaces.firstIndex { $0.space == .centred })
         let g = try #require(results.analyses[a].spaces[s].groupings.firstIndex { $0.grouping == "average" && $0.rule == "otsu" })
         var lower = results
         lower.analyses[a].spaces[s].groupings[g].recovery!.ari -= 0.05

@@ -75,9 +75,9 @@ import Testing
         let sims = c.distribution.sortedValues(.all)!.map(Double.init)
         for t in space.thresholds where t.rule != "fixed(0.25)" {
             let value = try #require(t.value)
-            let rule = try thresholdRule(named: t.rule)
+            let rule = try thresholdRule(named: t.rule.name)
             #expect(rule.isDataDerived && !sims.contains(value), "\(t.rule) sits on an observed similarity")
-            if t.rule.hasPrefix("percentile") || t.rule == "oracle" {
+            if t.rule.name.hasPrefix("percentile") || t.rule == "oracle" {
                 let raw = try #require(rule.threshold(in: c))
                 #expect(
                     sims.filter { $0 >= raw }.count == sims.filter { $0 >= value }.count, "\(t.rule): placement changed the pairs above")

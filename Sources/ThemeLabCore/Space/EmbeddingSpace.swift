@@ -3,7 +3,7 @@ import Foundation
 
 /// A geometry to compare vectors in. Each turns raw vectors (N×d, one row per item) into unit
 /// vectors whose dot products are the similarities of that space (docs/method.md, "Claims and definitions").
-package enum EmbeddingSpace: Sendable, Equatable, CustomStringConvertible {
+package enum EmbeddingSpace: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Cosine of the raw vectors: u = x/‖x‖.
     case raw
     /// The app's method: μ = mean of unit vectors, c = (u − μ)/‖u − μ‖.
@@ -39,6 +39,19 @@ package enum EmbeddingSpace: Sendable, Equatable, CustomStringConvertible {
 
     /// The space `name` names (`registry`; `centered` is `centred`).
     package init(name: String) throws { self = try Self.registry.parse(name == "centered" ? "centred" : name) }
+
+    /// Written as its name (`abtt(2)`), in results and experiment files alike.
+    package init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        do { self = try EmbeddingSpace(name: try c.decode(String.self)) } catch let e as ThemeLabError {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "\(e)")
+        }
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(description)
+    }
 
     package var description: String {
         switch self {

@@ -20,7 +20,7 @@ package struct AverageLinkageCut: Grouping {
     package func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
         guard case .success(let tree) = try pass.dendrogram() else { return nil }
         let merges = tree.merges.map { ($0.a, $0.b, $0.similarity) }
-        return Ceiling(grouping: name, search: "every cut", BestCut(items: pass.vectors.rows, merges: merges, topics: topics))
+        return Ceiling(grouping: key, search: "every cut", BestCut(items: pass.vectors.rows, merges: merges, topics: topics))
     }
 }
 

@@ -5,7 +5,7 @@ import ThemeLabPairs
 /// The best ARI any threshold gives a grouping (label-informed): what a rule's regret is
 /// measured against.
 package struct Ceiling: Codable, Sendable, Equatable {
-    package var grouping: String
+    package var grouping: GroupingKey
     /// Which thresholds were tried.
     package var search: String
     package var threshold: Double
@@ -18,7 +18,7 @@ package struct Ceiling: Codable, Sendable, Equatable {
     package var replicates: Estimate?
     package var replicateARI: [Double?]?
 
-    package init(grouping: String, search: String, _ cut: BestCut, parameter: String? = nil) {
+    package init(grouping: GroupingKey, search: String, _ cut: BestCut, parameter: String? = nil) {
         self.grouping = grouping
         self.search = search
         self.parameter = parameter
@@ -30,7 +30,7 @@ package struct Ceiling: Codable, Sendable, Equatable {
 
 /// The best ARI over a grouping's own parameter values (noise as singletons), as a ceiling.
 package func bestParameter(
-    _ grouping: String, _ parameter: String, values: [Double], topics: [Int32], labels: (Double) throws -> [Int32]
+    _ grouping: GroupingKey, _ parameter: String, values: [Double], topics: [Int32], labels: (Double) throws -> [Int32]
 ) rethrows -> Ceiling? {
     var best: BestCut?
     for v in values {

@@ -33,6 +33,8 @@ package enum GroupingKind: Sendable, Equatable {
 }
 
 extension Grouping {
+    /// Its name as a value, the key of its rows.
+    package var key: GroupingKey { GroupingKey(name) }
     package var kind: GroupingKind { .threshold }
     package func needs(items: Int) -> PassNeeds { PassNeeds() }
     package func groups(at thresholds: [Double], _ request: GroupingRequest, in pass: PassProducts) throws -> [GroupingCut] {

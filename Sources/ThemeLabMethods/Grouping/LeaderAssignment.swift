@@ -54,7 +54,7 @@ package struct LeaderAssignment: Grouping {
         let best = cuts.sorted { $0.threshold < $1.threshold }.reduce(BestCut(threshold: .infinity, ari: -.infinity, groups: 0)) {
             $1.ari > $0.ari ? $1 : $0
         }
-        return Ceiling(grouping: name, search: "24 quantile thresholds and the rules' values", best)
+        return Ceiling(grouping: key, search: "24 quantile thresholds and the rules' values", best)
     }
 }
 

@@ -249,7 +249,7 @@ package struct LeidenGrouping: Grouping {
     package func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
         guard tooFewItems(name, neighbours: neighbours, items: pass.vectors.rows) == nil else { return nil }
         let graph = try pass.neighbourGraph(k: neighbours)
-        return bestParameter(name, "γ", values: Self.resolutionGrid(resolution), topics: topics) {
+        return bestParameter(key, "γ", values: Self.resolutionGrid(resolution), topics: topics) {
             Leiden(resolution: $0, seed: request.seed).communities(graph)
         }
     }

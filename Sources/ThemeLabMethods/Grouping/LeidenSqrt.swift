@@ -33,7 +33,7 @@ package struct LeidenSqrtGrouping: Grouping {
     package func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
         guard let k = neighbourhood.neighbours(items: pass.vectors.rows) else { return nil }
         let graph = try pass.neighbourGraph(k: k)
-        return bestParameter(name, "γ", values: LeidenGrouping.resolutionGrid(resolution), topics: topics) {
+        return bestParameter(key, "γ", values: LeidenGrouping.resolutionGrid(resolution), topics: topics) {
             Leiden(resolution: $0, seed: request.seed).communities(graph)
         }
     }

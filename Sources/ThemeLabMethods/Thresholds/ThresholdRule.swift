@@ -27,6 +27,8 @@ package protocol ThresholdRule: Sendable {
 }
 
 extension ThresholdRule {
+    /// Its name as a value, the key of its rows.
+    package var key: RuleKey { RuleKey(name) }
     package var isLabelInformed: Bool { false }
     package var neighbours: Int { 0 }
     package var needsDendrogram: Bool { false }

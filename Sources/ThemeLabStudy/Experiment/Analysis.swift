@@ -88,7 +88,7 @@ package struct Analysis {
         for c in PairClass.allCases { if let s = distribution.statistics(c) { statistics[c] = s } }
         let exact = distribution.sortedValues(.all) != nil
         return SpaceAnalysis(
-            space: space.description, quantileMethod: exact ? "exact" : "fine histogram (error < \(2 / Double(engine.bins)))",
+            space: space, quantileMethod: exact ? "exact" : "fine histogram (error < \(2 / Double(engine.bins)))",
             thresholdHistogram: pass.exactCoarse != nil || exact ? "exact" : "placed from the fine histogram", statistics: statistics,
             separation: separation(x, labels: labels, distribution, unrelated: statistics[.unrelated]), thresholds: thresholds,
             groupings: rows, ceilings: ceilings, histogram: plotHistogram(distribution))
@@ -107,7 +107,7 @@ package struct Analysis {
                 cut = try grouping.groups(asked, in: pass)
             }
             return GroupingOutcome(
-                grouping.name, cut, rule: t, labelInformed: grouping.kind == .labelInformedReference, topics: request.labels)
+                grouping.key, cut, rule: t, labelInformed: grouping.kind == .labelInformedReference, topics: request.labels)
         }
         // A threshold grouping is asked for all the rules' distinct values at once.
         let values = Array(Set(thresholds.compactMap(\.value))).sorted()
@@ -117,7 +117,7 @@ package struct Analysis {
                 let cuts = Dictionary(uniqueKeysWithValues: zip(values, try g.groups(at: values, request, in: pass)))
                 return thresholds.map { t in
                     let cut = t.value.flatMap { cuts[$0] } ?? GroupingCut(labels: nil, note: t.note)
-                    return GroupingOutcome(g.name, cut, rule: t, labelInformed: false, topics: request.labels)
+                    return GroupingOutcome(g.key, cut, rule: t, labelInformed: false, topics: request.labels)
                 }
             case .cutsItself: return [try row(g, nil, .ownCuts)]
             case .labelInformedReference: return []
@@ -135,7 +135,7 @@ package struct Analysis {
     ) throws -> [Ceiling] {
         try (inReportOrder(groupings) + groupings.filter { $0.kind == .cutsItself }).compactMap { g in
             let ruled = rows.compactMap { r -> BestCut? in
-                guard r.grouping == g.name, let t = r.threshold, let recovery = r.recovery else { return nil }
+                guard r.grouping == g.key, let t = r.threshold, let recovery = r.recovery else { return nil }
                 return BestCut(threshold: t, ari: recovery.ari, groups: recovery.groups)
             }
             return try g.ceiling(in: pass, topics: topics, ruled: ruled, request: request)
@@ -169,12 +169,12 @@ package struct Analysis {
         return rules.map { rule in
             guard rule.neighbours < x.rows else {
                 return ThresholdOutcome(
-                    rule: rule.name, value: nil, labelInformed: rule.isLabelInformed,
+                    rule: rule.key, value: nil, labelInformed: rule.isLabelInformed,
                     note: "k = \(rule.neighbours) neighbours needs more than \(rule.neighbours) items; this corpus has \(x.rows)")
             }
             let value = rule.threshold(in: context).map { rule.isDataDerived ? ThresholdPlacement.midGap($0, observed: observed) : $0 }
             return ThresholdOutcome(
-                rule: rule.name, value: value, labelInformed: rule.isLabelInformed,
+                rule: rule.key, value: value, labelInformed: rule.isLabelInformed,
                 pairsAbove: value.map { distribution.count(.all, atLeast: $0) },
                 relatedAbove: value.flatMap { distribution.isLabeled ? distribution.count(.related, atLeast: $0) : nil },
                 note: value == nil ? rule.whyNoThreshold(in: context) : nil)

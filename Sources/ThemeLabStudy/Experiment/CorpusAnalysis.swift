@@ -28,7 +28,7 @@ package struct CorpusAnalysis: Codable, Sendable {
 }
 
 package struct SpaceAnalysis: Codable, Sendable {
-    package var space: String
+    package var space: EmbeddingSpace
     package var quantileMethod: String
     /// How the 256-bin histogram Otsu and Kittler–Illingworth read was counted (optional, so
     /// results and baselines written before it still load).
@@ -49,21 +49,21 @@ package struct SpaceAnalysis: Codable, Sendable {
 
 extension CorpusAnalysis {
     /// The analysis in one space, when it ran.
-    package func space(_ space: EmbeddingSpace) -> SpaceAnalysis? { spaces.first { $0.space == space.description } }
+    package func space(_ space: EmbeddingSpace) -> SpaceAnalysis? { spaces.first { $0.space == space } }
 }
 
 /// The one way reports look results up: by the space, class, rule and grouping as values.
 extension SpaceAnalysis {
-    package func threshold(_ rule: ThresholdRule) -> ThresholdOutcome? { thresholds.first { $0.rule == rule.name } }
+    package func threshold(_ rule: ThresholdRule) -> ThresholdOutcome? { thresholds.first { $0.rule == rule.key } }
 
     /// The row of `grouping` at `rule`'s threshold (nil rule: a label-informed reference's row).
     package func outcome(rule: ThresholdRule?, grouping: Grouping) -> GroupingOutcome? {
-        groupings.first { $0.rule == rule?.name && $0.grouping == grouping.name }
+        groupings.first { $0.rule == rule?.key && $0.grouping == grouping.key }
     }
 }
 
 package struct ThresholdOutcome: Codable, Sendable, Equatable {
-    package var rule: String
+    package var rule: RuleKey
     package var value: Double?
     package var labelInformed: Bool
     /// Pairs with similarity ≥ the threshold, and how many of them are related.
@@ -82,9 +82,9 @@ package struct ThresholdOutcome: Codable, Sendable, Equatable {
 }
 
 package struct GroupingOutcome: Codable, Sendable, Equatable {
-    package var grouping: String
+    package var grouping: GroupingKey
     /// The threshold rule and its value (nil for the k = topics references).
-    package var rule: String?
+    package var rule: RuleKey?
     package var threshold: Double?
     package var labelInformed: Bool
     package var groups: Int?
@@ -104,7 +104,7 @@ package struct GroupingOutcome: Codable, Sendable, Equatable {
 
 extension GroupingOutcome {
     /// The row of `cut` (at rule `t`'s threshold, or without one); noise counts as singletons in `recovery` against `topics`.
-    package init(_ grouping: String, _ cut: GroupingCut, rule t: ThresholdOutcome?, labelInformed: Bool, topics: [Int32]?) {
+    package init(_ grouping: GroupingKey, _ cut: GroupingCut, rule t: ThresholdOutcome?, labelInformed: Bool, topics: [Int32]?) {
         let grouped = cut.labels.map(GroupingCut.noiseAsSingletons)
         self.init(
             grouping: grouping, rule: t?.rule, threshold: t?.value, labelInformed: labelInformed || (t?.labelInformed ?? false),

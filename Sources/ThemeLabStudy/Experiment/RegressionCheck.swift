@@ -32,7 +32,7 @@ package struct RegressionCheck {
         for a in analyses {
             for s in a.spaces {
                 for g in s.groupings {
-                    let key = "\(a.corpus.name) | \(a.source) | \(s.space) | \(g.rule ?? "k=topics") | \(g.grouping)"
+                    let key = "\(a.corpus.name) | \(a.source) | \(s.space) | \(g.rule?.name ?? "k=topics") | \(g.grouping)"
                     guard out[key] == nil else { throw ThemeLabError.input("\(file): row '\(key)' appears twice; rows must be unique") }
                     var metrics: [Metric: Double] = [:]
                     for metric in Metric.recovery { if let v = g.recovery?.value(metric) { metrics[metric] = v } }

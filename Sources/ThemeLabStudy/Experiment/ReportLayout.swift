@@ -12,7 +12,7 @@ package struct ReportLayout: Codable, Sendable {
     package struct Figure: Codable, Sendable {
         package var experiment: String
         package var corpus: String
-        package var space: String
+        package var space: EmbeddingSpace
     }
     package struct Layers: Codable, Sendable {
         package var experiment: String
@@ -27,10 +27,10 @@ package struct ReportLayout: Codable, Sendable {
         /// threshold groupings covered, and a subset of corpora whose worst case is given apart.
         package var study: String
         package var tuning: String
-        package var groupings: [String]
+        package var groupings: [GroupingKey]
         /// The grouping whose ceiling the groupings that choose their own cuts are measured against
         /// (each also gets a table against its own best parameter).
-        package var ownCutsCeiling: String?
+        package var ownCutsCeiling: GroupingKey?
         package var subset: Subset
     }
 

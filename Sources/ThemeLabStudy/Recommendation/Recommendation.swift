@@ -7,11 +7,11 @@ import ThemeLabMethods
 /// smallest upper 95% bound over the study's corpora; every other grouping × rule whose worst-case lower bound is not
 /// above that bound is indistinguishable from it; the target is met when that upper bound is at most 10%.
 package struct Recommendation: Sendable {
-    package typealias Candidate = (grouping: String, rule: String, all: RegretTable.Worst, subset: RegretTable.Worst)
+    package typealias Candidate = (grouping: GroupingKey, rule: RegretTable.Column, all: RegretTable.Worst, subset: RegretTable.Worst)
     /// Every rule of every threshold grouping with its worst case over all corpora and over the coarse-label subset.
     package var candidates: [Candidate] = []
     /// The groupings that choose their own cuts, shown as extra columns of a threshold grouping's table.
-    package var ownCuts: Set<String> = []
+    package var ownCuts: Set<GroupingKey> = []
     /// The tables of the tuning experiment, for each candidate's worst case there.
     package var tuning: [RegretTable]
 
@@ -34,7 +34,7 @@ package struct Recommendation: Sendable {
 
     /// The other candidates whose worst-case lower bound is not above `best`'s upper bound, by upper bound.
     package func alongside(_ best: Candidate, _ worst: (Candidate) -> RegretTable.Worst) -> [Candidate] {
-        candidates.filter { ($0.grouping, $0.rule) != (best.grouping, best.rule) && lower(worst($0)) <= upper(worst(best)) }
+        candidates.filter { ($0.grouping != best.grouping || $0.rule != best.rule) && lower(worst($0)) <= upper(worst(best)) }
             .sorted { upper(worst($0)) < upper(worst($1)) }
     }
 
@@ -54,7 +54,7 @@ package struct Recommendation: Sendable {
         guard let best else { return nil }
         let w = best.all
         return RecommendationFile(
-            grouping: ownCuts.contains(best.rule) ? best.rule : best.grouping, rule: ownCuts.contains(best.rule) ? nil : best.rule,
+            grouping: best.rule.ownCuts?.name ?? best.grouping.name, rule: best.rule.rule?.name,
             study: study,
             worstCase: .init(corpus: w.corpus, relativeRegret: w.relative, upperBound: w.relativeHigh, lowerBound: w.relativeLow),
             targetMet: targetMet)

@@ -14,12 +14,12 @@ package struct RegretTable: Sendable {
         package var topics: Int
         package var relatedShare: Double?
         package var ceiling: Ceiling
-        /// Rule name → regret.
-        package var regret: [String: Double]
-        /// Rule name → regret over replicates (empty without replicates).
-        package var regretEstimate: [String: Estimate] = [:]
-        /// Rule name → the 95% interval of mean regret / mean ceiling over replicates.
-        package var relativeInterval: [String: (low: Double, high: Double)] = [:]
+        /// Column → regret.
+        package var regret: [Column: Double]
+        /// Column → regret over replicates (empty without replicates).
+        package var regretEstimate: [Column: Estimate] = [:]
+        /// Column → the 95% interval of mean regret / mean ceiling over replicates.
+        package var relativeInterval: [Column: (low: Double, high: Double)] = [:]
     }
 
     package struct Worst: Sendable {
@@ -32,37 +32,58 @@ package struct RegretTable: Sendable {
         package var relativeHigh: Double?
     }
 
-    package var grouping: String
+    /// A column: a threshold rule with the table's grouping, or a grouping that chooses its own cuts.
+    package enum Column: Hashable, Comparable, Sendable, CustomStringConvertible {
+        case rule(RuleKey)
+        case ownCuts(GroupingKey)
+
+        package var description: String {
+            switch self {
+            case .rule(let r): r.name
+            case .ownCuts(let g): g.name
+            }
+        }
+
+        package static func < (a: Self, b: Self) -> Bool { a.description < b.description }
+
+        /// The rule of a rule's column, the grouping of a column of a grouping that chooses its own cuts.
+        package var rule: RuleKey? { if case .rule(let r) = self { r } else { nil } }
+        package var ownCuts: GroupingKey? { if case .ownCuts(let g) = self { g } else { nil } }
+    }
+
+    package var grouping: GroupingKey
     /// The columns: threshold rules with `grouping`, then groupings that choose their own cuts.
-    package var rules: [String]
+    package var rules: [Column]
     package var rows: [Row]
     /// Rules that read more than the all-pairs distribution (neighbours, the dendrogram), and the
     /// groupings that cut themselves: drawn solid.
-    package var localRules: Set<String>
-    /// The columns that are groupings choosing their own cuts (HDBSCAN, Leiden), not rules.
-    package var ownCuts: Set<String>
+    package var localRules: Set<Column>
+    /// The groupings choosing their own cuts (HDBSCAN, Leiden) among the columns, or the table's own grouping.
+    package var ownCuts: Set<GroupingKey>
 
     /// Rows from every labeled analysis's `space` that has a ceiling for `grouping`; `settings` are
     /// the experiment's (which rules it ran). `alongside`: groupings that choose their own cuts,
     /// measured against this grouping's ceiling as columns of their own.
     package init(
-        analyses: [CorpusAnalysis], grouping: String, settings: AnalysisSettings, space: String = "centred", alongside: [String] = []
+        analyses: [CorpusAnalysis], grouping: GroupingKey, settings: AnalysisSettings, space: EmbeddingSpace = .centred,
+        alongside: [GroupingKey] = []
     ) {
         self.grouping = grouping
-        let cutsItself = Set(settings.groupings.filter { $0.kind == .cutsItself }.map(\.name))
+        let cutsItself = Set(settings.groupings.filter { $0.kind == .cutsItself }.map(\.key))
         ownCuts = cutsItself.intersection(alongside + [grouping])
-        localRules = Set(settings.rules.filter { $0.neighbours > 0 || $0.needsDendrogram }.map(\.name)).union(ownCuts)
-        var rules: [String] = []
+        localRules = Set(settings.rules.filter { $0.neighbours > 0 || $0.needsDendrogram }.map { Column.rule($0.key) })
+            .union(ownCuts.map(Column.ownCuts))
+        var rules: [Column] = []
         rows = analyses.compactMap { a in
             guard let s = a.spaces.first(where: { $0.space == space }), let c = s.ceilings?.first(where: { $0.grouping == grouping }) else {
                 return nil
             }
-            var regret: [String: Double] = [:]
-            var estimates: [String: Estimate] = [:]
-            var relative: [String: (low: Double, high: Double)] = [:]
+            var regret: [Column: Double] = [:]
+            var estimates: [Column: Estimate] = [:]
+            var relative: [Column: (low: Double, high: Double)] = [:]
             let bootstrap = a.replicateBootstrap(seed: settings.seed)
             for g in s.groupings where (g.grouping == grouping || alongside.contains(g.grouping)) && !g.labelInformed {
-                guard let rule = g.rule ?? (cutsItself.contains(g.grouping) ? g.grouping : nil) else { continue }
+                guard let rule = g.rule.map(Column.rule) ?? (cutsItself.contains(g.grouping) ? .ownCuts(g.grouping) : nil) else { continue }
                 if !rules.contains(rule) { rules.append(rule) }
                 regret[rule] = c.ari - (g.recovery?.ari ?? 0)
                 if let bootstrap, let ceilings = c.replicateARI, let aris = g.replicateARI, ceilings.allSatisfy({ $0 != nil }) {
@@ -86,7 +107,7 @@ package struct RegretTable: Sendable {
     package static let meaningfulCeiling = 0.1
 
     /// The largest relative regret (regret / ceiling) of `rule` over the rows `include` keeps.
-    package func worst(_ rule: String, where include: (Row) -> Bool = { _ in true }) -> Worst? {
+    package func worst(_ rule: Column, where include: (Row) -> Bool = { _ in true }) -> Worst? {
         let kept = rows.filter { include($0) && $0.ceiling.ari >= Self.meaningfulCeiling }
         guard
             var worst = kept.compactMap({ r in r.regret[rule].map { Worst(regret: $0, relative: $0 / r.ceiling.ari, corpus: r.corpus) } })
@@ -108,7 +129,7 @@ extension ReportLayout.Regret {
     package func tables(_ results: AnalysisResults?) -> [RegretTable] {
         guard let results else { return [] }
         let (analyses, settings) = (results.analyses, results.settings)
-        let own = settings.groupings.filter { $0.kind == .cutsItself }.map(\.name)
+        let own = settings.groupings.filter { $0.kind == .cutsItself }.map(\.key)
         return groupings.map {
             RegretTable(analyses: analyses, grouping: $0, settings: settings, alongside: $0 == ownCutsCeiling ? own : [])
         } + own.map { RegretTable(analyses: analyses, grouping: $0, settings: settings) }

@@ -12,8 +12,8 @@ import ThemeLabPairs
 package struct RuleComparisonFamily: Codable, Sendable {
     package var corpus: String
     package var source: String
-    package var space: String
-    package var grouping: String
+    package var space: EmbeddingSpace
+    package var grouping: GroupingKey
     package var comparisons: [PairedComparison]
 
     /// STEM-comparisons.json: the families with the run's provenance and settings.
@@ -36,12 +36,12 @@ package struct RuleComparisonFamily: Codable, Sendable {
         for a in results.analyses {
             guard let bootstrap = a.replicateBootstrap(seed: results.settings.seed) else { continue }
             for s in a.spaces {
-                var groupings: [String] = []
+                var groupings: [GroupingKey] = []
                 for g in s.groupings where g.rule != nil && !groupings.contains(g.grouping) { groupings.append(g.grouping) }
                 for grouping in groupings {
                     let series = s.groupings.filter { $0.grouping == grouping && !$0.labelInformed && $0.rule != nil }.compactMap {
                         g -> (name: String, values: [Double])? in
-                        g.replicateARI.map { (g.rule!, $0.map { $0 ?? 0 }) }
+                        g.replicateARI.map { (g.rule!.name, $0.map { $0 ?? 0 }) }
                     }
                     guard series.count >= 2 else { continue }
                     out.append(
