@@ -102,7 +102,8 @@ package struct ReproductionReport {
             out = "\n### \(table.grouping)\n\n"
             if !table.ownCuts.isEmpty {
                 out +=
-                    "Last columns: groupings that choose their own cuts (\(table.ownCuts.sorted().map(\.name).joined(separator: ", "))), against "
+                    "Last columns: groupings that choose their own cuts ("
+                    + "\(table.ownCuts.sorted().map(\.name).joined(separator: ", "))), against "
                     + "the same best threshold for \(table.grouping); their noise items count as groups of one.\n\n"
             }
             out += table.markdown(subset: (label: layout.regret.subset.label, include: layout.regret.includes))

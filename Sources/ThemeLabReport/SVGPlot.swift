@@ -118,7 +118,8 @@ package enum SVGPlot {
             guard let v = t.value, v >= lo, v <= hi else { continue }
             let colour = thresholdColours[i % thresholdColours.count]
             svg +=
-                "<line class=\"threshold\" id=\"threshold-\(escape(t.rule.name))\" x1=\"\(n(f.px(v)))\" y1=\"\(n(top))\" x2=\"\(n(f.px(v)))\" "
+                "<line class=\"threshold\" id=\"threshold-\(escape(t.rule.name))\" x1=\"\(n(f.px(v)))\" y1=\"\(n(top))\" "
+                + "x2=\"\(n(f.px(v)))\" "
                 + "y2=\"\(n(height - bottom))\" stroke=\"\(colour)\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>\n"
             entries.append(("\(t.rule)\(t.labelInformed ? " †" : "") = \(formatShort(v))", colour, true))
         }
