@@ -1,14 +1,17 @@
 import ThemeLabCore
 import ThemeLabCorpus
 import ThemeLabMethods
+import ThemeLabStudy
 
 /// The name tables of docs/method.md, made from the registries, so a space, rule, grouping or corpus added to its
-/// registry is documented or a test fails (`RegistryTests`).
+/// registry is documented or a test fails (`RegistryTests`); a parameter's range is in its summary.
 package enum RegistryTables {
     /// The tables, between the page's markers.
     package static func markdown() -> String {
         table("Spaces (`--space`)", EmbeddingSpace.registry) + table("Threshold rules (`--thresholds`)", thresholdRuleRegistry)
-            + table("Groupings (`--groupings`)", groupingRegistry) + corpora()
+            + table("Groupings (`--groupings`)", groupingRegistry)
+            + table("Regrouping policies (`policies` of a replay)", regroupPolicyRegistry)
+            + corpora()
     }
 
     /// One registry as a table: its names, how each is written, what each is.

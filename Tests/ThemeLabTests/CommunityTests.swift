@@ -151,9 +151,9 @@ import Testing
 
     @Test(arguments: [
         ("hdbscan(1)", "hdbscan(1): the minimum cluster size m must be a whole number from 2 to 1000000"),
-        ("hdbscan", "hdbscan: the minimum cluster size m must be a whole number from 2 to 1000000"),
+        ("hdbscan", "hdbscan: give the minimum cluster size m, hdbscan(m)"),
         ("hdbscan(5,0)", "hdbscan(5,0): k must be a whole number from 1 to 1000000"),
-        ("hdbscan(2.5)", "hdbscan(2.5): m must be a whole number from 1 to 1000000"),
+        ("hdbscan(2.5)", "hdbscan(2.5): the minimum cluster size m must be a whole number from 2 to 1000000"),
         ("hdbscan(5,5,5)", "hdbscan(5,5,5): takes at most 2 arguments"),
         ("leiden(10,0)", "leiden(10,0): the resolution γ must be above 0"),
         ("leiden(10,-1)", "leiden(10,-1): the resolution γ must be above 0"),

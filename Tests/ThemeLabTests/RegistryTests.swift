@@ -4,6 +4,7 @@ import ThemeLabCore
 import ThemeLabCorpus
 import ThemeLabMethods
 import ThemeLabReport
+import ThemeLabStudy
 
 @testable import ThemeLabCLI
 
@@ -47,6 +48,31 @@ import ThemeLabReport
     @Test(arguments: groupingRegistry.examples) func everyGroupingExampleParsesAndNamesItself(_ name: String) throws {
         let g = try grouping(named: name)
         #expect(try grouping(named: g.name).name == g.name)
+    }
+
+    @Test(arguments: regroupPolicyRegistry.examples) func everyPolicyExampleParsesAndNamesItself(_ name: String) throws {
+        let policy = try regroupPolicy(named: name)
+        #expect(try regroupPolicy(named: policy.name).name == policy.name)
+    }
+
+    /// One validator checks every entry's arguments against its declared parameters, naming the parameter.
+    @Test(arguments: [
+        ("percentile(120)", "percentile(120): p must be within [0, 100]"),
+        ("otsu(0.5)", "otsu(0.5): bins must be a whole number from 1 to 1000000"),
+        ("hdbscan", "hdbscan: give the minimum cluster size m, hdbscan(m)"),
+        ("hdbscan(2.5)", "hdbscan(2.5): the minimum cluster size m must be a whole number from 2 to 1000000"),
+        ("leiden(5,0)", "leiden(5,0): the resolution γ must be above 0"),
+        ("leiden-sqrt(1,1001)", "leiden-sqrt(1,1001): the resolution γ must be above 0 and at most 1000"),
+        ("app(1)", "app(1): growth g must be above 1 and at most 1000"),
+        ("whiten(0)", "whiten(0): k must be a whole number from 1 to 1000000"),
+    ])
+    func argumentsOutsideTheirParametersAreRefusedNamingThem(_ text: String, _ message: String) {
+        let parsers: [(String) throws -> Any] = [
+            { try thresholdRule(named: $0) }, { try grouping(named: $0) }, { try regroupPolicy(named: $0) },
+            { try EmbeddingSpace(name: $0) },
+        ]
+        let messages = parsers.compactMap { parse in errorMessage { _ = try parse(text) } }
+        #expect(messages.contains(message), "\(messages)")
     }
 
     @Test func unknownNamesAreRefusedWithTheForms() {

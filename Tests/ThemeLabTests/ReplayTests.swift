@@ -189,7 +189,7 @@ import Testing
     @Test(arguments: [
         (#""launch": 0"#, "'launch' must be at least 1 save per launch, got 0"),
         (#""initial": 1"#, "'initial' must be at least 2"),
-        (#""policies": ["always", "app(1,0.01)"]"#, "'policies[1]' app(1,0.01): growth g must be > 1"),
+        (#""policies": ["always", "app(1,0.01)"]"#, "'policies[1]' app(1,0.01): growth g must be above 1 and at most 1000"),
         (#""policies": ["app(1.5,2.5)"]"#, "'policies[0]' app(1.5,2.5): drift τ must be within [0, 2]"),
         (#""policies": ["app(1.5,-0.1)"]"#, "drift τ must be within [0, 2]"),
         (#""thresholds": ["percentile(90)"]"#, "'thresholds[0]' is percentile(90); a replay recomputes the rule"),

@@ -191,7 +191,7 @@ import Testing
 
     @Test func unknownNamesAreUsageErrors() {
         #expect(errorMessage { _ = try thresholdRule(named: "median") }?.hasPrefix("unknown threshold rule 'median'") == true)
-        #expect(errorMessage { _ = try thresholdRule(named: "percentile(120)") } == "percentile(120.0): p must be within 0...100")
+        #expect(errorMessage { _ = try thresholdRule(named: "percentile(120)") } == "percentile(120): p must be within [0, 100]")
         #expect(errorMessage { _ = try thresholdRule(named: "otsu(x)") } == "'otsu(x)': expected NAME, NAME(number) or NAME(number,number)")
     }
 

@@ -26,15 +26,15 @@ package enum EmbeddingSpace: Sendable, Hashable, Codable, CustomStringConvertibl
                 .centredUnnormalised
             },
             RegistryEntry(
-                "abtt", forms: ["abtt", "abtt(D)"], arguments: 0...1,
+                "abtt", forms: ["abtt", "abtt(D)"], parameters: [.count("D")],
                 summary: "all-but-the-top: centred, the top D principal directions removed (default max(1, d/100))",
                 examples: ["abtt", "abtt(2)"]
-            ) { .allButTheTop(directions: try $0.count("D")) },
+            ) { .allButTheTop(directions: $0.whole(at: 0)) },
             RegistryEntry(
-                "whiten", forms: ["whiten", "whiten(k)"], arguments: 0...1,
+                "whiten", forms: ["whiten", "whiten(k)"], parameters: [.count("k")],
                 summary: "centred, then whitened on the top k principal components (default all)",
                 examples: ["whiten", "whiten(3)"]
-            ) { .whiten(components: try $0.count("k")) },
+            ) { .whiten(components: $0.whole(at: 0)) },
         ])
 
     /// The space `name` names (`registry`; `centered` is `centred`).

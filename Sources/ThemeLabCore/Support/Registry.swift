@@ -7,8 +7,8 @@ package struct RegistryEntry<Value: Sendable>: Sendable {
     package let name: String
     /// Every way to write it, parameters as letters (`leiden(k)`, `leiden(k,γ)`): what help texts, errors and docs list.
     package let forms: [String]
-    /// How many arguments it takes.
-    package let arguments: ClosedRange<Int>
+    /// Its arguments in order, with the values each may take (checked by `Registry.parse` before `make` runs).
+    package let parameters: [Parameter]
     /// One line for help texts and docs.
     package let summary: String
     /// Names the conformance suite runs (each must parse).
@@ -17,15 +17,60 @@ package struct RegistryEntry<Value: Sendable>: Sendable {
     package let make: @Sendable (RuleName) throws -> Value
 
     package init(
-        _ name: String, forms: [String]? = nil, arguments: ClosedRange<Int> = 0...0, summary: String, examples: [String]? = nil,
+        _ name: String, forms: [String]? = nil, parameters: [Parameter] = [], summary: String, examples: [String]? = nil,
         make: @escaping @Sendable (RuleName) throws -> Value
     ) {
         self.name = name
         self.forms = forms ?? [name]
-        self.arguments = arguments
+        self.parameters = parameters
         self.summary = summary
         self.examples = examples ?? [name]
         self.make = make
+    }
+}
+
+/// A parameter of a registry entry and the values it may take, declared next to the entry; one validator
+/// (`Registry.parse`) checks every entry's arguments against them, as scikit-learn's `_parameter_constraints` are.
+package struct Parameter: Sendable {
+    package enum Domain: Sendable {
+        /// Any finite number.
+        case real
+        /// A whole number within the range.
+        case count(ClosedRange<Int>)
+        /// A number within the closed interval.
+        case interval(ClosedRange<Double>)
+        /// A number above the first, and at most the second when there is one.
+        case above(Double, atMost: Double?)
+    }
+
+    /// How messages name it: `k`, `the minimum cluster size m`.
+    package let label: String
+    package let domain: Domain
+    /// What to give when it is missing (`the number of neighbours`); nil when it may be left out.
+    package let required: String?
+
+    package init(_ label: String, _ domain: Domain, required: String? = nil) {
+        (self.label, self.domain, self.required) = (label, domain, required)
+    }
+
+    /// A whole number from 1 to `RuleName.maxCount` (bins, neighbours, components).
+    package static func count(_ label: String, from low: Int = 1, required: String? = nil) -> Parameter {
+        Parameter(label, .count(low...RuleName.maxCount), required: required)
+    }
+
+    /// Why `value` is outside the parameter's values, or nil.
+    package func problem(_ value: Double) -> String? {
+        switch domain {
+        case .real: return nil
+        case .count(let r):
+            let whole = value == value.rounded() && value >= Double(r.lowerBound) && value <= Double(r.upperBound)
+            return whole ? nil : "\(label) must be a whole number from \(r.lowerBound) to \(r.upperBound)"
+        case .interval(let r):
+            return r.contains(value) ? nil : "\(label) must be within [\(formatArgument(r.lowerBound)), \(formatArgument(r.upperBound))]"
+        case .above(let low, let high):
+            guard value <= low || high.map({ value > $0 }) == true else { return nil }
+            return "\(label) must be above \(formatArgument(low))" + (high.map { " and at most \(formatArgument($0))" } ?? "")
+        }
     }
 }
 
@@ -48,13 +93,20 @@ package struct Registry<Value: Sendable>: Sendable {
     /// Every example of every entry.
     package var examples: [String] { entries.flatMap(\.examples) }
 
-    /// The value `text` names; an unknown name is refused with the list of forms.
+    /// The value `text` names: an unknown name is refused with the list of forms, arguments out of their parameters'
+    /// ranges or a missing one naming the parameter; the entry's factory then reads arguments within range.
     package func parse(_ text: String) throws -> Value {
         let name = try RuleName(text)
         guard let entry = entries.first(where: { $0.name == name.base }) else {
             throw ThemeLabError.usage("unknown \(kind) '\(text)' (expected \(forms.joined(separator: ", ")))")
         }
-        try name.takes(atMost: entry.arguments.upperBound)
+        try name.takes(atMost: entry.parameters.count)
+        for (p, value) in zip(entry.parameters, name.arguments) {
+            if let why = p.problem(value) { throw ThemeLabError.usage("\(name.text): \(why)") }
+        }
+        if let p = entry.parameters.dropFirst(name.arguments.count).first(where: { $0.required != nil }), let what = p.required {
+            throw ThemeLabError.usage("\(name.text): give \(what), \(entry.forms[0])")
+        }
         return try entry.make(name)
     }
 

@@ -38,6 +38,12 @@ package struct RuleName: Sendable, Equatable {
         return Int(a)
     }
 
+    /// Argument `index` as a whole number, if given (one a registry's parameters have checked).
+    package func whole(at index: Int) -> Int? { index < arguments.count ? Int(arguments[index]) : nil }
+
+    /// Argument `index`, if given.
+    package func value(at index: Int) -> Double? { index < arguments.count ? arguments[index] : nil }
+
     /// Fails unless at most `limit` arguments were given.
     package func takes(atMost limit: Int) throws {
         guard arguments.count <= limit else {

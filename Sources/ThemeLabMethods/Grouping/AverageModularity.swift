@@ -19,7 +19,7 @@ package struct AverageModularityGrouping: Grouping {
         parameters = ScaledNeighbourGraph(scale: scale, resolution: resolution, defaultResolution: 1)
     }
 
-    package init(_ parsed: RuleName) throws { parameters = try ScaledNeighbourGraph(parsed, defaultResolution: 1) }
+    package init(_ parsed: RuleName) { parameters = ScaledNeighbourGraph(parsed, defaultResolution: 1) }
 
     package var name: String { parameters.name("average-modularity") }
     package var kind: GroupingKind { .cutsItself }
@@ -119,8 +119,8 @@ package struct ModularitySweep {
 extension AverageModularityGrouping {
     /// Its registry entry (`groupingRegistry`).
     package static let entry = RegistryEntry<any Grouping>(
-        "average-modularity", forms: ["average-modularity(c)", "average-modularity(c,γ)"], arguments: 0...2,
+        "average-modularity", forms: ["average-modularity(c)", "average-modularity(c,γ)"], parameters: ScaledNeighbourGraph.parameters,
         summary: "average linkage's cut of highest modularity on the k = round(c·√N) neighbour graph (γ default 1)",
         examples: ["average-modularity(1)", "average-modularity(2,2)"]
-    ) { try AverageModularityGrouping($0) }
+    ) { AverageModularityGrouping($0) }
 }

@@ -189,13 +189,11 @@ package struct HDBSCANGrouping: Grouping {
         self.selection = selection
     }
 
-    package init(_ parsed: RuleName) throws {
-        try parsed.takes(atMost: 2)
-        guard let m = try parsed.count("m"), m >= 2 else {
-            throw ThemeLabError.usage("\(parsed.text): the minimum cluster size m must be a whole number from 2 to \(RuleName.maxCount)")
-        }
+    /// From arguments its entry's `parameters` have checked.
+    package init(_ parsed: RuleName) {
         self.init(
-            minClusterSize: m, neighbours: try parsed.count("k", at: 1), selection: parsed.base == "hdbscan-leaf" ? .leaf : .excessOfMass)
+            minClusterSize: parsed.whole(at: 0)!, neighbours: parsed.whole(at: 1),
+            selection: parsed.base == "hdbscan-leaf" ? .leaf : .excessOfMass)
     }
 
     package var name: String {
@@ -226,15 +224,20 @@ package struct HDBSCANGrouping: Grouping {
 }
 
 extension HDBSCANGrouping {
+    /// m, then k.
+    static let parameters: [Parameter] = [
+        .count("the minimum cluster size m", from: 2, required: "the minimum cluster size m"), .count("k"),
+    ]
+
     /// Its registry entry (`groupingRegistry`).
     package static let entry = RegistryEntry<any Grouping>(
-        "hdbscan", forms: ["hdbscan(m)", "hdbscan(m,k)"], arguments: 0...2,
+        "hdbscan", forms: ["hdbscan(m)", "hdbscan(m,k)"], parameters: Self.parameters,
         summary: "HDBSCAN, excess of mass: minimum cluster size m, k neighbours for the core distance (default m)",
         examples: ["hdbscan(3)"]
-    ) { try HDBSCANGrouping($0) }
+    ) { HDBSCANGrouping($0) }
 
     package static let leafEntry = RegistryEntry<any Grouping>(
-        "hdbscan-leaf", forms: ["hdbscan-leaf(m)", "hdbscan-leaf(m,k)"], arguments: 0...2,
+        "hdbscan-leaf", forms: ["hdbscan-leaf(m)", "hdbscan-leaf(m,k)"], parameters: Self.parameters,
         summary: "HDBSCAN with leaf selection", examples: ["hdbscan-leaf(3,2)"]
-    ) { try HDBSCANGrouping($0) }
+    ) { HDBSCANGrouping($0) }
 }

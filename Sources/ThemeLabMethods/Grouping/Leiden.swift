@@ -228,13 +228,8 @@ package struct LeidenGrouping: Grouping {
         self.resolution = resolution
     }
 
-    package init(_ parsed: RuleName) throws {
-        try parsed.takes(atMost: 2)
-        guard let k = try parsed.count("k") else { throw ThemeLabError.usage("\(parsed.text): give the number of neighbours, leiden(k)") }
-        let gamma = parsed.arguments.count > 1 ? parsed.arguments[1] : 1
-        guard gamma > 0 else { throw ThemeLabError.usage("\(parsed.text): the resolution γ must be above 0") }
-        self.init(neighbours: k, resolution: gamma)
-    }
+    /// From arguments its entry's parameters have checked.
+    package init(_ parsed: RuleName) { self.init(neighbours: parsed.whole(at: 0)!, resolution: parsed.value(at: 1) ?? 1) }
 
     package var name: String { "leiden(\(neighbours)\(resolution == 1 ? "" : "," + formatArgument(resolution)))" }
     package var kind: GroupingKind { .cutsItself }
@@ -265,8 +260,9 @@ extension LeidenGrouping {
 extension LeidenGrouping {
     /// Its registry entry (`groupingRegistry`).
     package static let entry = RegistryEntry<any Grouping>(
-        "leiden", forms: ["leiden(k)", "leiden(k,γ)"], arguments: 0...2,
+        "leiden", forms: ["leiden(k)", "leiden(k,γ)"],
+        parameters: [.count("k", required: "the number of neighbours"), Parameter("the resolution γ", .above(0, atMost: nil))],
         summary: "Leiden communities of the k-nearest-neighbour graph, modularity at resolution γ (default 1)",
         examples: ["leiden(3)", "leiden(3,2)"]
-    ) { try LeidenGrouping($0) }
+    ) { LeidenGrouping($0) }
 }

@@ -16,7 +16,7 @@ package struct LeidenSqrtGrouping: Grouping {
         parameters = ScaledNeighbourGraph(scale: scale, resolution: resolution, defaultResolution: 2)
     }
 
-    package init(_ parsed: RuleName) throws { parameters = try ScaledNeighbourGraph(parsed, defaultResolution: 2) }
+    package init(_ parsed: RuleName) { parameters = ScaledNeighbourGraph(parsed, defaultResolution: 2) }
 
     package var name: String { parameters.name("leiden-sqrt") }
     package var kind: GroupingKind { .cutsItself }
@@ -42,8 +42,8 @@ package struct LeidenSqrtGrouping: Grouping {
 extension LeidenSqrtGrouping {
     /// Its registry entry (`groupingRegistry`).
     package static let entry = RegistryEntry<any Grouping>(
-        "leiden-sqrt", forms: ["leiden-sqrt(c)", "leiden-sqrt(c,γ)"], arguments: 0...2,
+        "leiden-sqrt", forms: ["leiden-sqrt(c)", "leiden-sqrt(c,γ)"], parameters: ScaledNeighbourGraph.parameters,
         summary: "Leiden on the k-nearest-neighbour graph with k = round(c·√N), resolution γ (default 2)",
         examples: ["leiden-sqrt(1)", "leiden-sqrt(1,2)"]
-    ) { try LeidenSqrtGrouping($0) }
+    ) { LeidenSqrtGrouping($0) }
 }

@@ -46,20 +46,15 @@ package struct ScaledNeighbourGraph: Sendable, Equatable {
         self.defaultResolution = defaultResolution
     }
 
-    /// The arguments as written, checked: c within `NeighbourhoodSize.scales`, 0 < γ ≤ 1000.
-    package init(_ parsed: RuleName, defaultResolution: Double) throws {
-        try parsed.takes(atMost: 2)
-        let scales = NeighbourhoodSize.scales
-        guard let c = parsed.argument else { throw ThemeLabError.usage("\(parsed.text): give the scale c of k = c·√N") }
-        guard scales.contains(c) else {
-            throw ThemeLabError.usage(
-                "\(parsed.text): the scale c must be from \(formatArgument(scales.lowerBound)) to \(formatArgument(scales.upperBound))")
-        }
-        let gamma = parsed.arguments.count > 1 ? parsed.arguments[1] : defaultResolution
-        guard gamma > 0, gamma <= 1000 else {
-            throw ThemeLabError.usage("\(parsed.text): the resolution γ must be above 0 and at most 1000")
-        }
-        self.init(scale: c, resolution: gamma, defaultResolution: defaultResolution)
+    /// c within `NeighbourhoodSize.scales`, 0 < γ ≤ 1000: the parameters of the groupings built on it.
+    package static let parameters = [
+        Parameter("the scale c", .interval(NeighbourhoodSize.scales), required: "the scale c of k = c·√N"),
+        Parameter("the resolution γ", .above(0, atMost: 1000)),
+    ]
+
+    /// From arguments `parameters` have checked.
+    package init(_ parsed: RuleName, defaultResolution: Double) {
+        self.init(scale: parsed.value(at: 0)!, resolution: parsed.value(at: 1), defaultResolution: defaultResolution)
     }
 
     /// `base(c)`, or `base(c,γ)` when γ is not the default.

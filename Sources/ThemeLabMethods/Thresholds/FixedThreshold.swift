@@ -17,7 +17,8 @@ package struct FixedThreshold: ThresholdRule {
 extension FixedThreshold {
     /// Its registry entry (`thresholdRuleRegistry`).
     package static let entry = RegistryEntry<any ThresholdRule>(
-        "fixed", forms: ["fixed(t)"], arguments: 0...1, summary: "a constant t (default 0.55, the app's first; claim C3)",
+        "fixed", forms: ["fixed(t)"], parameters: [Parameter("t", .real)],
+        summary: "a constant t (default 0.55, the app's first; claim C3)",
         examples: ["fixed(0.55)"]
-    ) { FixedThreshold(value: $0.argument ?? 0.55) }
+    ) { FixedThreshold(value: $0.value(at: 0) ?? 0.55) }
 }

@@ -58,7 +58,7 @@ package func kittlerIllingworth(_ h: CoarseHistogram) -> Double? {
 extension KittlerIllingworthThreshold {
     /// Its registry entry (`thresholdRuleRegistry`).
     package static let entry = RegistryEntry<any ThresholdRule>(
-        "kittler-illingworth", arguments: 0...1, summary: "minimum-error thresholding on the 256-bin all-pairs histogram",
+        "kittler-illingworth", parameters: [.count("bins")], summary: "minimum-error thresholding on the 256-bin all-pairs histogram",
         examples: ["kittler-illingworth"]
-    ) { KittlerIllingworthThreshold(bins: try $0.count("bins") ?? 256) }
+    ) { KittlerIllingworthThreshold(bins: $0.whole(at: 0) ?? 256) }
 }

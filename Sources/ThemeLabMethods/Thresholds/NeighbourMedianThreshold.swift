@@ -29,7 +29,7 @@ package struct NeighbourMedianThreshold: ThresholdRule {
 extension NeighbourMedianThreshold {
     /// Its registry entry (`thresholdRuleRegistry`).
     package static let entry = RegistryEntry<any ThresholdRule>(
-        "knn-median", forms: ["knn-median(k)"], arguments: 0...1,
+        "knn-median", forms: ["knn-median(k)"], parameters: [.count("k")],
         summary: "the median over items of the similarity to their k-th nearest neighbour (default 10)", examples: ["knn-median(3)"]
-    ) { NeighbourMedianThreshold(k: try $0.count("k") ?? 10) }
+    ) { NeighbourMedianThreshold(k: $0.whole(at: 0) ?? 10) }
 }

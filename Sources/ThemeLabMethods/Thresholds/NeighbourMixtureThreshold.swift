@@ -40,8 +40,8 @@ package struct NeighbourMixtureThreshold: ThresholdRule {
 extension NeighbourMixtureThreshold {
     /// Its registry entry (`thresholdRuleRegistry`).
     package static let entry = RegistryEntry<any ThresholdRule>(
-        "knn-mixture", forms: ["knn-mixture(k)"], arguments: 0...1,
+        "knn-mixture", forms: ["knn-mixture(k)"], parameters: [.count("k")],
         summary: "two Gaussians fitted to each item's k nearest-neighbour similarities, where they cross (default 10)",
         examples: ["knn-mixture(3)"]
-    ) { NeighbourMixtureThreshold(k: try $0.count("k") ?? 10) }
+    ) { NeighbourMixtureThreshold(k: $0.whole(at: 0) ?? 10) }
 }

@@ -29,7 +29,8 @@ package struct NeighbourOtsuThreshold: ThresholdRule {
 extension NeighbourOtsuThreshold {
     /// Its registry entry (`thresholdRuleRegistry`).
     package static let entry = RegistryEntry<any ThresholdRule>(
-        "knn-otsu", forms: ["knn-otsu(k)"], arguments: 0...1, summary: "Otsu on each item's k nearest-neighbour similarities (default 10)",
+        "knn-otsu", forms: ["knn-otsu(k)"], parameters: [.count("k")],
+        summary: "Otsu on each item's k nearest-neighbour similarities (default 10)",
         examples: ["knn-otsu(3)"]
-    ) { NeighbourOtsuThreshold(k: try $0.count("k") ?? 10) }
+    ) { NeighbourOtsuThreshold(k: $0.whole(at: 0) ?? 10) }
 }

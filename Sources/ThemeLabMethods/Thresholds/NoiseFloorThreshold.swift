@@ -18,7 +18,8 @@ package struct NoiseFloorThreshold: ThresholdRule {
 extension NoiseFloorThreshold {
     /// Its registry entry (`thresholdRuleRegistry`).
     package static let entry = RegistryEntry<any ThresholdRule>(
-        "noise-floor", forms: ["noise-floor(k)"], arguments: 0...1, summary: "k/√d, k standard deviations above chance (default 4; C4)",
+        "noise-floor", forms: ["noise-floor(k)"], parameters: [Parameter("k", .real)],
+        summary: "k/√d, k standard deviations above chance (default 4; C4)",
         examples: ["noise-floor(4)"]
-    ) { NoiseFloorThreshold(k: $0.argument ?? 4) }
+    ) { NoiseFloorThreshold(k: $0.value(at: 0) ?? 4) }
 }

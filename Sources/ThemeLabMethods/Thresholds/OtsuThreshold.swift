@@ -79,14 +79,14 @@ package func otsu(_ h: CoarseHistogram) -> Double {
 extension OtsuThreshold {
     /// Its registry entry (`thresholdRuleRegistry`).
     package static let entry = RegistryEntry<any ThresholdRule>(
-        "otsu", arguments: 0...1, summary: "Otsu's method on the 256-bin all-pairs histogram (otsu(bins) for another count)",
+        "otsu", parameters: [.count("bins")], summary: "Otsu's method on the 256-bin all-pairs histogram (otsu(bins) for another count)",
         examples: ["otsu", "otsu(64)"]
-    ) { OtsuThreshold(bins: try $0.count("bins") ?? 256) }
+    ) { OtsuThreshold(bins: $0.whole(at: 0) ?? 256) }
 }
 
 extension OtsuFlooredThreshold {
     /// Its registry entry (`thresholdRuleRegistry`).
     package static let entry = RegistryEntry<any ThresholdRule>(
-        "otsu-floored", arguments: 0...1, summary: "the app's rule: max(Otsu, 4/√d)", examples: ["otsu-floored"]
-    ) { OtsuFlooredThreshold(bins: try $0.count("bins") ?? 256) }
+        "otsu-floored", parameters: [.count("bins")], summary: "the app's rule: max(Otsu, 4/√d)", examples: ["otsu-floored"]
+    ) { OtsuFlooredThreshold(bins: $0.whole(at: 0) ?? 256) }
 }

@@ -18,11 +18,8 @@ package struct PercentileThreshold: ThresholdRule {
 extension PercentileThreshold {
     /// Its registry entry (`thresholdRuleRegistry`).
     package static let entry = RegistryEntry<any ThresholdRule>(
-        "percentile", forms: ["percentile(p)"], arguments: 0...1, summary: "the p-th percentile of all pair similarities (default 90; C5)",
+        "percentile", forms: ["percentile(p)"], parameters: [Parameter("p", .interval(0...100))],
+        summary: "the p-th percentile of all pair similarities (default 90; C5)",
         examples: ["percentile(90)"]
-    ) { name in
-        let p = name.argument ?? 90
-        guard (0...100).contains(p) else { throw ThemeLabError.usage("percentile(\(p)): p must be within 0...100") }
-        return PercentileThreshold(percent: p)
-    }
+    ) { PercentileThreshold(percent: $0.value(at: 0) ?? 90) }
 }

@@ -7,7 +7,7 @@ import ThemeLabPairs
 
 /// When the groups a user sees are rebuilt from scratch; between regroups each save is assigned
 /// incrementally (`IncrementalGroups`). Adding a policy is one file: a type conforming to this
-/// protocol, plus a line in `regroupPolicy(named:)`.
+/// protocol with a registry `entry`, plus a line in `regroupPolicyRegistry`.
 package protocol RegroupPolicy: Sendable {
     /// The name used in experiment files and reports.
     var name: String { get }
@@ -27,29 +27,10 @@ package struct SaveContext {
     package var meanCosine: () -> Double
 }
 
-/// Every policy by name: `always`, `never`, `launch-only`, `app(g,τ)` (`app` alone: g = 1.5, τ = 0.01).
-package func regroupPolicy(named text: String) throws -> RegroupPolicy {
-    let name = try RuleName(text)
-    switch name.base {
-    case "always":
-        try name.takes(atMost: 0)
-        return AlwaysRegroup()
-    case "never":
-        try name.takes(atMost: 0)
-        return NeverRegroup()
-    case "launch-only":
-        try name.takes(atMost: 0)
-        return LaunchRegroup()
-    case "app":
-        try name.takes(atMost: 2)
-        let g = name.arguments.count > 0 ? name.arguments[0] : AppRegroupPolicy.appGrowth
-        let tau = name.arguments.count > 1 ? name.arguments[1] : AppRegroupPolicy.appDrift
-        guard g > 1, g <= 1000 else { throw ThemeLabError.usage("\(text): growth g must be > 1 and ≤ 1000 (regroup when N ≥ g·N_last)") }
-        guard (0...2).contains(tau) else {
-            throw ThemeLabError.usage("\(text): drift τ must be within [0, 2] (regroup when cos(μ_now, μ_last) < 1 − τ)")
-        }
-        return AppRegroupPolicy(growth: g, drift: tau)
-    default:
-        throw ThemeLabError.usage("unknown policy '\(text)' (expected always, never, launch-only, app(g,τ))")
-    }
-}
+/// Every policy, in the order docs list them: a new policy is its file (a type with an `entry`) and a line here.
+package let regroupPolicyRegistry = Registry<any RegroupPolicy>(
+    kind: "policy", [AlwaysRegroup.entry, NeverRegroup.entry, LaunchRegroup.entry, AppRegroupPolicy.entry])
+
+/// The policy `text` names (`regroupPolicyRegistry`): `always`, `never`, `launch-only`, `app(g,τ)` (`app` alone: g = 1.5,
+/// τ = 0.01).
+package func regroupPolicy(named text: String) throws -> RegroupPolicy { try regroupPolicyRegistry.parse(text) }

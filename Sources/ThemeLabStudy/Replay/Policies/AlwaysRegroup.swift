@@ -12,3 +12,10 @@ package struct AlwaysRegroup: RegroupPolicy {
     package var regroupsAtLaunch: Bool { false }
     package func regroups(after save: SaveContext) -> Bool { true }
 }
+
+extension AlwaysRegroup {
+    /// Its registry entry (`regroupPolicyRegistry`).
+    package static let entry = RegistryEntry<any RegroupPolicy>(
+        "always", summary: "regroup from scratch after every save (the reference)"
+    ) { _ in AlwaysRegroup() }
+}

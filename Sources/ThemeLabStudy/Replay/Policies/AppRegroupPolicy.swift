@@ -30,3 +30,13 @@ package struct AppRegroupPolicy: RegroupPolicy {
         Double(save.items) >= growth * Double(save.itemsAtLastRegroup) || save.meanCosine() < 1 - drift
     }
 }
+
+extension AppRegroupPolicy {
+    /// Its registry entry (`regroupPolicyRegistry`).
+    package static let entry = RegistryEntry<any RegroupPolicy>(
+        "app", forms: ["app(g,τ)"],
+        parameters: [Parameter("growth g", .above(1, atMost: 1000)), Parameter("drift τ", .interval(0...2))],
+        summary: "the app's: at launch, then when N ≥ g·N_last or cos(μ_now, μ_last) < 1 − τ (default g = 1.5, τ = 0.01)",
+        examples: ["app", "app(1.5,0.01)"]
+    ) { AppRegroupPolicy(growth: $0.value(at: 0) ?? appGrowth, drift: $0.value(at: 1) ?? appDrift) }
+}

@@ -11,3 +11,10 @@ package struct LaunchRegroup: RegroupPolicy {
     package var regroupsAtLaunch: Bool { true }
     package func regroups(after save: SaveContext) -> Bool { false }
 }
+
+extension LaunchRegroup {
+    /// Its registry entry (`regroupPolicyRegistry`).
+    package static let entry = RegistryEntry<any RegroupPolicy>(
+        "launch-only", summary: "regroup when the app launches, incremental assignment between launches"
+    ) { _ in LaunchRegroup() }
+}

@@ -11,3 +11,10 @@ package struct NeverRegroup: RegroupPolicy {
     package var regroupsAtLaunch: Bool { false }
     package func regroups(after save: SaveContext) -> Bool { false }
 }
+
+extension NeverRegroup {
+    /// Its registry entry (`regroupPolicyRegistry`).
+    package static let entry = RegistryEntry<any RegroupPolicy>(
+        "never", summary: "incremental assignment only, after the journal's first regroup (C8)"
+    ) { _ in NeverRegroup() }
+}
