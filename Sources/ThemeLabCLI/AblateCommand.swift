@@ -43,12 +43,12 @@ let ablateCommand = Command(
     let started = Date()
     let progress = io.progress("embed")
     let environment = RunEnvironment(
-        dataDirectory: args.values["data-dir"], command: io.commandLine, log: io.note, progress: progress.update)
-    if let shardText = args.values["shard"] {
+        dataDirectory: args["data-dir"], command: io.commandLine, log: io.note, progress: progress.update)
+    if let shardText = args["shard"] {
         guard args.oldSpellings.isEmpty else { throw ThemeLabError.usage("--shard writes a part file to --out, not a results folder") }
         let shard = try PairShard(text: shardText)
         let out = try args.required("out")
-        try CommandPaths(reads: try plan.inputFiles(dataDirectory: args.values["data-dir"]), writes: [(out, .file)]).check()
+        try CommandPaths(reads: try plan.inputFiles(dataDirectory: args["data-dir"]), writes: [(out, .file)]).check()
         let part = try GridPart.run(plan, planPath: args.positional[0], shard: shard, in: environment)
         progress.finish()
         try AtomicFile.write(try JSONOutput.encode(part), to: out)
@@ -58,8 +58,8 @@ let ablateCommand = Command(
         )
         return
     }
-    let root = try ResultsRoot(path: args.values["out"] ?? "results")
-    try root.prepare(plan.name, reading: try plan.inputFiles(dataDirectory: args.values["data-dir"]))
+    let root = try ResultsRoot(path: args["out"] ?? "results")
+    try root.prepare(plan.name, reading: try plan.inputFiles(dataDirectory: args["data-dir"]))
     let results = try plan.run(in: environment)
     progress.finish()
     try root.write(results, as: plan.name)
@@ -87,7 +87,7 @@ let gatherCommand = Command(
     let planPath = args.positional[0]
     let plan = try ExperimentPlan.read(path: planPath)
     let names = Array(args.positional.dropFirst())
-    let root = try ResultsRoot(path: args.values["out"] ?? "results")
+    let root = try ResultsRoot(path: args["out"] ?? "results")
     try root.prepare(plan.name, reading: names + [planPath])
     let parts = try names.map(GridPart.read(path:))
     let results = try GridPart.gather(

@@ -45,7 +45,7 @@ let analyzeCommand = Command(
     switches: ["json"]
 ) { args, io in
     let corpusPath = try args.required("corpus")
-    if args.values["embeddings"] != nil && (args.values["model"] != nil || args.values["layer"] != nil) {
+    if args["embeddings"] != nil && (args["model"] != nil || args["layer"] != nil) {
         throw ThemeLabError.usage("give --embeddings or --model/--layer, not both")
     }
     var settings = AnalysisSettings()
@@ -62,30 +62,31 @@ let analyzeCommand = Command(
         spec.path = corpusPath
     } else {
         spec = CorpusSpec(name: corpusPath)
-        spec.split = args.values["split"]
-        spec.level = args.values["level"]
-        spec.intents = try args.values["intents"].map { _ in try args.int("intents", default: 0, range: Validation.intents) }
-        spec.perIntent = try args.values["per-intent"].map { _ in try args.int("per-intent", default: 0, range: Validation.perIntent) }
-        spec.maxItems = try args.values["max-items"].map { _ in try args.int("max-items", default: 0, range: Validation.maxItems) }
-        spec.seed = try args.values["corpus-seed"].map { _ in UInt64(try args.int("corpus-seed", default: 0, range: 0...Int.max)) }
+        spec.split = args["split"]
+        spec.level = args["level"]
+        spec.intents = try args["intents"].map { _ in try args.int("intents", default: 0, range: Validation.intents) }
+        spec.perIntent = try args["per-intent"].map { _ in try args.int("per-intent", default: 0, range: Validation.perIntent) }
+        spec.maxItems = try args["max-items"].map { _ in try args.int("max-items", default: 0, range: Validation.maxItems) }
+        spec.seed = try args["corpus-seed"].map { _ in UInt64(try args.int("corpus-seed", default: 0, range: 0...Int.max)) }
     }
-    try Validation.check(spec, at: "corpora[0]", source: .commandLine)
-    let layer = try args.values["layer"].map { _ in try args.int("layer", default: 0, range: Validation.layer) }
-    let encoder = ExperimentPlan.Encoder(model: args.values["model"], layers: layer.map { [$0] }, embeddings: args.values["embeddings"])
+    let layer = try args["layer"].map { _ in try args.int("layer", default: 0, range: Validation.layer) }
+    let encoder = ExperimentPlan.Encoder(model: args["model"], layers: layer.map { [$0] }, embeddings: args["embeddings"])
+    // The one validator of a plan, as an experiment file's is checked; refusals name the options.
     let plan = ExperimentPlan(name: "analysis", corpora: [spec], encoders: [encoder], settings: settings)
-    if let out = args.values["out"] {
+    try plan.validate(source: .commandLine)
+    if let out = args["out"] {
         try CommandPaths(
-            reads: try plan.inputFiles(dataDirectory: args.values["data-dir"]),
+            reads: try plan.inputFiles(dataDirectory: args["data-dir"]),
             writes: AnalysisResults.files(folder: out, stem: "analysis").map { ($0, .file) }
         ).check()
     }
     let progress = io.progress("embed")
     var result = try plan.run(
-        in: RunEnvironment(dataDirectory: args.values["data-dir"], command: io.commandLine, log: io.note, progress: progress.update))
+        in: RunEnvironment(dataDirectory: args["data-dir"], command: io.commandLine, log: io.note, progress: progress.update))
     progress.finish()
     result.name = "analysis of \(result.analyses.first?.corpus.name ?? corpusPath)"
-    if let out = args.values["out"] { try result.write(folder: out, stem: "analysis") }
-    if args.flags.contains("json") {
+    if let out = args["out"] { try result.write(folder: out, stem: "analysis") }
+    if args.flag("json") {
         io.print(try JSONOutput.string(result), terminator: "")
     } else {
         io.print(result.markdown(), terminator: "")

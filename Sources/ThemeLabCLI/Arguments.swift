@@ -13,14 +13,29 @@ import ThemeLabStudy
 /// old name → option) counts as the option and is kept in `oldSpellings` for the caller's note.
 struct Arguments {
     var positional: [String] = []
-    var values: [String: String] = [:]
-    var flags: Set<String> = []
+    private(set) var values: [String: String] = [:]
+    private(set) var flags: Set<String> = []
     var oldSpellings: [String] = []
+    /// Every option and switch the command declares: a lookup of another name is a defect, caught in debug builds.
+    private let declared: Set<String>
+
+    /// The value of option `name`, if given.
+    subscript(_ name: String) -> String? {
+        assert(declared.contains(name), "--\(name) is read but not declared")
+        return values[name]
+    }
+
+    /// Whether switch `name` was given.
+    func flag(_ name: String) -> Bool {
+        assert(declared.contains(name), "--\(name) is read but not declared")
+        return flags.contains(name)
+    }
 
     init(
         _ words: [String], options: Set<String>, switches: Set<String>, positionals: ClosedRange<Int> = 0...0,
         renamed: [String: String] = [:]
     ) throws {
+        declared = options.union(switches)
         var i = 0
         while i < words.count {
             let w = words[i]
@@ -63,13 +78,13 @@ struct Arguments {
     }
 
     func required(_ name: String) throws -> String {
-        guard let v = values[name] else { throw ThemeLabError.usage("missing --\(name)") }
+        guard let v = self[name] else { throw ThemeLabError.usage("missing --\(name)") }
         return v
     }
 
     /// A whole-number option within `range` (the bounds experiment files are held to, where both set it).
     func int(_ name: String, default fallback: Int, range: ClosedRange<Int>) throws -> Int {
-        guard let text = values[name] else { return fallback }
+        guard let text = self[name] else { return fallback }
         guard let v = Int(text), range.contains(v) else {
             throw ThemeLabError.usage("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(text)")
         }

@@ -13,7 +13,7 @@ let benchCommand = Command(
     help: """
         usage: themelab bench pairs --n N [--d D] [--mode pass|full|ssyrk|gram|grouping] [--grouping G] [--tile T]
                                     [--repeat R] [--seed S]
-               themelab bench encoder --corpus C [--model DIR] [--layer K] [--repeat R]
+               themelab bench encoder --corpus C [--model DIR] [--layer K] [--prompt NAME] [--repeat R]
 
         Times one stage on N seeded synthetic unit vectors of dimension D (default 384; 100
         topics, centred) and prints one JSON line: the best of R runs (default 3) in seconds,
@@ -36,14 +36,14 @@ let benchCommand = Command(
         line: both times (best of R), their GFLOP/s and sgemm_share = sgemm time / encoder time
         (1 would mean the encoder runs at sgemm's speed on its own shapes).
         """,
-    options: ["n", "d", "mode", "grouping", "tile", "repeat", "seed", "out", "corpus", "model", "layer"],
+    options: ["n", "d", "mode", "grouping", "tile", "repeat", "seed", "out", "corpus", "model", "layer", "prompt"],
     positionals: 1...1
 ) { args, io in
     if args.positional == ["encoder"] { return try benchEncoder(args, io) }
     guard args.positional == ["pairs"] else { throw ThemeLabError.usage("expected 'bench pairs' or 'bench encoder'") }
     let n = try args.int("n", default: 2000, range: 2...1_000_000)
     let d = try args.int("d", default: 384, range: 1...65_536)
-    let mode = args.values["mode"] ?? "pass"
+    let mode = args["mode"] ?? "pass"
     guard ["pass", "full", "ssyrk", "gram", "grouping"].contains(mode) else {
         throw ThemeLabError.usage("--mode is pass, full, ssyrk, gram or grouping, got '\(mode)'")
     }
@@ -80,7 +80,7 @@ let benchCommand = Command(
             extra["groups"] = "\(Set(groups.filter { $0 >= 0 }).count)"
             extra["noise_share"] = String(format: "%.4f", Double(groups.filter { $0 < 0 }.count) / Double(n))
             extra["ari"] = String(format: "%.4f", Recovery(topics: labels, groups: GroupingCut.noiseAsSingletons(groups)).ari)
-            if let out = args.values["out"] {
+            if let out = args["out"] {
                 try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
                 try NPY.write(x, to: out + "/vectors.npy")
                 try AtomicFile.write(Data(labels.map { "\($0)\n" }.joined().utf8), to: out + "/topics.txt")

@@ -32,11 +32,11 @@ let checkCommand = Command(
     switches: ["allow-native"]
 ) { args, io in
     let resultsPath = try args.required("results")
-    if let out = args.values["write-baseline"] { try CommandPaths(reads: [resultsPath], writes: [(out, .file)]).check() }
+    if let out = args["write-baseline"] { try CommandPaths(reads: [resultsPath], writes: [(out, .file)]).check() }
     let results = try RegressionCheck.readBaseline(path: resultsPath)
-    if let out = args.values["write-baseline"] {
+    if let out = args["write-baseline"] {
         var tolerances = RegressionCheck.defaultTolerances
-        for pair in (args.values["tolerance"] ?? "").split(separator: ",") {
+        for pair in (args["tolerance"] ?? "").split(separator: ",") {
             let parts = pair.split(separator: "=")
             guard parts.count == 2, let v = Double(parts[1]) else {
                 throw ThemeLabError.usage("--tolerance takes METRIC=VALUE pairs, got '\(pair)'")
@@ -55,7 +55,7 @@ let checkCommand = Command(
     let baselinePath = try args.required("baseline")
     let baseline = try RegressionCheck.readBaseline(path: baselinePath)
     try RegressionCheck.checkArithmetic(
-        results: results, baseline: baseline, resultsFile: resultsPath, allowNative: args.flags.contains("allow-native"))
+        results: results, baseline: baseline, resultsFile: resultsPath, allowNative: args.flag("allow-native"))
     let outcome = try RegressionCheck.compare(
         results: results.analyses, baseline: baseline, resultsFile: resultsPath, baselineFile: baselinePath)
     let compared = "\(outcome.rows) rows, \(outcome.figures) figures compared"

@@ -23,8 +23,8 @@ let datasetsCommand = Command(
 ) { args, io in
     switch args.positional.first {
     case "list":
-        let rows = DatasetCatalogue.rows(dataDirectory: args.values["data-dir"])
-        if args.flags.contains("json") {
+        let rows = DatasetCatalogue.rows(dataDirectory: args["data-dir"])
+        if args.flag("json") {
             io.print(try JSONOutput.string(rows), terminator: "")
         } else {
             io.print(DatasetCatalogue.markdown(rows), terminator: "")

@@ -36,7 +36,7 @@ let embedCommand = Command(
 ) { args, io in
     let corpusPath = try args.required("corpus")
     let out = try args.required("out")
-    let model = try ModelFolder.locate(explicit: args.values["model"])
+    let model = try ModelFolder.locate(explicit: args["model"])
     try CommandPaths(reads: [corpusPath] + (try model.files()), writes: [(out, .file), (out + ".json", .file)]).check()
     let request = try EmbeddingRequest(args)
     let (corpus, texts, encoder, layer) = (request.corpus, request.texts, request.encoder, request.layer)
@@ -44,7 +44,7 @@ let embedCommand = Command(
     let progress = io.progress("embed")
     let start = Date()
     var vectors: Matrix
-    if args.flags.contains("no-cache") {
+    if args.flag("no-cache") {
         vectors = try encoder.embed(texts, layer: layer, progress: progress.update)
     } else {
         var cache = try EmbeddingCache(encoder: encoder, layer: layer)
@@ -53,7 +53,7 @@ let embedCommand = Command(
     }
     progress.finish()
     let seconds = Date().timeIntervalSince(start)
-    let normalize = args.flags.contains("normalize") || (layer == layers && encoder.configuration.normalize)
+    let normalize = args.flag("normalize") || (layer == layers && encoder.configuration.normalize)
     if normalize { vectors = try unitRows(vectors) { "\(corpusPath): item '\(corpus.items[$0].id)'" } }
     let record = EmbeddingRecord(
         provenance: .current(
@@ -95,7 +95,7 @@ struct EmbeddingRequest {
             guard let t = item.text else { throw ThemeLabError.input("\(corpusPath): item '\(item.id)' has no text to embed") }
             return t
         }
-        encoder = try SentenceEncoder(folder: ModelFolder.locate(explicit: args.values["model"]), prompt: args.values["prompt"])
+        encoder = try SentenceEncoder(folder: ModelFolder.locate(explicit: args["model"]), prompt: args["prompt"])
         layer = try args.int("layer", default: encoder.configuration.layers, range: 0...encoder.configuration.layers)
     }
 }

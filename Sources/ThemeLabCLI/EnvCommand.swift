@@ -28,8 +28,8 @@ let envCommand = Command(
     options: ["model"],
     switches: ["json", "verify"]
 ) { args, io in
-    if args.flags.contains("verify") {
-        let folder = try ModelFolder.locate(explicit: args.values["model"])
+    if args.flag("verify") {
+        let folder = try ModelFolder.locate(explicit: args["model"])
         let weights = folder.path + "/model.safetensors"
         let (remembered, actual) = try FileHashCache.verify(file: weights)
         switch remembered {
@@ -40,13 +40,13 @@ let envCommand = Command(
         return
     }
     let p = Provenance.current(command: io.commandLine, inputs: [:])
-    let given = [args.values["model"], ProcessEnvironment.modelFolder].compactMap { $0 }.first { !$0.isEmpty }
+    let given = [args["model"], ProcessEnvironment.modelFolder].compactMap { $0 }.first { !$0.isEmpty }
     let folder = given ?? ModelFolder.bootstrapFolder()
     let model = folder.map { path in
         do { return try ModelFolder(path: path).configuration().summary } catch { return "not usable: \(error)" }
     }
     let env = EnvironmentReport(provenance: p, swiftVersion: swiftVersion, modelFolder: folder, model: model)
-    if args.flags.contains("json") {
+    if args.flag("json") {
         io.print(try JSONOutput.string(env), terminator: "")
         return
     }

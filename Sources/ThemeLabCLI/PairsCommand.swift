@@ -40,8 +40,8 @@ let pairsCommand = Command(
 ) { args, io in
     let started = Date()
     let embeddingsPath = try args.required("embeddings")
-    let reads = [embeddingsPath] + [args.values["labels"], args.values["bridge"]].compactMap { $0 }
-    if let out = args.values["out"] ?? args.values["bridge-out"] { try CommandPaths(reads: reads, writes: [(out, .file)]).check() }
+    let reads = [embeddingsPath] + [args["labels"], args["bridge"]].compactMap { $0 }
+    if let out = args["out"] ?? args["bridge-out"] { try CommandPaths(reads: reads, writes: [(out, .file)]).check() }
     // Every checksum written must name the bytes the pass read: no input may change between this and the last read.
     let snapshot = try FileSnapshot(reads)
     let engine = PairEngine(
@@ -51,7 +51,7 @@ let pairsCommand = Command(
     var labels: [Int32]?
     var inputs = [embeddingsPath]
     var itemName: (Int) -> String = { "\(embeddingsPath): row \($0)" }
-    if let corpusPath = args.values["labels"] {
+    if let corpusPath = args["labels"] {
         let corpus = try CorpusReader.read(path: corpusPath)
         guard corpus.count == file.rows else {
             throw ThemeLabError.input("\(corpusPath) has \(corpus.count) items but \(embeddingsPath) has \(file.rows) rows")
@@ -65,7 +65,7 @@ let pairsCommand = Command(
     guard file.cols >= 1, file.rows <= Int(Int32.max) else {
         throw ThemeLabError.input("\(embeddingsPath): shape (\(file.rows), \(file.cols)); need 1 to 2³¹ − 1 rows of at least one value")
     }
-    let shard = try args.values["shard"].map(PairShard.init(text:))
+    let shard = try args["shard"].map(PairShard.init(text:))
     func requireMemory(rows: Int?) throws {
         try MemoryBudget.require(
             bytes: MemoryBudget.pass(items: file.rows, dimensions: file.cols, rows: rows),
@@ -75,11 +75,11 @@ let pairsCommand = Command(
     try requireMemory(rows: 0)
     try requireMemory(
         rows: shard.flatMap { s in
-            args.values["bridge"].map { _ in engine.rowsRead(items: file.rows, dimensions: file.cols, shards: s.count)[s.index] }
+            args["bridge"].map { _ in engine.rowsRead(items: file.rows, dimensions: file.cols, shards: s.count)[s.index] }
         })
     let progress = io.progress("pairs")
-    if let out = args.values["bridge-out"] {
-        guard args.values["shard"] == nil, args.values["bridge"] == nil else {
+    if let out = args["bridge-out"] {
+        guard args["shard"] == nil, args["bridge"] == nil else {
             throw ThemeLabError.usage("--bridge-out computes the bridge forest before the shards; give it without --shard and --bridge")
         }
         let bridge = try BridgeForest.compute(
@@ -92,7 +92,7 @@ let pairsCommand = Command(
     }
     if let shard {
         let out = try args.required("out")
-        let bridge = try args.values["bridge"].map { (forest: try BridgeForest.read(path: $0, items: file.rows), name: $0) }
+        let bridge = try args["bridge"].map { (forest: try BridgeForest.read(path: $0, items: file.rows), name: $0) }
         let partial = try PairPartial.compute(
             UnitRowsFile(file, itemName: itemName), labels: labels, shard: shard, engine: engine, inputs: inputs, bridge: bridge,
             progress: progress.update)
@@ -104,7 +104,7 @@ let pairsCommand = Command(
                 + io.cost(since: started))
         return
     }
-    guard args.values["bridge"] == nil else { throw ThemeLabError.usage("--bridge seeds a shard's forest; give it with --shard i/n") }
+    guard args["bridge"] == nil else { throw ThemeLabError.usage("--bridge seeds a shard's forest; give it with --shard i/n") }
     let unit = try unitRows(try file.rows(0..<file.rows), itemName: itemName)
     let thresholds = try componentThresholds(args)
     let forest = thresholds.isEmpty ? nil : SpanningForest(items: unit.rows)
@@ -120,7 +120,7 @@ let pairsCommand = Command(
 
 /// The thresholds of --components T,… (none when absent).
 func componentThresholds(_ args: Arguments) throws -> [Double] {
-    guard let text = args.values["components"] else { return [] }
+    guard let text = args["components"] else { return [] }
     return try text.split(separator: ",").map { t in
         guard let v = Double(t.trimmingCharacters(in: .whitespaces)), (-1...1).contains(v) else {
             throw ThemeLabError.usage("--components takes cosines in [-1, 1] separated by commas, got '\(t)'")
@@ -131,8 +131,8 @@ func componentThresholds(_ args: Arguments) throws -> [Double] {
 
 /// Prints a pairs summary as a table or JSON, and writes it to --out when given.
 func show(_ summary: PairsSummary, _ args: Arguments, _ io: Invocation) throws {
-    if let out = args.values["out"] { try AtomicFile.write(try JSONOutput.encode(summary), to: out) }
-    if args.flags.contains("json") {
+    if let out = args["out"] { try AtomicFile.write(try JSONOutput.encode(summary), to: out) }
+    if args.flag("json") {
         io.print(try JSONOutput.string(summary), terminator: "")
     } else {
         io.print(
@@ -164,7 +164,7 @@ let mergeCommand = Command(
     positionals: 1...Int.max
 ) { args, io in
     let started = Date()
-    if let out = args.values["out"] { try CommandPaths(reads: args.positional, writes: [(out, .file)]).check() }
+    if let out = args["out"] { try CommandPaths(reads: args.positional, writes: [(out, .file)]).check() }
     let snapshot = try FileSnapshot(args.positional)
     let given = try args.positional.map(PairPartial.read(path:))
     let parts = try PairPartial.distinctShards(given, names: args.positional)

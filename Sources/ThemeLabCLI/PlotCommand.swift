@@ -26,11 +26,11 @@ let plotCommand = Command(
         """,
     options: ["results", "bench", "out"]
 ) { args, io in
-    if let bench = args.values["bench"] {
+    if let bench = args["bench"] {
         let points = try CostModel.Point.read(path: bench)
         let model = try CostModel(fitting: points)
         io.print(model.markdown(points), terminator: "")
-        let out = args.values["out"] ?? URL(fileURLWithPath: bench).deletingPathExtension().appendingPathExtension("svg").path
+        let out = args["out"] ?? URL(fileURLWithPath: bench).deletingPathExtension().appendingPathExtension("svg").path
         try CommandPaths(reads: [bench], writes: [(out, .file)]).check()
         try AtomicFile.write(model.plot(points), to: out)
         io.note("wrote \(out)")
@@ -38,7 +38,7 @@ let plotCommand = Command(
     }
     let path = try args.required("results")
     let results = try JSONOutput.read(AnalysisResults.self, path: path, expected: "ThemeLab results file")
-    let out = args.values["out"] ?? URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("plots").path
+    let out = args["out"] ?? URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("plots").path
     let written = try SVGPlot.writeAll(results, folder: out)
     io.note("wrote \(written.count) plots to \(out)")
 }

@@ -41,12 +41,12 @@ let replayCommand = Command(
     positionals: 1...1
 ) { args, io in
     var plan = try ReplayPlan.read(path: args.positional[0])
-    if args.values["shuffles"] != nil { plan.settings.shuffles = try args.int("shuffles", default: 0, range: 1...1000) }
-    let root = try ResultsRoot(path: args.values["out"] ?? "results")
-    try root.prepare(plan.name, reading: try plan.inputFiles(dataDirectory: args.values["data-dir"]))
+    if args["shuffles"] != nil { plan.settings.shuffles = try args.int("shuffles", default: 0, range: 1...1000) }
+    let root = try ResultsRoot(path: args["out"] ?? "results")
+    try root.prepare(plan.name, reading: try plan.inputFiles(dataDirectory: args["data-dir"]))
     let progress = io.progress("embed")
     var environment = RunEnvironment(
-        dataDirectory: args.values["data-dir"], command: io.commandLine, log: io.note, progress: progress.update)
+        dataDirectory: args["data-dir"], command: io.commandLine, log: io.note, progress: progress.update)
     environment.replayBudgetSeconds = Double(try args.int("budget-minutes", default: 30, range: 1...100_000)) * 60
     let results = try plan.run(in: environment)
     progress.finish()

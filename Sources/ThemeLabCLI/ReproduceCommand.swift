@@ -41,14 +41,14 @@ let reproduceCommand = Command(
     renamed: ["results": "out"]
 ) { args, io in
     let start = Date()
-    let root = args.values["out"] ?? "results"
+    let root = args["out"] ?? "results"
     guard let folder = ProjectFiles.locate("Experiments") else { throw ThemeLabError.input("Experiments/ not found (run from a checkout)") }
-    let only = args.values["only"].map { Set($0.split(separator: ",").map(String.init)) }
-    let inputs = try Reproduction.inputFiles(experiments: folder, only: only, dataDirectory: args.values["data-dir"])
+    let only = args["only"].map { Set($0.split(separator: ",").map(String.init)) }
+    let inputs = try Reproduction.inputFiles(experiments: folder, only: only, dataDirectory: args["data-dir"])
     try CommandPaths(reads: inputs, writes: [(root, .replacedFolder)]).check()
     let output = try ResultsRoot(path: root)
     // Cold: a private cache made afresh (a new folder with an unpredictable name, never one left or planted before).
-    let cold = args.flags.contains("cold")
+    let cold = args.flag("cold")
     let cache =
         cold
         ? try AtomicFile.makeTemporaryFolder(in: NSTemporaryDirectory(), prefix: "themelab-reproduce-")
@@ -57,8 +57,8 @@ let reproduceCommand = Command(
     defer { if cold { try? FileManager.default.removeItem(atPath: cache) } }
     let progress = io.progress("embed")
     let expected = Reproduction.stageSeconds(ofResultsIn: root)
-    let verbose = args.flags.contains("verbose")
-    let replicates = try args.values["replicates"].map { _ in try args.int("replicates", default: 0, range: ReplicateCorpus.count) }
+    let verbose = args.flag("verbose")
+    let replicates = try args["replicates"].map { _ in try args.int("replicates", default: 0, range: ReplicateCorpus.count) }
     var summary: Reproduction.Summary?
     // The whole tree at once: a killed run leaves the previous results/ exactly as it was.
     try output.replaceWhole { staging in
@@ -66,7 +66,7 @@ let reproduceCommand = Command(
             experiments: folder, only: only,
             replicates: replicates, root: staging,
             environment: RunEnvironment(
-                dataDirectory: args.values["data-dir"], cacheFolder: cache, command: io.commandLine, startedAt: start,
+                dataDirectory: args["data-dir"], cacheFolder: cache, command: io.commandLine, startedAt: start,
                 log: { if verbose { io.note($0) } }, progress: progress.update),
             expectedSeconds: expected, announce: { io.note("reproduce: " + $0) })
     }

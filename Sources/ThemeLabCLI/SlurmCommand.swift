@@ -47,28 +47,28 @@ let slurmCommand = Command(
     let kind = args.positional[0]
     let folder = absolute(try args.required("work"))
     let cpus = try args.int("cpus", default: 2, range: 1...256)
-    let mem = try args.values["mem"].map { _ in try args.int("mem", default: 0, range: 64...16_777_216) }
-    let minutes = try args.values["time"].map { _ in try args.int("time", default: 0, range: 1...525_600) }
-    let model = try args.values["cost-model"].map(fittedCostModel) ?? CostModel.reference
+    let mem = try args["mem"].map { _ in try args.int("mem", default: 0, range: 64...16_777_216) }
+    let minutes = try args["time"].map { _ in try args.int("time", default: 0, range: 1...525_600) }
+    let model = try args["cost-model"].map(fittedCostModel) ?? CostModel.reference
     let exe = io.executable
     let cwd = FileManager.default.currentDirectoryPath
     var batch: SlurmBatch
     switch kind {
     case "pairs":
         guard args.positional.count == 1 else { throw ThemeLabError.usage("slurm pairs takes no other argument") }
-        for option in ["out", "data-dir", "replicates"] where args.values[option] != nil {
+        for option in ["out", "data-dir", "replicates"] where args[option] != nil {
             throw ThemeLabError.usage("--\(option) is for slurm ablate")
         }
         let embeddings = absolute(try args.required("embeddings"))
         let shards = try args.int("shards", default: 0, range: 1...4096)
-        guard args.values["shards"] != nil else { throw ThemeLabError.usage("missing --shards") }
+        guard args["shards"] != nil else { throw ThemeLabError.usage("missing --shards") }
         let bins = try args.int("bins", default: 65_536, range: 2...(1 << 24))
         let tile = try args.int("tile", default: 2048, range: 1...65_536)
         let thresholds = try componentThresholds(args)
         let x = try NPYFile(path: embeddings)
         guard x.rows >= 2 else { throw ThemeLabError.input("\(embeddings): \(x.rows) row(s), need at least 2 for a pair") }
         var inputs = [exe, "pairs", "--embeddings", embeddings]
-        if let labels = args.values["labels"] { inputs += ["--labels", absolute(labels)] }
+        if let labels = args["labels"] { inputs += ["--labels", absolute(labels)] }
         inputs += ["--bins", "\(bins)", "--tile", "\(tile)"]
         // More than one shard: the bridge forest first, once (`BridgeForest`), that every task starts from.
         let bridge = folder + "/bridge.json"
@@ -85,39 +85,39 @@ let slurmCommand = Command(
             : nil
         let out = folder + "/pairs.json"
         try CommandPaths(
-            reads: [embeddings] + [args.values["labels"]].compactMap { $0 }, writes: [(folder, .folder), (out, .file)]
+            reads: [embeddings] + [args["labels"]].compactMap { $0 }, writes: [(folder, .folder), (out, .file)]
         ).check()
         batch = SlurmBatch(
-            name: "themelab-pairs", folder: folder, workingDirectory: cwd, partition: args.values["partition"],
-            account: args.values["account"], tasks: shards,
+            name: "themelab-pairs", folder: folder, workingDirectory: cwd, partition: args["partition"],
+            account: args["account"], tasks: shards,
             task: try .pairsShard(
                 items: x.rows, dimensions: x.cols, shards: shards, cpus: cpus, model: model, memoryMiB: mem, minutes: minutes),
             finish: try .pairsMerge(items: x.rows, shards: shards, bins: bins),
             taskCommand: task,
-            finishCommand: ([exe, "merge"], (thresholds.isEmpty ? [] : ["--components", args.values["components"]!]) + ["--out", out]),
+            finishCommand: ([exe, "merge"], (thresholds.isEmpty ? [] : ["--components", args["components"]!]) + ["--out", out]),
             prepare: prepare)
     case "ablate":
         guard args.positional.count == 2 else { throw ThemeLabError.usage("slurm ablate takes the experiment file") }
-        for option in ["embeddings", "labels", "components", "bins", "tile"] where args.values[option] != nil {
+        for option in ["embeddings", "labels", "components", "bins", "tile"] where args[option] != nil {
             throw ThemeLabError.usage("--\(option) is for slurm pairs")
         }
         let planPath = args.positional[1]
         let plan = try args.experimentPlan(path: planPath)
-        let results = absolute(args.values["out"] ?? "results")
+        let results = absolute(args["out"] ?? "results")
         try CommandPaths(
-            reads: try plan.inputFiles(dataDirectory: args.values["data-dir"]),
+            reads: try plan.inputFiles(dataDirectory: args["data-dir"]),
             writes: [(folder, .folder), (results + "/" + plan.name, .replacedFolder)]
         ).check()
         let shards = try args.int("shards", default: plan.corpora.count, range: 1...plan.corpora.count)
         var command = [exe, "ablate", planPath, "--shard", "\(SlurmBatch.taskIndex)/\(shards)", "--out", SlurmBatch.partPath]
         for option in ["data-dir", "replicates"] {
-            if let v = args.values[option] { command += ["--\(option)", option == "data-dir" ? absolute(v) : v] }
+            if let v = args[option] { command += ["--\(option)", option == "data-dir" ? absolute(v) : v] }
         }
         batch = SlurmBatch(
-            name: "themelab-\(plan.name)", folder: folder, workingDirectory: cwd, partition: args.values["partition"],
-            account: args.values["account"], tasks: shards,
+            name: "themelab-\(plan.name)", folder: folder, workingDirectory: cwd, partition: args["partition"],
+            account: args["account"], tasks: shards,
             task: try .gridArray(
-                plan, shards: shards, dataDirectory: args.values["data-dir"], cpus: cpus, model: model, memoryMiB: mem, minutes: minutes),
+                plan, shards: shards, dataDirectory: args["data-dir"], cpus: cpus, model: model, memoryMiB: mem, minutes: minutes),
             finish: try .gridGather(shards: shards), taskCommand: command, finishCommand: ([exe, "gather", planPath], ["--out", results]))
     default:
         throw ThemeLabError.usage("slurm takes 'pairs' or 'ablate', got '\(kind)'")
@@ -126,7 +126,7 @@ let slurmCommand = Command(
     func describe(_ r: SlurmResources) -> String { "\(r.cpus) CPU\(r.cpus == 1 ? "" : "s"), \(r.memoryMiB) MiB, \(r.timeLimit)" }
     let scripts = (batch.prepare == nil ? "" : "prepare.sbatch,") + "array.sbatch,finish.sbatch,submit"
     io.note("wrote \(folder)/{\(scripts)}: \(batch.tasks) task(s) of \(describe(batch.task)); finish \(describe(batch.finish))")
-    guard args.flags.contains("submit") else {
+    guard args.flag("submit") else {
         io.note("submit with: \(SlurmBatch.shellQuote(folder + "/submit"))")
         return
     }

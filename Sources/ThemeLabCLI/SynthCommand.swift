@@ -22,15 +22,15 @@ let synthCommand = Command(
         """,
     options: ["out-corpus", "out-embeddings", "preset", "dims", "topics", "anisotropy", "spread", "topic-strength", "noise", "seed"]
 ) { args, io in
-    guard (args.values["preset"] ?? "app-raw") == "app-raw" else { throw ThemeLabError.usage("--preset: only app-raw exists") }
+    guard (args["preset"] ?? "app-raw") == "app-raw" else { throw ThemeLabError.usage("--preset: only app-raw exists") }
     var g = SyntheticVectors.appRaw()
     func number(_ name: String) throws -> Double? {
-        guard let t = args.values[name] else { return nil }
+        guard let t = args[name] else { return nil }
         guard let v = Double(t) else { throw ThemeLabError.usage("--\(name) must be a number, got \(t)") }
         return v
     }
     g.dimensions = try args.int("dims", default: g.dimensions, range: Validation.dimensions)
-    if let t = args.values["topics"] {
+    if let t = args["topics"] {
         let sizes = t.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
         guard !sizes.isEmpty, sizes.allSatisfy({ $0 != nil }) else {
             throw ThemeLabError.usage("--topics takes sizes like 12,10,8, got \(t)")
