@@ -91,7 +91,12 @@ package struct CoarseHistogram: Sendable, Equatable {
             lanes = [Int](repeating: 0, count: 4 * (edges.count - 1))
         }
 
-        package mutating func add<F: BinaryFloatingPoint>(_ values: UnsafeBufferPointer<F>) {
+        /// One entry point per element type, so a caller in another target runs the loop specialised, not generic.
+        package mutating func add(_ values: UnsafeBufferPointer<Double>) { count(values) }
+
+        package mutating func add(_ values: UnsafeBufferPointer<Float>) { count(values) }
+
+        private mutating func count<F: BinaryFloatingPoint>(_ values: UnsafeBufferPointer<F>) {
             let bins = edges.count - 1
             edges.withUnsafeBufferPointer { e in
                 lanes.withUnsafeMutableBufferPointer { lane in

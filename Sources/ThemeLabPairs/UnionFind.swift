@@ -1,16 +1,16 @@
 import ThemeLabCore
 
-/// Disjoint sets over 0..<n with union by size and path halving.
+/// Disjoint sets over 0..<n with union by size and path halving; inlinable, for the other stages' inner loops.
 package struct UnionFind: Sendable {
-    private var parent: [Int32]
-    private var size: [Int32]
+    @usableFromInline var parent: [Int32]
+    @usableFromInline var size: [Int32]
 
-    package init(count: Int) {
+    @inlinable package init(count: Int) {
         parent = (0..<Int32(count)).map { $0 }
         size = [Int32](repeating: 1, count: count)
     }
 
-    package mutating func find(_ x: Int) -> Int {
+    @inlinable package mutating func find(_ x: Int) -> Int {
         var x = Int32(x)
         while parent[Int(x)] != x {
             parent[Int(x)] = parent[Int(parent[Int(x)])]
@@ -20,7 +20,7 @@ package struct UnionFind: Sendable {
     }
 
     /// Joins the sets of a and b; false when they were already one.
-    @discardableResult
+    @discardableResult @inlinable
     package mutating func union(_ a: Int, _ b: Int) -> Bool {
         var ra = find(a)
         var rb = find(b)

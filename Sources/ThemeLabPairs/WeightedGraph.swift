@@ -15,7 +15,7 @@ package struct WeightedGraph: Sendable {
         (0..<nodeCount).map { v in weight[start[v]..<start[v + 1]].reduce(2 * loop[v], +) }
     }
     /// m: every edge once, self-loops included.
-    package var totalWeight: Double { weight.reduce(0, +) / 2 + loop.reduce(0, +) }
+    @inlinable package var totalWeight: Double { weight.reduce(0, +) / 2 + loop.reduce(0, +) }
 
     /// The graph of `edges` (i ≠ j, each once) on `nodes` nodes.
     package init(nodes: Int, edges: [(i: Int32, j: Int32, w: Double)]) {

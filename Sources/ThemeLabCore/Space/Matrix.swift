@@ -1,5 +1,6 @@
 /// A dense row-major Float32 matrix that owns its storage. BLAS reads and writes the storage
-/// in place through `withUnsafe…Pointer`; nothing is copied on the way.
+/// in place through `withUnsafe…Pointer`; nothing is copied on the way. Its accessors are inlinable: the other stages
+/// read elements in their inner loops.
 package struct Matrix: Sendable, Equatable {
     package let rows: Int
     package let cols: Int
@@ -16,21 +17,21 @@ package struct Matrix: Sendable, Equatable {
         self.init(rows: rows, cols: cols, storage: [Float](repeating: value, count: rows * cols))
     }
 
-    package subscript(row: Int, col: Int) -> Float {
+    @inlinable package subscript(row: Int, col: Int) -> Float {
         get { storage[row * cols + col] }
         set { storage[row * cols + col] = newValue }
     }
 
-    package func row(_ i: Int) -> ArraySlice<Float> { storage[(i * cols)..<((i + 1) * cols)] }
+    @inlinable package func row(_ i: Int) -> ArraySlice<Float> { storage[(i * cols)..<((i + 1) * cols)] }
 
     /// The matrix of rows `kept`, in that order.
     package func rows(_ kept: [Int]) -> Matrix { Matrix(rows: kept.count, cols: cols, storage: kept.flatMap { row($0) }) }
 
-    package func withUnsafePointer<R>(_ body: (UnsafePointer<Float>) throws -> R) rethrows -> R {
+    @inlinable package func withUnsafePointer<R>(_ body: (UnsafePointer<Float>) throws -> R) rethrows -> R {
         try storage.withUnsafeBufferPointer { try body($0.baseAddress!) }
     }
 
-    package mutating func withUnsafeMutablePointer<R>(_ body: (UnsafeMutablePointer<Float>) throws -> R) rethrows -> R {
+    @inlinable package mutating func withUnsafeMutablePointer<R>(_ body: (UnsafeMutablePointer<Float>) throws -> R) rethrows -> R {
         try storage.withUnsafeMutableBufferPointer { try body($0.baseAddress!) }
     }
 }

@@ -1,11 +1,12 @@
 /// A small, fast, seedable generator (SplitMix64, Steele et al. 2014) so that the same seed gives
 /// the same numbers on every platform and Swift version (the standard library's is unseedable).
 package struct SeededRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    @usableFromInline var state: UInt64
 
-    package init(seed: UInt64) { state = seed }
+    @inlinable package init(seed: UInt64) { state = seed }
 
-    package mutating func next() -> UInt64 {
+    /// Inlinable, as the other stages draw from it in their inner loops.
+    @inlinable package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -14,7 +15,7 @@ package struct SeededRandom: RandomNumberGenerator, Sendable {
     }
 
     /// Uniform in [0, 1) with 53 random bits.
-    package mutating func uniform() -> Double { Double(next() >> 11) * 0x1p-53 }
+    @inlinable package mutating func uniform() -> Double { Double(next() >> 11) * 0x1p-53 }
 
     /// A seeded random permutation of 0..<count (Fisher–Yates).
     package static func permutation(count: Int, seed: UInt64) -> [Int] {

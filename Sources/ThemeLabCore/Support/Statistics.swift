@@ -18,6 +18,6 @@ package func exactQuantile<T: BinaryFloatingPoint>(_ sorted: [T], _ q: Double) -
 }
 
 /// The normal density with mean `m` and standard deviation `s` at `x`.
-package func gaussian(_ x: Double, _ m: Double, _ s: Double) -> Double {
+@inlinable package func gaussian(_ x: Double, _ m: Double, _ s: Double) -> Double {
     exp(-(x - m) * (x - m) / (2 * s * s)) / (s * (2 * Double.pi).squareRoot())
 }

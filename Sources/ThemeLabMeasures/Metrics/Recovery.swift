@@ -17,8 +17,12 @@ package struct Recovery: Codable, Sendable, Equatable {
     package var singletonShare: Double
     package var largestGroupShare: Double
 
-    package init<C: Hashable, K: Hashable>(topics: [C], groups: [K]) {
-        let c = Contingency(classes: topics, clusters: groups)
+    package init<C: Hashable, K: Hashable>(topics: [C], groups: [K]) { self.init(Contingency(classes: topics, clusters: groups)) }
+
+    /// The labels the stages pass: a concrete entry point, so callers in other targets do not run it generic.
+    package init(topics: [Int32], groups: [Int32]) { self.init(Contingency(classes: topics, clusters: groups)) }
+
+    private init(_ c: Contingency) {
         self.groups = c.clusterSizes.count
         self.topics = c.classSizes.count
         ari = adjustedRandIndex(c)

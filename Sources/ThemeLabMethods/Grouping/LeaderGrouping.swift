@@ -76,7 +76,16 @@ package struct LeaderSweep {
     }
 
     /// Visits the next item, position `count`, whose similarity to the item at position b is `row[b]` for b < `count`.
-    package mutating func visit<F: BinaryFloatingPoint>(_ row: UnsafePointer<F>, count a: Int, selfSimilarity: Double) {
+    /// One entry point per element type, so a caller in another target runs the loop specialised, not generic.
+    package mutating func visit(_ row: UnsafePointer<Double>, count a: Int, selfSimilarity: Double) {
+        sweep(row, count: a, selfSimilarity: selfSimilarity)
+    }
+
+    package mutating func visit(_ row: UnsafePointer<Float>, count a: Int, selfSimilarity: Double) {
+        sweep(row, count: a, selfSimilarity: selfSimilarity)
+    }
+
+    private mutating func sweep<F: BinaryFloatingPoint>(_ row: UnsafePointer<F>, count a: Int, selfSimilarity: Double) {
         let g = sizes.count
         var (best, bestSimilarity) = (-1, -Double.infinity)
         if g > 0 {
