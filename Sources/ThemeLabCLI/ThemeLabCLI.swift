@@ -103,7 +103,7 @@ struct Command: Sendable {
             return 0
         } catch let failure as ExitStatus {
             return failure.status
-        } catch ThemeLabError.usage(let message) {
+        } catch ThemeLabError.usage(let message), ThemeLabError.invalid(let message) {
             return io.fail("\(name): \(message) (see themelab \(name) --help)", status: 2)
         } catch let error as ThemeLabError {
             return io.fail("\(error)", status: 1)

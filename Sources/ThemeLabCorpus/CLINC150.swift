@@ -30,7 +30,7 @@ package enum CLINC150 {
             throw ThemeLabError.input("\(dataPath): no split '\(o.split)' (expected train, val or test)")
         }
         guard ["intent", "domain"].contains(o.level) else {
-            throw ThemeLabError.usage("clinc150 level '\(o.level)': expected intent or domain")
+            throw ThemeLabError.invalid("clinc150 level '\(o.level)': expected intent or domain")
         }
         let domainOf = try readDomains(domainsPath)
         var items = try splitItems(rows, split: o.split, domainOf: domainOf, dataPath: dataPath, domainsPath: domainsPath)

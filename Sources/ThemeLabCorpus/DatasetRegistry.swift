@@ -95,7 +95,7 @@ package enum DatasetRegistry {
     package static func load(_ spec: CorpusSpec, dataDirectory: String? = nil) throws -> LoadedCorpus {
         switch spec.name {
         case "file":
-            guard let path = spec.path else { throw ThemeLabError.usage("corpus 'file' needs a path") }
+            guard let path = spec.path else { throw ThemeLabError.invalid("corpus 'file' needs a path") }
             return LoadedCorpus(corpus: try CorpusReader.read(path: path), files: [path])
         case "seed-12", "seed-26":
             guard let path = ProjectFiles.locate("Datasets/\(spec.name).jsonl") else {
@@ -139,7 +139,7 @@ package enum DatasetRegistry {
     }
 
     package static func unknownCorpus(_ name: String) -> ThemeLabError {
-        ThemeLabError.usage(
+        ThemeLabError.invalid(
             "unknown corpus '\(name)' (expected \(entries.map(\.name).joined(separator: ", ")), or file with a path)")
     }
 }

@@ -79,7 +79,7 @@ package final class SentenceEncoder: @unchecked Sendable {
     /// normalised. `progress` receives sentences done and the total.
     package func embed(_ texts: [String], layer: Int, progress: ((Int, Int) -> Void)? = nil) throws -> Matrix {
         guard (0...configuration.layers).contains(layer) else {
-            throw ThemeLabError.usage("--layer must be 0...\(configuration.layers) for this model, got \(layer)")
+            throw ThemeLabError.invalid("--layer must be 0...\(configuration.layers) for this model, got \(layer)")
         }
         let ids = texts.map { tokenizer.encode(prompt + $0) }
         let packed = batches(ids)

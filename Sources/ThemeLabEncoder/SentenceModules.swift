@@ -113,7 +113,8 @@ package struct PromptSettings: Sendable {
         if name == "none" { return "" }
         guard let text = prompts[name] else {
             let known = prompts.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
-            throw ThemeLabError.usage("prompt '\(name)' is not in \(file) (it has \(known.isEmpty ? "none" : known); 'none' for no prompt)")
+            throw ThemeLabError.invalid(
+                "prompt '\(name)' is not in \(file) (it has \(known.isEmpty ? "none" : known); 'none' for no prompt)")
         }
         return text
     }

@@ -16,7 +16,7 @@ package struct PairShard: Codable, Sendable, Equatable {
     package init(text: String) throws {
         let parts = text.split(separator: "/")
         guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, (0..<n).contains(i) else {
-            throw ThemeLabError.usage("--shard takes i/n with 0 ≤ i < n, got '\(text)'")
+            throw ThemeLabError.invalid("--shard takes i/n with 0 ≤ i < n, got '\(text)'")
         }
         self.init(index: i, count: n)
     }
@@ -217,7 +217,7 @@ package struct PairPartial: Codable, Sendable {
     /// One part per shard, in shard order, after checking that all come from one pass and none is missing. `names`
     /// label the parts in messages (file paths; default "shard i/n").
     package static func distinctShards(_ parts: [PairPartial], names: [String]? = nil) throws -> [PairPartial] {
-        guard let first = parts.first else { throw ThemeLabError.usage("nothing to merge") }
+        guard let first = parts.first else { throw ThemeLabError.invalid("nothing to merge") }
         let names = names ?? parts.map { "shard \($0.shard.index)/\($0.shard.count)" }
         for (p, name) in zip(parts, names) where p.inputChecksums != first.inputChecksums {
             throw ThemeLabError.input("\(name) was computed from other inputs than \(names[0]) (input checksums differ)")

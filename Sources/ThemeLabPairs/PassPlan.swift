@@ -34,6 +34,25 @@ package struct PassNeeds: Sendable, Equatable {
             reachabilityTrees: reachabilityTrees.filter { $0 < items }, neighbourGraphs: neighbourGraphs.filter { $0 < items })
     }
 
+    /// The memory what is gathered for these needs holds at its peak on `items` items, beyond the pass itself, and what
+    /// it is: the neighbour lists (k similarities and item numbers per item, per worker and in the merge), Leiden's
+    /// graphs (up to 2k edges per item), average linkage's condensed matrix (N ≤ `AverageLinkage.maxItems`). Nil when
+    /// nothing is.
+    package func memory(items n: Int) -> (bytes: Double, what: String)? {
+        let needs = on(items: n)
+        let size = Double(n)
+        var parts: [(Double, String)] = []
+        if needs.neighbours > 0 {
+            parts.append((24 * Double(needs.neighbours) * size, "\(needs.neighbours) neighbours of each of \(n) items"))
+        }
+        for k in needs.neighbourGraphs.sorted() { parts.append((24 * Double(k) * size, "the \(k)-nearest-neighbour graph")) }
+        if needs.averageLinkage, n <= AverageLinkage.maxItems {
+            parts.append((2 * size * (size - 1), "the \(n)-item average-linkage matrix"))
+        }
+        guard !parts.isEmpty else { return nil }
+        return (parts.map(\.0).reduce(0, +), parts.map(\.1).joined(separator: " and "))
+    }
+
     /// Everything either asks for.
     package func union(_ other: PassNeeds) -> PassNeeds {
         PassNeeds(

@@ -63,7 +63,8 @@ package enum Reproduction {
             String($0.dropLast(5))
         }
         if let unknown = only?.subtracting(all).sorted().first {
-            throw ThemeLabError.usage("--only: no experiment '\(unknown)' in \(folder) (there are \(all.sorted().joined(separator: ", ")))")
+            throw ThemeLabError.invalid(
+                "--only: no experiment '\(unknown)' in \(folder) (there are \(all.sorted().joined(separator: ", ")))")
         }
         return all
     }

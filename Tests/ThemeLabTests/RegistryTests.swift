@@ -76,12 +76,12 @@ import ThemeLabStudy
     }
 
     @Test func unknownNamesAreRefusedWithTheForms() {
-        #expect(throws: ThemeLabError.usage("unknown grouping 'nope' (expected \(groupingRegistry.forms.joined(separator: ", ")))")) {
+        #expect(throws: ThemeLabError.invalid("unknown grouping 'nope' (expected \(groupingRegistry.forms.joined(separator: ", ")))")) {
             try grouping(named: "nope")
         }
-        #expect(throws: ThemeLabError.usage("mixture(3): takes no arguments")) { try thresholdRule(named: "mixture(3)") }
+        #expect(throws: ThemeLabError.invalid("mixture(3): takes no arguments")) { try thresholdRule(named: "mixture(3)") }
         let spaces = "raw, centred, centred-unnormalised, abtt, abtt(D), whiten, whiten(k)"
-        #expect(throws: ThemeLabError.usage("unknown space 'raw2' (expected \(spaces))")) {
+        #expect(throws: ThemeLabError.invalid("unknown space 'raw2' (expected \(spaces))")) {
             try EmbeddingSpace(name: "raw2")
         }
     }
@@ -98,5 +98,24 @@ import ThemeLabStudy
         let declared = command.options.union(command.switches).union(command.renamed.keys)
         #expect(written.subtracting(declared).isEmpty, "\(name) --help names undeclared \(written.subtracting(declared).sorted())")
         #expect(declared.subtracting(written).isEmpty, "\(name) declares options its help omits: \(declared.subtracting(written).sorted())")
+    }
+}
+
+/// The memory preflight reads what each rule and grouping declares it needs (hand-worked bytes).
+@Suite struct MemoryNeedTests {
+    @Test func eachRuleAndGroupingCountsWhatItAsksThePassToGather() throws {
+        var settings = AnalysisSettings()
+        settings.spaces = [.centred, .whiten(components: nil)]
+        settings.rules = [try thresholdRule(named: "knn-median(10)"), try thresholdRule(named: "otsu")]
+        settings.groupings = [try grouping(named: "leiden(10)"), try grouping(named: "average")]
+        let needs = Validation.memoryNeeds(settings, items: 1000, dimensions: 384, corpus: "c")
+        let byField = Dictionary(uniqueKeysWithValues: needs.map { ($0.field, ($0.bytes, $0.what)) })
+        #expect(byField["spaces[1]"]?.0 == Double(3 * 8 * 384 * 384))
+        // 10 similarities and item numbers per item, in two workers and the merge: 24 · 10 · 1000 bytes.
+        #expect(byField["thresholds[0]"]?.0 == 240_000 && byField["thresholds[1]"] == nil)
+        #expect(byField["groupings[0]"]?.0 == 480_000)
+        #expect(byField["groupings[0]"]?.1 == "leiden(10)'s 10 neighbours of each of 1000 items and the 10-nearest-neighbour graph")
+        // The condensed matrix: N(N − 1)/2 Float32s.
+        #expect(byField["groupings[1]"]?.0 == Double(4 * 1000 * 999 / 2))
     }
 }

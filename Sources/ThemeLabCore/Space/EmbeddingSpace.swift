@@ -37,6 +37,15 @@ package enum EmbeddingSpace: Sendable, Hashable, Codable, CustomStringConvertibl
             ) { .whiten(components: $0.whole(at: 0)) },
         ])
 
+    /// The memory the space's transform holds beyond the vectors, in bytes: the d×d covariance (three copies of
+    /// Float64) of the spaces that decompose it; nil for the others.
+    package func memory(dimensions d: Int) -> Double? {
+        switch self {
+        case .whiten, .allButTheTop: 3 * 8 * Double(d) * Double(d)
+        default: nil
+        }
+    }
+
     /// The space `name` names (`registry`; `centered` is `centred`).
     package init(name: String) throws { self = try Self.registry.parse(name == "centered" ? "centred" : name) }
 
@@ -77,7 +86,7 @@ package enum EmbeddingSpace: Sendable, Hashable, Codable, CustomStringConvertibl
         case .allButTheTop(let directions):
             let c = try EmbeddingSpace.centred.transform(x, itemName: itemName)
             let d = directions ?? max(1, c.cols / 100)
-            guard d < c.cols else { throw ThemeLabError.usage("abtt(\(d)): D must be below the dimension \(c.cols)") }
+            guard d < c.cols else { throw ThemeLabError.invalid("abtt(\(d)): D must be below the dimension \(c.cols)") }
             let pca = try PrincipalAxes(c)
             var projected = c
             for axis in pca.axes(top: d) { projectOut(axis, from: &projected) }
@@ -85,7 +94,7 @@ package enum EmbeddingSpace: Sendable, Hashable, Codable, CustomStringConvertibl
         case .whiten(let components):
             let c = try EmbeddingSpace.centred.transform(x, itemName: itemName)
             let k = components ?? c.cols
-            guard k <= c.cols else { throw ThemeLabError.usage("whiten(\(k)): k must be at most the dimension \(c.cols)") }
+            guard k <= c.cols else { throw ThemeLabError.invalid("whiten(\(k)): k must be at most the dimension \(c.cols)") }
             let pca = try PrincipalAxes(c)
             let smallest = pca.eigenvalues[pca.eigenvalues.count - k]
             guard smallest > 1e-6 * pca.eigenvalues.last! else {

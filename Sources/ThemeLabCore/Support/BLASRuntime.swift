@@ -97,7 +97,7 @@ package enum BLASRuntime {
     package static func requestedArithmetic(_ value: String?) throws -> Arithmetic {
         guard let value, !value.isEmpty else { return .canonical }
         guard let a = Arithmetic(rawValue: value) else {
-            throw ThemeLabError.usage("\(arithmeticVariable)=\(value.debugDescription) is neither 'canonical' nor 'native'")
+            throw ThemeLabError.invalid("\(arithmeticVariable)=\(value.debugDescription) is neither 'canonical' nor 'native'")
         }
         return a
     }

@@ -28,19 +28,19 @@ package struct CommandPaths {
         for (k, o) in outputs.enumerated() {
             let out = outs[k]
             if let twice = outs[..<k].firstIndex(of: out) {
-                throw ThemeLabError.usage("\(o.path) and \(outputs[twice].path) are one output; choose two paths")
+                throw ThemeLabError.invalid("\(o.path) and \(outputs[twice].path) are one output; choose two paths")
             }
             for (input, inp) in zip(inputs, ins) {
                 if out == inp || Self.sameFile(o.path, input) {
-                    throw ThemeLabError.usage("output \(o.path) is the input \(input); choose another output path")
+                    throw ThemeLabError.invalid("output \(o.path) is the input \(input); choose another output path")
                 }
                 if o.role != .file && Self.isInside(inp, out) {
-                    throw ThemeLabError.usage("the input \(input) is inside the output folder \(o.path); keep inputs outside it")
+                    throw ThemeLabError.invalid("the input \(input) is inside the output folder \(o.path); keep inputs outside it")
                 }
             }
             // The same path twice is caught above when the later of the two comes round.
             if o.role == .replacedFolder, let inside = outs.indices.first(where: { Self.isInside(outs[$0], out) }) {
-                throw ThemeLabError.usage("\(o.path) is replaced whole, and \(outputs[inside].path) is inside it; choose folders apart")
+                throw ThemeLabError.invalid("\(o.path) is replaced whole, and \(outputs[inside].path) is inside it; choose folders apart")
             }
         }
     }

@@ -98,14 +98,14 @@ package struct Registry<Value: Sendable>: Sendable {
     package func parse(_ text: String) throws -> Value {
         let name = try RuleName(text)
         guard let entry = entries.first(where: { $0.name == name.base }) else {
-            throw ThemeLabError.usage("unknown \(kind) '\(text)' (expected \(forms.joined(separator: ", ")))")
+            throw ThemeLabError.invalid("unknown \(kind) '\(text)' (expected \(forms.joined(separator: ", ")))")
         }
         try name.takes(atMost: entry.parameters.count)
         for (p, value) in zip(entry.parameters, name.arguments) {
-            if let why = p.problem(value) { throw ThemeLabError.usage("\(name.text): \(why)") }
+            if let why = p.problem(value) { throw ThemeLabError.invalid("\(name.text): \(why)") }
         }
         if let p = entry.parameters.dropFirst(name.arguments.count).first(where: { $0.required != nil }), let what = p.required {
-            throw ThemeLabError.usage("\(name.text): give \(what), \(entry.forms[0])")
+            throw ThemeLabError.invalid("\(name.text): give \(what), \(entry.forms[0])")
         }
         return try entry.make(name)
     }

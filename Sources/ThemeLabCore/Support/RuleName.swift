@@ -18,9 +18,9 @@ package struct RuleName: Sendable, Equatable {
             Double($0.trimmingCharacters(in: .whitespaces))
         }
         guard let values, !values.isEmpty, values.allSatisfy({ $0 != nil }) else {
-            throw ThemeLabError.usage("'\(text)': expected NAME, NAME(number) or NAME(number,number)")
+            throw ThemeLabError.invalid("'\(text)': expected NAME, NAME(number) or NAME(number,number)")
         }
-        guard values.allSatisfy({ $0!.isFinite }) else { throw ThemeLabError.usage("'\(text)': every argument must be a finite number") }
+        guard values.allSatisfy({ $0!.isFinite }) else { throw ThemeLabError.invalid("'\(text)': every argument must be a finite number") }
         base = String(text[..<open])
         arguments = values.map { $0! }
     }
@@ -33,7 +33,7 @@ package struct RuleName: Sendable, Equatable {
         guard index < arguments.count else { return nil }
         let a = arguments[index]
         guard a >= 1, a <= Double(Self.maxCount), a == a.rounded() else {
-            throw ThemeLabError.usage("\(text): \(what) must be a whole number from 1 to \(Self.maxCount)")
+            throw ThemeLabError.invalid("\(text): \(what) must be a whole number from 1 to \(Self.maxCount)")
         }
         return Int(a)
     }
@@ -47,7 +47,8 @@ package struct RuleName: Sendable, Equatable {
     /// Fails unless at most `limit` arguments were given.
     package func takes(atMost limit: Int) throws {
         guard arguments.count <= limit else {
-            throw ThemeLabError.usage("\(text): takes \(limit == 0 ? "no arguments" : "at most \(limit) argument\(limit == 1 ? "" : "s")")")
+            throw ThemeLabError.invalid(
+                "\(text): takes \(limit == 0 ? "no arguments" : "at most \(limit) argument\(limit == 1 ? "" : "s")")")
         }
     }
 

@@ -137,12 +137,13 @@ package struct SlurmBatch: Sendable {
             ("account", account ?? ""),
         ]
         where value.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) {
-            throw ThemeLabError.usage(
+            throw ThemeLabError.invalid(
                 "the \(what) \(String(reflecting: value)) holds a space, newline or control character, which an #SBATCH line cannot carry")
         }
         for word in taskCommand + finishCommand.before + finishCommand.after + (prepare?.command ?? []) where word != Self.partPath {
             guard !word.replacingOccurrences(of: Self.taskIndex, with: "").contains("\u{0}") else {
-                throw ThemeLabError.usage("a job's argument \(String(reflecting: word)) holds a NUL byte, which no command line can carry")
+                throw ThemeLabError.invalid(
+                    "a job's argument \(String(reflecting: word)) holds a NUL byte, which no command line can carry")
             }
         }
         let part = Self.shellQuote(partsFolder) + "/shard-\"$SLURM_ARRAY_TASK_ID\"-of-\(tasks).json"

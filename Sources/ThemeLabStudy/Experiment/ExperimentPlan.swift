@@ -133,7 +133,7 @@ package struct ExperimentPlan: Decodable, Sendable {
     package func corpusIndices(in shard: PairShard?) throws -> [Int] {
         guard let shard else { return Array(corpora.indices) }
         guard shard.count <= corpora.count else {
-            throw ThemeLabError.usage(
+            throw ThemeLabError.invalid(
                 "--shard \(shard.index)/\(shard.count): '\(name)' has \(corpora.count) corpora and a shard is at least one, "
                     + "so n must be at most \(corpora.count)")
         }

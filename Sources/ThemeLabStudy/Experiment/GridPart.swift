@@ -71,7 +71,7 @@ package struct GridPart: Codable, Sendable {
         _ parts: [GridPart], names: [String], plan: ExperimentPlan, planChecksum: String, command: [String], createdAt: Date,
         checksum: (String) throws -> String? = GridPart.checksumNow
     ) throws -> AnalysisResults {
-        guard let first = parts.first else { throw ThemeLabError.usage("nothing to gather") }
+        guard let first = parts.first else { throw ThemeLabError.invalid("nothing to gather") }
         var now: [String: String?] = [:]  // each input hashed once, however many parts name it
         for (p, name) in zip(parts, names) {
             try p.check(name, against: first, named: names[0], plan: plan, planChecksum: planChecksum)

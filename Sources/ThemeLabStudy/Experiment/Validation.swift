@@ -24,7 +24,7 @@ package struct ParameterSource: Sendable {
 
     /// A refusal naming the field: an input error in a file, a usage error on a command line.
     package func error(_ path: String, _ message: String) -> ThemeLabError {
-        file.map { .input("\($0): \(name(path)) \(message)") } ?? .usage("\(name(path)) \(message)")
+        file.map { .input("\($0): \(name(path)) \(message)") } ?? .invalid("\(name(path)) \(message)")
     }
 
     /// `value` within `range`, or a refusal that states the range.
@@ -154,32 +154,21 @@ package enum Validation {
     }
 
     /// The bytes each stage of one corpus's analysis holds at its peak, what it is and the experiment field that asks
-    /// for it: whitening's d×d covariance, neighbour lists, the pairwise pass (the cost model).
+    /// for it: whitening's d×d covariance, what each rule and grouping asks the pass to gather (`PassNeeds.memory`), the
+    /// pairwise pass (the cost model).
     package static func memoryNeeds(
         _ settings: AnalysisSettings, items n: Int, dimensions d: Int, corpus: String
     ) -> [(bytes: Double, what: String, field: String)] {
         var needs: [(bytes: Double, what: String, field: String)] = []
         for (i, space) in settings.spaces.enumerated() {
-            switch space {
-            case .whiten, .allButTheTop: needs.append((3 * 8 * Double(d) * Double(d), "\(space)'s \(d)×\(d) covariance", "spaces[\(i)]"))
-            default: break
-            }
+            if let bytes = space.memory(dimensions: d) { needs.append((bytes, "\(space)'s \(d)×\(d) covariance", "spaces[\(i)]")) }
         }
-        for (i, rule) in settings.rules.enumerated() {
-            let (k, name) = (rule.neighbours, rule.name)
-            guard k > 0, k < n else { continue }
-            // Each worker keeps k similarities per item, and the merge one more copy.
-            needs.append((4 * Double(k) * Double(n) * 3, "\(name)'s \(k) neighbours of each of \(n) items", "thresholds[\(i)]"))
-        }
-        for (i, grouping) in settings.groupings.enumerated() {
-            let (k, name) = (grouping.needs(items: n).neighbours, grouping.name)
-            guard k > 0, k < n else { continue }
-            // Per worker and the merge: k similarities and item numbers per item; Leiden's graph: up to 2k edges per item.
-            needs.append(
-                (
-                    8 * Double(k) * Double(n) * 3 + 24 * Double(k) * Double(n), "\(name)'s \(k) neighbours of each of \(n) items",
-                    "groupings[\(i)]"
-                ))
+        // What each rule and grouping asks the pass to gather (its declared needs).
+        let asked =
+            settings.rules.enumerated().map { ($1.name, $1.passNeeds(items: n), "thresholds[\($0)]") }
+            + settings.groupings.enumerated().map { ($1.name, $1.needs(items: n), "groupings[\($0)]") }
+        for (name, need, field) in asked {
+            if let m = need.memory(items: n) { needs.append((m.bytes, "\(name)'s \(m.what)", field)) }
         }
         needs.append((MemoryBudget.pass(items: n, dimensions: d), "the pairwise pass over \(n) × \(d) vectors of '\(corpus)'", "corpora"))
         return needs

@@ -33,11 +33,11 @@ package enum JournalOrder: Sendable, Equatable {
             try name.takes(atMost: 1)
             let w = name.argument ?? 0.3
             guard w > 0 && w <= 1 else {
-                throw ThemeLabError.usage("\(text): w (the share of the timeline a topic is active) must be in (0, 1]")
+                throw ThemeLabError.invalid("\(text): w (the share of the timeline a topic is active) must be in (0, 1]")
             }
             self = .fading(w)
         default:
-            throw ThemeLabError.usage("unknown order '\(text)' (expected corpus, shuffle, bursts(b) or fading(w))")
+            throw ThemeLabError.invalid("unknown order '\(text)' (expected corpus, shuffle, bursts(b) or fading(w))")
         }
     }
 
