@@ -92,7 +92,8 @@ package func topicBands(_ x: Matrix, labels: [Int32]) -> [Double] {
     guard k >= 2 else { return [] }
     let centroids = normalisedCentroids(x, labels: labels, groups: k).flatMap { $0 ?? [Float](repeating: 0, count: d) }
     var similarity = [Float](repeating: 0, count: n * k)
-    x.withUnsafePointer { p in
+    x.storage.withUnsafeBufferPointer { buffer in
+        let p = buffer.baseAddress!
         cblas_sgemm(
             CblasRowMajor, CblasNoTrans, CblasTrans, Int32(n), Int32(k), Int32(d), 1, p, Int32(d), centroids, Int32(d), 0, &similarity,
             Int32(k))

@@ -16,7 +16,8 @@ package func silhouette(_ x: Matrix, groups: [Int32]) -> Double? {
     guard groups.count == n, g >= 2, g <= n - 1 else { return nil }
     var sums = [Float](repeating: 0, count: g * d)
     var sizes = [Double](repeating: 0, count: g)
-    x.withUnsafePointer { p in
+    x.storage.withUnsafeBufferPointer { buffer in
+        let p = buffer.baseAddress!
         for i in 0..<n {
             let k = Int(groups[i])
             sizes[k] += 1
@@ -26,7 +27,8 @@ package func silhouette(_ x: Matrix, groups: [Int32]) -> Double? {
     let block = 1024
     var similarity = [Float](repeating: 0, count: Swift.min(block, n) * g)
     var total = 0.0
-    x.withUnsafePointer { p in
+    x.storage.withUnsafeBufferPointer { buffer in
+        let p = buffer.baseAddress!
         for start in stride(from: 0, to: n, by: block) {
             let rows = Swift.min(block, n - start)
             cblas_sgemm(

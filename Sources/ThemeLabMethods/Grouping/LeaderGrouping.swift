@@ -32,7 +32,8 @@ package enum LeaderGrouping {
         let ordered = x.rows(visit)
         var sweeps = thresholds.map { LeaderSweep(threshold: $0, items: n) }
         var block = [Float](repeating: 0, count: min(blockRows, n) * n)
-        ordered.withUnsafePointer { v in
+        ordered.storage.withUnsafeBufferPointer { buffer in
+            let v = buffer.baseAddress!
             block.withUnsafeMutableBufferPointer { b in
                 for start in stride(from: 0, to: n, by: blockRows) {
                     let end = min(start + blockRows, n)

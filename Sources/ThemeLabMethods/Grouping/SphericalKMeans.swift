@@ -46,7 +46,8 @@ package enum SphericalKMeans {
         var similarities = [Float](repeating: 0, count: n * k)
         var score = 0.0
         for _ in 0..<100 {
-            x.withUnsafePointer { p in
+            x.storage.withUnsafeBufferPointer { buffer in
+                let p = buffer.baseAddress!
                 cblas_sgemm(
                     CblasRowMajor, CblasNoTrans, CblasTrans, Int32(n), Int32(k), Int32(d), 1, p, Int32(d), centroids, Int32(d), 0,
                     &similarities, Int32(k))
@@ -72,6 +73,6 @@ package enum SphericalKMeans {
     }
 
     package static func dot(_ x: Matrix, _ i: Int, _ j: Int) -> Float {
-        x.withUnsafePointer { p in cblas_sdot(Int32(x.cols), p + i * x.cols, 1, p + j * x.cols, 1) }
+        x.storage.withUnsafeBufferPointer { cblas_sdot(Int32(x.cols), $0.baseAddress! + i * x.cols, 1, $0.baseAddress! + j * x.cols, 1) }
     }
 }
