@@ -33,15 +33,3 @@ package enum GroupingKeyKind: KeyKind {}
 
 package typealias RuleKey = Key<RuleKeyKind>
 package typealias GroupingKey = Key<GroupingKeyKind>
-
-/// One cell of an analysis: a space, a threshold rule (none for a grouping that cuts itself or a reference told the
-/// number of topics) and a grouping, as values.
-package struct Cell: Hashable, Sendable {
-    package var space: EmbeddingSpace
-    package var rule: RuleKey?
-    package var grouping: GroupingKey
-
-    package init(space: EmbeddingSpace, rule: RuleKey?, grouping: GroupingKey) {
-        (self.space, self.rule, self.grouping) = (space, rule, grouping)
-    }
-}

@@ -10,8 +10,6 @@ package struct Recommendation: Sendable {
     package typealias Candidate = (grouping: GroupingKey, rule: RegretTable.Column, all: RegretTable.Worst, subset: RegretTable.Worst)
     /// Every rule of every threshold grouping with its worst case over all corpora and over the coarse-label subset.
     package var candidates: [Candidate] = []
-    /// The groupings that choose their own cuts, shown as extra columns of a threshold grouping's table.
-    package var ownCuts: Set<GroupingKey> = []
     /// The tables of the tuning experiment, for each candidate's worst case there.
     package var tuning: [RegretTable]
 
@@ -19,7 +17,6 @@ package struct Recommendation: Sendable {
     package init(study: [RegretTable], tuning: [RegretTable], subset: (RegretTable.Row) -> Bool) {
         self.tuning = tuning
         for table in study where !table.ownCuts.contains(table.grouping) {
-            ownCuts.formUnion(table.ownCuts)
             for rule in table.rules {
                 if let all = table.worst(rule), let part = table.worst(rule, where: subset) {
                     candidates.append((table.grouping, rule, all, part))
