@@ -13,14 +13,19 @@ let analyzeCommand = Command(
     help: """
         usage: themelab analyze --corpus C.jsonl|NAME [--embeddings X.npy | --model DIR [--layer K]]
                                 [--space raw,centred] [--thresholds R,…] [--groupings G,…]
-                                [--shuffles 10] [--seed 0] [--json] [--out DIR]
+                                [--shuffles 10] [--seed 0] [--json] [--out DIR] [--assignments FILE]
 
         One table per space: pair distribution (all / related / unrelated), separation (AUC, d′,
         band widths), each threshold rule's value, and for each rule × grouping the recovery
         metrics (ARI, NMI, V-measure, pair precision/recall/F1, purity, singleton and
-        largest-group shares). Without labels: distributions and thresholds only.
+        largest-group shares), then each label-free cell's groups with their most central
+        entries. Without labels: distributions, thresholds and the groups.
           --corpus C        JSONL, CSV or TSV corpus (labels in 'label'), or a registry name
                             (themelab datasets list): \(wrappedList(DatasetRegistry.entries.map(\.name), indent: 20, used: 26))
+          --id-column F, --text-column F, --label-column F
+                            the file's fields (JSONL) or columns (CSV, TSV) holding each item's
+                            id, text and label (default id, text, label); without ids, items
+                            are numbered by line
           --data-dir DIR    folder holding real corpora (default $THEMELAB_DATA)
           --split S, --level L, --intents K, --per-intent M, --max-items N, --corpus-seed S
                             registry options (CLINC150 split/level/subsample; WordNet cap)
@@ -37,10 +42,13 @@ let analyzeCommand = Command(
           --seed S          seed for shuffles and k-means (default 0)
           --json            print the results JSON instead of Markdown
           --out DIR         also write DIR/analysis.{json,md,csv}
+          --assignments F   write which entries form each group, one row per item and cell
+                            (id, text, label, space, rule, grouping, group, group size, whether
+                            central): JSON Lines for F.jsonl, CSV for F.csv
         """,
     options: [
-        "corpus", "embeddings", "model", "layer", "space", "thresholds", "groupings", "shuffles", "seed", "out",
-        "data-dir", "split", "level", "intents", "per-intent", "max-items", "corpus-seed",
+        "corpus", "embeddings", "model", "layer", "space", "thresholds", "groupings", "shuffles", "seed", "out", "assignments",
+        "data-dir", "id-column", "text-column", "label-column", "split", "level", "intents", "per-intent", "max-items", "corpus-seed",
     ],
     switches: ["json"]
 ) { args, io in
@@ -58,15 +66,17 @@ let analyzeCommand = Command(
     try Validation.check(settings, source: .commandLine)
 
     var spec = CorpusSpec(name: "file")
-    if FileManager.default.fileExists(atPath: corpusPath) || !DatasetRegistry.entries.contains(where: { $0.name == corpusPath }) {
+    if FileManager.default.fileExists(atPath: corpusPath) || DatasetRegistry.entry(corpusPath) == nil {
         spec.path = corpusPath
+        (spec.idColumn, spec.textColumn, spec.labelColumn) = (args["id-column"], args["text-column"], args["label-column"])
     } else {
         spec = CorpusSpec(name: corpusPath)
         spec.split = args["split"]
         spec.level = args["level"]
-        spec.intents = try args["intents"].map { _ in try args.int("intents", default: 0, range: Validation.intents) }
-        spec.perIntent = try args["per-intent"].map { _ in try args.int("per-intent", default: 0, range: Validation.perIntent) }
-        spec.maxItems = try args["max-items"].map { _ in try args.int("max-items", default: 0, range: Validation.maxItems) }
+        spec.intents = try args["intents"].map { _ in try args.int("intents", default: 0, range: DatasetRegistry.counts(.intents)) }
+        spec.perIntent = try args["per-intent"].map { _ in try args.int("per-intent", default: 0, range: DatasetRegistry.counts(.perIntent))
+        }
+        spec.maxItems = try args["max-items"].map { _ in try args.int("max-items", default: 0, range: DatasetRegistry.counts(.maxItems)) }
         spec.seed = try args["corpus-seed"].map { _ in UInt64(try args.int("corpus-seed", default: 0, range: 0...Int.max)) }
     }
     let layer = try args["layer"].map { _ in try args.int("layer", default: 0, range: Validation.layer) }
@@ -74,11 +84,11 @@ let analyzeCommand = Command(
     // The one validator of a plan, as an experiment file's is checked; refusals name the options.
     let plan = ExperimentPlan(name: "analysis", corpora: [spec], encoders: [encoder], settings: settings)
     try plan.validate(source: .commandLine)
-    if let out = args["out"] {
-        try CommandPaths(
-            reads: try plan.inputFiles(dataDirectory: args["data-dir"]),
-            writes: AnalysisResults.files(folder: out, stem: "analysis").map { ($0, .file) }
-        ).check()
+    let writes =
+        (args["out"].map { AnalysisResults.files(folder: $0, stem: "analysis") } ?? []) + (args["assignments"].map { [$0] } ?? [])
+    if !writes.isEmpty {
+        if let path = args["assignments"] { _ = try AssignmentsReport.render([], for: path) }
+        try CommandPaths(reads: try plan.inputFiles(dataDirectory: args["data-dir"]), writes: writes.map { ($0, .file) }).check()
     }
     let progress = io.progress("embed")
     var result = try plan.run(
@@ -86,9 +96,12 @@ let analyzeCommand = Command(
     progress.finish()
     result.name = "analysis of \(result.analyses.first?.corpus.name ?? corpusPath)"
     if let out = args["out"] { try result.write(folder: out, stem: "analysis") }
+    if let path = args["assignments"] {
+        try AtomicFile.write(try AssignmentsReport.render(result.analyses.flatMap(AssignmentsReport.rows), for: path), to: path)
+    }
     if args.flag("json") {
         io.print(try JSONOutput.string(result), terminator: "")
     } else {
-        io.print(result.markdown(), terminator: "")
+        io.print(result.markdown() + result.analyses.map { AssignmentsReport.markdown($0) }.joined(), terminator: "")
     }
 }

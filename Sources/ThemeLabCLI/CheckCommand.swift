@@ -46,10 +46,14 @@ let checkCommand = Command(
         do { try RegressionCheck.validate(tolerances: tolerances, file: "--tolerance") } catch let ThemeLabError.input(message) {
             throw ThemeLabError.usage(message)
         }
+        // A baseline with a row twice could never be checked: refused here, not at the next check.
+        _ = try RegressionCheck.rows(results.analyses, file: resultsPath)
         try AtomicFile.write(
             try JSONOutput.encode(
                 RegressionCheck.Baseline(tolerances: tolerances, analyses: results.analyses, provenance: results.provenance)), to: out)
-        io.note("wrote baseline \(out)")
+        let given = Set((args["tolerance"] ?? "").split(separator: ",").compactMap { $0.split(separator: "=").first.map(String.init) })
+        let listed = tolerances.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)\(given.contains($0.key) ? "" : " (default)")" }
+        io.note("wrote baseline \(out) (tolerances: \(listed.joined(separator: ", ")))")
         return
     }
     let baselinePath = try args.required("baseline")

@@ -20,6 +20,8 @@ let embedCommand = Command(
         row per item in corpus order, as a '<f4' .npy, plus X.npy.json with provenance (model
         hash, layer, prompt, corpus checksum). `themelab env --model DIR` says what a folder is.
           --corpus C     JSONL, CSV or TSV corpus; every item needs a text
+          --id-column F, --text-column F
+                         the fields or columns holding ids and texts (default id, text)
           --out X.npy    output file (written atomically)
           --model DIR    sentence-transformers folder (default: $THEMELAB_MODEL, else the one
                          scripts/bootstrap installed)
@@ -31,7 +33,7 @@ let embedCommand = Command(
           --no-cache     do not read or write the embedding cache ($THEMELAB_CACHE, default
                          .themelab/cache), keyed by model hash, layer and text
         """,
-    options: ["corpus", "out", "model", "layer", "prompt"],
+    options: ["corpus", "out", "model", "layer", "prompt", "id-column", "text-column"],
     switches: ["normalize", "no-cache"]
 ) { args, io in
     let corpusPath = try args.required("corpus")
@@ -90,7 +92,8 @@ struct EmbeddingRequest {
 
     init(_ args: Arguments) throws {
         let corpusPath = try args.required("corpus")
-        corpus = try CorpusReader.read(path: corpusPath)
+        corpus = try CorpusReader.read(
+            path: corpusPath, columns: CorpusColumns(id: args.values["id-column"], text: args.values["text-column"]))
         texts = try corpus.items.map { item in
             guard let t = item.text else { throw ThemeLabError.input("\(corpusPath): item '\(item.id)' has no text to embed") }
             return t

@@ -8,6 +8,10 @@ package enum CLINC150 {
     package static let dataSHA256 = "36923c3705a59e08fe9c3883d8bc2dd966ef93e22cb78ac41171782a698d56e0"
     package static let domainsSHA256 = "b947b579d3b8e74b06f93b01083d8efaff2888b43a3e362533bd88a6e1211b3a"
 
+    /// How many intents a seeded subsample may keep, and utterances of each.
+    package static let intentCounts = 1...150
+    package static let perIntentCounts = 1...100_000
+
     package struct Options: Codable, Sendable, Equatable {
         /// train, val or test.
         package var split = "test"

@@ -1,6 +1,15 @@
 import Foundation
 import ThemeLabCore
 
+/// What a carried corpus is, for its registry entry.
+package struct CorpusAbout: Sendable {
+    package var name: String
+    package var description: String
+    package var source: String
+    package var licence: String
+    package var citation: String
+}
+
 /// A labelled corpus carried unchanged in `Datasets/FOLDER/` under its licence (`SOURCE.md` beside the files says where
 /// it came from), or read from `<data dir>/FOLDER/`; every file is checked against its SHA-256 on every read, so a
 /// result names exactly the bytes it was made from.
@@ -10,9 +19,9 @@ package struct CarriedCorpus: Sendable {
         package var sha256: String
     }
 
-    /// Its registry entry: name, shape, source, licence and citation.
-    package var entry: DatasetRegistry.Entry
-    package var name: String { entry.name }
+    /// What `datasets list` and docs say of it: name, shape, source, licence and citation.
+    package var about: CorpusAbout
+    package var name: String { about.name }
     package var folder: String
     package var files: [File]
     /// The items of the checked files' contents, given with their paths (for errors that name the file and line).

@@ -23,10 +23,13 @@ package struct CorpusItem: Sendable, Equatable {
 package struct Corpus: Sendable, Equatable {
     package var name: String
     package var items: [CorpusItem]
+    /// What reading it noticed and the analysis repeats (ids numbered by line).
+    package var notes: [String] = []
 
-    package init(name: String, items: [CorpusItem]) {
+    package init(name: String, items: [CorpusItem], notes: [String] = []) {
         self.name = name
         self.items = items
+        self.notes = notes
     }
 
     package var count: Int { items.count }

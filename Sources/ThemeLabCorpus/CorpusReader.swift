@@ -1,23 +1,54 @@
 import Foundation
 import ThemeLabCore
 
+/// Which field or column holds each item's id, text and label (`--id-column`, `--text-column`, `--label-column`, or
+/// `idColumn`, `textColumn`, `labelColumn` in an experiment file); by default `id`, `text` and `label`. A column named
+/// here other than its default must be on every row.
+package struct CorpusColumns: Sendable, Equatable {
+    package var id = "id"
+    package var text = "text"
+    package var label = "label"
+
+    package init(id: String? = nil, text: String? = nil, label: String? = nil) {
+        (self.id, self.text, self.label) = (id ?? "id", text ?? "text", label ?? "label")
+    }
+
+    /// The role (`id`, `text`, `label`, `group2`, `order`) of the file's field `name`, or nil when it plays none.
+    func role(of name: String) -> String? {
+        switch name {
+        case id: "id"
+        case text: "text"
+        case label: "label"
+        case "group2", "order": [id, text, label].contains(name) ? nil : name
+        default: nil
+        }
+    }
+
+    /// The columns named here other than by default: each must be on every row.
+    var required: [(role: String, column: String)] {
+        [("id", id), ("text", text), ("label", label)].filter { $0.role != $0.column }
+    }
+}
+
 /// Reads a corpus from JSONL (one object per line) or from CSV/TSV with a header row naming the
-/// same columns: `id`, `text`, `label`, optional `group2` and `order`. Errors name the file and line.
+/// same columns: `id`, `text`, `label` (or those `CorpusColumns` names), optional `group2` and `order`. An id may be a
+/// whole number (read as its decimal text); without an id column items are numbered by their line (with a note); an empty
+/// text is refused naming the line. Errors name the file and line.
 package enum CorpusReader {
-    package static func read(path: String) throws -> Corpus {
+    package static func read(path: String, columns: CorpusColumns = CorpusColumns()) throws -> Corpus {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ThemeLabError.input("\(path): cannot read file")
         }
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         switch URL(fileURLWithPath: path).pathExtension.lowercased() {
-        case "csv": return try parseDelimited(data, delimiter: ",", file: path, name: name)
-        case "tsv": return try parseDelimited(data, delimiter: "\t", file: path, name: name)
-        default: return try parseJSONL(data, file: path, name: name)
+        case "csv": return try parseDelimited(data, delimiter: ",", file: path, name: name, columns: columns)
+        case "tsv": return try parseDelimited(data, delimiter: "\t", file: path, name: name, columns: columns)
+        default: return try parseJSONL(data, file: path, name: name, columns: columns)
         }
     }
 
-    package static func parseJSONL(_ data: Data, file: String, name: String) throws -> Corpus {
-        var builder = Builder(file: file)
+    package static func parseJSONL(_ data: Data, file: String, name: String, columns: CorpusColumns = CorpusColumns()) throws -> Corpus {
+        var builder = Builder(file: file, columns: columns)
         var lineNumber = 0
         for rawLine in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
@@ -34,23 +65,31 @@ package enum CorpusReader {
             guard let fields = object as? [String: Any] else {
                 throw ThemeLabError.input("\(file):\(lineNumber): expected a JSON object")
             }
-            var strings: [String: String] = [:]
-            for (key, value) in fields {
-                switch value {
-                case let s as String where key != "order": strings[key] = s
-                case let n as NSNumber where key == "order" && wholeNumber(n) != nil: strings[key] = String(wholeNumber(n)!)
-                case is NSNull: continue
-                default:
-                    guard ["id", "text", "label", "group2", "order"].contains(key) else { continue }
-                    throw ThemeLabError.input("\(file):\(lineNumber): field '\(key)' must be \(key == "order" ? "an integer" : "a string")")
-                }
-            }
-            try builder.add(strings, line: lineNumber)
+            try builder.add(try roles(of: fields, columns: columns, at: "\(file):\(lineNumber)"), line: lineNumber)
         }
         return try builder.corpus(name: name)
     }
 
-    package static func parseDelimited(_ data: Data, delimiter: Character, file: String, name: String) throws -> Corpus {
+    /// An object's fields by role (`CorpusColumns.role`): strings, and whole numbers for an id, a label or an order.
+    static func roles(of fields: [String: Any], columns: CorpusColumns, at place: String) throws -> [String: String] {
+        var strings: [String: String] = [:]
+        for (key, value) in fields {
+            guard let role = columns.role(of: key) else { continue }
+            switch value {
+            case let s as String where role != "order": strings[role] = s
+            case let n as NSNumber where role != "text" && wholeNumber(n) != nil: strings[role] = String(wholeNumber(n)!)
+            case is NSNull: continue
+            default:
+                let kind = role == "order" ? "an integer" : role == "text" ? "a string" : "a string or a whole number"
+                throw ThemeLabError.input("\(place): field '\(key)' must be \(kind)")
+            }
+        }
+        return strings
+    }
+
+    package static func parseDelimited(
+        _ data: Data, delimiter: Character, file: String, name: String, columns names: CorpusColumns = CorpusColumns()
+    ) throws -> Corpus {
         guard let text = String(data: data, encoding: .utf8) else {
             let line = firstInvalidUTF8Line(data)
             throw ThemeLabError.input("\(file):\(line): invalid UTF-8")
@@ -58,14 +97,20 @@ package enum CorpusReader {
         let records = try DelimitedText.records(text, delimiter: delimiter, file: file)
         guard let header = records.first else { throw ThemeLabError.input("\(file): empty file (expected a header row)") }
         let columns = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
-        var builder = Builder(file: file)
+        for (role, column) in names.required where !columns.contains(column) {
+            throw ThemeLabError.input(
+                "\(file):\(header.line): no column '\(column)' for the \(role) (the header has \(columns.joined(separator: ", ")))")
+        }
+        var builder = Builder(file: file, columns: names)
         for record in records.dropFirst() {
             if record.fields.count == 1, record.fields[0].isEmpty { continue }
             guard record.fields.count == columns.count else {
                 throw ThemeLabError.input("\(file):\(record.line): \(record.fields.count) fields, header has \(columns.count)")
             }
             var strings: [String: String] = [:]
-            for (column, value) in zip(columns, record.fields) where !value.isEmpty { strings[column] = value }
+            for (column, value) in zip(columns, record.fields) {
+                if let role = names.role(of: column), !value.isEmpty || role == "text" { strings[role] = value }
+            }
             try builder.add(strings, line: record.line)
         }
         return try builder.corpus(name: name)
@@ -83,6 +128,7 @@ package enum CorpusReader {
     /// Collects items, checking each row as it comes.
     package struct Builder {
         package let file: String
+        package let columns: CorpusColumns
         package var items: [CorpusItem] = []
         package var lineOfID: [String: Int] = [:]
         package var labeledLine: Int?
@@ -90,12 +136,23 @@ package enum CorpusReader {
         package var orderedLine: Int?
         package var unorderedLine: Int?
         package var lineOfOrder: [Int: Int] = [:]
+        package var identifiedLine: Int?
+        package var unidentifiedLine: Int?
 
-        package init(file: String) { self.file = file }
+        package init(file: String, columns: CorpusColumns = CorpusColumns()) { (self.file, self.columns) = (file, columns) }
 
+        /// Adds the item of one row, its fields by role (`CorpusColumns.role`).
         package mutating func add(_ fields: [String: String], line: Int) throws {
-            guard let id = fields["id"], !id.isEmpty else {
-                throw ThemeLabError.input("\(file):\(line): missing field 'id'")
+            for (role, column) in columns.required where fields[role] == nil {
+                throw ThemeLabError.input("\(file):\(line): missing field '\(column)' (the \(role) column you named)")
+            }
+            let given = fields["id"].flatMap { $0.isEmpty ? nil : $0 }
+            try everyOrNone(
+                columns.id, given: given != nil, line: line, &identifiedLine, &unidentifiedLine,
+                "give every item an id, or none and each is numbered by its line")
+            let id = given ?? String(line)
+            if let text = fields["text"], text.allSatisfy(\.isWhitespace) {
+                throw ThemeLabError.input("\(file):\(line): empty text in field '\(columns.text)' (remove the line or give it a text)")
             }
             if let first = lineOfID[id] {
                 throw ThemeLabError.input("\(file):\(line): duplicate id '\(id)' (first on line \(first))")
@@ -110,8 +167,8 @@ package enum CorpusReader {
                 order = n
             }
             try everyOrNone("order", given: order != nil, line: line, &orderedLine, &unorderedLine, "give every item an order or none")
-            let label = fields["label"]
-            try everyOrNone("label", given: label != nil, line: line, &labeledLine, &unlabeledLine, "label every item or none")
+            let label = fields["label"].flatMap { $0.isEmpty ? nil : $0 }
+            try everyOrNone(columns.label, given: label != nil, line: line, &labeledLine, &unlabeledLine, "label every item or none")
             lineOfID[id] = line
             items.append(CorpusItem(id: id, text: fields["text"], label: label, group2: fields["group2"], order: order))
         }
@@ -128,7 +185,8 @@ package enum CorpusReader {
 
         package func corpus(name: String) throws -> Corpus {
             guard !items.isEmpty else { throw ThemeLabError.input("\(file): empty file (expected at least one item)") }
-            return Corpus(name: name, items: items)
+            let numbered = unidentifiedLine != nil ? ["\(file): no '\(columns.id)' field; each item's id is its line number"] : []
+            return Corpus(name: name, items: items, notes: numbered)
         }
     }
 }

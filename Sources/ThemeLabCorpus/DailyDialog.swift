@@ -13,7 +13,7 @@ package enum DailyDialog {
     ]
 
     package static let test = CarriedCorpus(
-        entry: .init(
+        about: .init(
             name: "dailydialog", description: "996 everyday conversations, 10 topics of 279 to 5 (first person; long items)",
             source: "Datasets/dailydialog (github.com/liuzeming01/XDailyDialog @ 6e7ecf5, data/en_test_human.txt)",
             licence: "CC BY-NC-SA 4.0",

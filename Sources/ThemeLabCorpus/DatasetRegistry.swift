@@ -5,8 +5,14 @@ import ThemeLabCore
 /// file path. Options apply only to the corpora that take them.
 package struct CorpusSpec: Codable, Sendable, Equatable {
     package var name: String
-    /// For name "file": a JSONL, CSV or TSV corpus.
+    /// For name "file": a JSONL, CSV or TSV corpus (in an experiment file, relative to the file's folder) …
     package var path: String?
+    /// … and the fields holding each item's id, text and label, when not `id`, `text` and `label` (`CorpusColumns`).
+    package var idColumn: String?
+    package var textColumn: String?
+    package var labelColumn: String?
+    /// The name results, plots and tables give the corpus in place of its own (two corpora must not share one).
+    package var `as`: String?
     /// CLINC150: split, level, seeded subsample.
     package var split: String?
     package var level: String?
@@ -26,8 +32,24 @@ package struct CorpusSpec: Codable, Sendable, Equatable {
 
     /// The fields of a corpus in an experiment file (`ExperimentSchema`).
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case name, path, split, level, intents, perIntent, includeOutOfScope, seed, minimumTopicSize, maxItems, generator, resample
+        case name, path, idColumn, textColumn, labelColumn, split, level, intents, perIntent, includeOutOfScope, seed, minimumTopicSize
+        case maxItems, generator, resample, `as`
     }
+
+    /// The spec with a relative `path` read against `folder` (an experiment file's own).
+    package func resolved(against folder: String) -> CorpusSpec {
+        var spec = self
+        spec.path = path.map { resolve($0, against: folder) }
+        return spec
+    }
+
+    /// The columns a file corpus is read with.
+    package var columns: CorpusColumns { CorpusColumns(id: idColumn, text: textColumn, label: labelColumn) }
+}
+
+/// `path` read against `folder` unless it is absolute.
+package func resolve(_ path: String, against folder: String) -> String {
+    path.hasPrefix("/") ? path : URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).path
 }
 
 /// A loaded corpus, with its vectors when the corpus brings them (the generator).
@@ -40,7 +62,36 @@ package struct LoadedCorpus {
     package var isSample = false
 }
 
-/// Every corpus the harness knows, where it is read from, and its licence.
+/// What a corpus option may hold, declared on the registry entry of each corpus that takes it and checked by one
+/// validator (`Validation.check(_:at:source:)`), as the rules' and groupings' parameters are (`Parameter`).
+package enum CorpusOption: Sendable, Equatable {
+    /// One of these words.
+    case oneOf([String])
+    /// A whole number within the range.
+    case count(ClosedRange<Int>)
+    /// A seed, a switch, a path or the generator: any value of its type (the generator has checks of its own).
+    case any
+
+    /// Why `value` (as the experiment file holds it) is outside the option's values, or nil.
+    package func problem(_ value: Any) -> String? {
+        switch self {
+        case .any: return nil
+        case .oneOf(let words):
+            let text = value as? String ?? "\(value)"
+            guard !words.contains(text) else { return nil }
+            return "must be \(words.dropLast().joined(separator: ", ")) or \(words.last!), got '\(text)'"
+        case .count(let range):
+            guard let n = (value as? NSNumber).flatMap(wholeNumber), range.contains(n) else {
+                return "must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(value)"
+            }
+            return nil
+        }
+    }
+}
+
+/// Every corpus the harness knows: what it is, its licence, the options it takes with their values, and how it loads.
+/// A new corpus is an entry here (or a `CarriedCorpus`); `--corpus`, `datasets list`, `analyze --help`, the validator
+/// of experiment files and the table of docs/method.md read this list.
 package enum DatasetRegistry {
     package struct Entry: Sendable {
         package var name: String
@@ -48,32 +99,124 @@ package enum DatasetRegistry {
         package var source: String
         package var licence: String
         package var citation: String
+        /// The fields of an experiment file's corpus it takes besides `name` and `resample`, each with its values.
+        package var options: [CorpusSpec.CodingKeys: CorpusOption] = [:]
+        /// The corpus a spec naming this entry denotes (options already checked), read from the data folder if given.
+        package var load: @Sendable (_ spec: CorpusSpec, _ dataDirectory: String?) throws -> LoadedCorpus
+
+        /// The entry of a carried corpus: no options, its files checked on every read.
+        package init(carried c: CarriedCorpus) {
+            (name, description, source, licence, citation) = (
+                c.about.name, c.about.description, c.about.source, c.about.licence, c.about.citation
+            )
+            load = { _, dataDirectory in try c.load(dataDirectory: dataDirectory) }
+        }
+
+        package init(
+            _ name: String, _ description: String, source: String, licence: String, citation: String,
+            options: [CorpusSpec.CodingKeys: CorpusOption] = [:],
+            load: @escaping @Sendable (_ spec: CorpusSpec, _ dataDirectory: String?) throws -> LoadedCorpus
+        ) {
+            (self.name, self.description, self.source, self.licence, self.citation) = (name, description, source, licence, citation)
+            (self.options, self.load) = (options, load)
+        }
     }
 
+    /// The registry's corpora, in the order `datasets list` shows them.
     package static let entries: [Entry] =
         [
+            seed("seed-12", "12 journal sentences, 4 topics of 4, 3, 3, 2 (the app's Otsu shape)"),
+            seed("seed-26", "26 journal sentences, 6 topics of 7, 6, 5, 4, 2, 2 (the app's fixed-0.55 shape)"),
             Entry(
-                name: "seed-12", description: "12 journal sentences, 4 topics of 4, 3, 3, 2 (the app's Otsu shape)",
-                source: "Datasets/seed-12.jsonl (written by this project)", licence: "CC0", citation: "this repository"),
+                "synthetic", "vector-level generator (no text); default: the app's raw picture, d = 512",
+                source: "generated (themelab synth)", licence: "n/a", citation: "this repository",
+                options: [.generator: .any, .seed: .any], load: { spec, _ in synthetic(spec) }),
             Entry(
-                name: "seed-26", description: "26 journal sentences, 6 topics of 7, 6, 5, 4, 2, 2 (the app's fixed-0.55 shape)",
-                source: "Datasets/seed-26.jsonl (written by this project)", licence: "CC0", citation: "this repository"),
-            Entry(
-                name: "synthetic", description: "vector-level generator (no text); default: the app's raw picture, d = 512",
-                source: "generated (themelab synth)", licence: "n/a", citation: "this repository"),
-            Entry(
-                name: "clinc150", description: "intent utterances, 150 intents in 10 domains (intent or domain level)",
+                "clinc150", "intent utterances, 150 intents in 10 domains (intent or domain level)",
                 source: "Datasets/clinc150 (github.com/clinc/oos-eval @ 828f809)", licence: "CC BY 3.0",
-                citation: "Larson et al., An Evaluation Dataset for Intent Classification and Out-of-Scope Prediction, EMNLP-IJCNLP 2019"),
-            Entry(
-                name: "wordnet-domains", description: "WordNet glosses labeled by topic domain (;c pointer)",
-                source: "/usr/share/wordnet (Debian wordnet-base)", licence: "WordNet 3.0 licence (BSD-like)",
-                citation: "Miller, WordNet: A Lexical Database for English, CACM 1995; Fellbaum (ed.) 1998"),
-            Entry(
-                name: "wordnet-lexnames", description: "WordNet example sentences labeled by lexicographer file",
-                source: "/usr/share/wordnet (Debian wordnet-base)", licence: "WordNet 3.0 licence (BSD-like)",
-                citation: "Miller, WordNet: A Lexical Database for English, CACM 1995; Fellbaum (ed.) 1998"),
-        ] + CarriedCorpus.all.map(\.entry)
+                citation: "Larson et al., An Evaluation Dataset for Intent Classification and Out-of-Scope Prediction, EMNLP-IJCNLP 2019",
+                options: [
+                    .split: .oneOf(["train", "val", "test"]), .level: .oneOf(["intent", "domain"]), .intents: .count(CLINC150.intentCounts),
+                    .perIntent: .count(CLINC150.perIntentCounts), .includeOutOfScope: .any, .seed: .any,
+                ],
+                load: clinc150),
+            wordnet("wordnet-domains", "WordNet glosses labeled by topic domain (;c pointer)", WordNet.domains),
+            wordnet("wordnet-lexnames", "WordNet example sentences labeled by lexicographer file", WordNet.lexnames),
+        ] + CarriedCorpus.all.map(Entry.init(carried:))
+
+    /// A JSONL, CSV or TSV file (`--corpus PATH`, or `{"name": "file", "path": …}`): not a listed corpus.
+    package static let file = Entry(
+        "file", "a JSONL, CSV or TSV corpus of your own", source: "path", licence: "yours", citation: "",
+        options: [.path: .any, .idColumn: .any, .textColumn: .any, .labelColumn: .any],
+        load: { spec, _ in
+            guard let path = spec.path else { throw ThemeLabError.invalid("corpus 'file' needs a path") }
+            return LoadedCorpus(corpus: try CorpusReader.read(path: path, columns: spec.columns), files: [path])
+        })
+
+    /// The entry `name` names (`file` included), or nil.
+    package static func entry(_ name: String) -> Entry? { name == file.name ? file : entries.first { $0.name == name } }
+
+    /// The entries that take option `key`, for "does not apply … (only to …)".
+    package static func corpora(taking key: CorpusSpec.CodingKeys) -> [String] {
+        ([file] + entries).filter { $0.options[key] != nil }.map(\.name)
+    }
+
+    /// The range of a whole-number option wherever it is declared (the command line checks `--intents` with it).
+    package static func counts(_ key: CorpusSpec.CodingKeys) -> ClosedRange<Int> {
+        for e in entries { if case .count(let r)? = e.options[key] { return r } }
+        preconditionFailure("no corpus declares \(key.stringValue) as a count")
+    }
+
+    private static func seed(_ name: String, _ description: String) -> Entry {
+        Entry(name, description, source: "Datasets/\(name).jsonl (written by this project)", licence: "CC0", citation: "this repository") {
+            _, _ in
+            guard let path = ProjectFiles.locate("Datasets/\(name).jsonl") else {
+                throw ThemeLabError.input("Datasets/\(name).jsonl not found (run from a checkout of the project)")
+            }
+            return LoadedCorpus(corpus: try CorpusReader.read(path: path), files: [path])
+        }
+    }
+
+    private static func synthetic(_ spec: CorpusSpec) -> LoadedCorpus {
+        var g = spec.generator ?? .appRaw()
+        if let s = spec.seed { g.seed = s }
+        let (corpus, vectors) = g.corpus(
+            name: spec.generator == nil ? "synthetic-app-raw" + (spec.seed.map { "-seed\($0)" } ?? "") : g.identity)
+        return LoadedCorpus(corpus: corpus, vectors: vectors, files: [], isSample: true)
+    }
+
+    private static func clinc150(_ spec: CorpusSpec, dataDirectory: String?) throws -> LoadedCorpus {
+        let folder = try datasetFolder("clinc150", dataDirectory: dataDirectory)
+        var o = CLINC150.Options()
+        if let v = spec.split { o.split = v }
+        if let v = spec.level { o.level = v }
+        o.intents = spec.intents
+        o.perIntent = spec.perIntent
+        o.includeOutOfScope = spec.includeOutOfScope ?? false
+        o.seed = spec.seed ?? 0
+        return LoadedCorpus(
+            corpus: try CLINC150.load(folder: folder, options: o), files: ["\(folder)/data_full.json", "\(folder)/domains.json"],
+            isSample: o.intents != nil || o.perIntent != nil)
+    }
+
+    private static func wordnet(
+        _ name: String, _ description: String, _ corpus: @escaping @Sendable (String, Int) throws -> Corpus
+    ) -> Entry {
+        Entry(
+            name, description, source: "/usr/share/wordnet (Debian wordnet-base)", licence: "WordNet 3.0 licence (BSD-like)",
+            citation: "Miller, WordNet: A Lexical Database for English, CACM 1995; Fellbaum (ed.) 1998",
+            options: [.minimumTopicSize: .count(WordNet.minimumTopicSizes), .maxItems: .count(WordNet.itemCaps), .seed: .any]
+        ) { spec, _ in
+            var c = try corpus(WordNet.defaultFolder, spec.minimumTopicSize ?? 20)
+            let isSample = spec.maxItems.map { $0 < c.count } ?? false
+            if let cap = spec.maxItems, cap < c.count {
+                let keep = SeededRandom.permutation(count: c.count, seed: spec.seed ?? 0).prefix(cap).sorted()
+                c.items = keep.map { c.items[$0] }
+                c.name += "-\(cap)" + (spec.seed.map { "-seed\($0)" } ?? "")
+            }
+            return LoadedCorpus(corpus: c, files: WordNet.parts.map { "\(WordNet.defaultFolder)/data.\($0)" }, isSample: isSample)
+        }
+    }
 
     /// A folder holding real corpora in place of the repository's `Datasets/`: `--data-dir`, else `$THEMELAB_DATA`.
     package static func dataDirectory(_ explicit: String? = nil) -> String? {
@@ -92,50 +235,12 @@ package enum DatasetRegistry {
     /// Whether a corpus comes with its vectors (the generator), so that no encoder embeds it.
     package static func bringsOwnVectors(_ spec: CorpusSpec) -> Bool { spec.name == "synthetic" }
 
+    /// The corpus `spec` names, under its `as` name when it has one.
     package static func load(_ spec: CorpusSpec, dataDirectory: String? = nil) throws -> LoadedCorpus {
-        switch spec.name {
-        case "file":
-            guard let path = spec.path else { throw ThemeLabError.invalid("corpus 'file' needs a path") }
-            return LoadedCorpus(corpus: try CorpusReader.read(path: path), files: [path])
-        case "seed-12", "seed-26":
-            guard let path = ProjectFiles.locate("Datasets/\(spec.name).jsonl") else {
-                throw ThemeLabError.input("Datasets/\(spec.name).jsonl not found (run from a checkout of the project)")
-            }
-            return LoadedCorpus(corpus: try CorpusReader.read(path: path), files: [path])
-        case "synthetic":
-            var g = spec.generator ?? .appRaw()
-            if let s = spec.seed { g.seed = s }
-            let (corpus, vectors) = g.corpus(
-                name: spec.generator == nil ? "synthetic-app-raw" + (spec.seed.map { "-seed\($0)" } ?? "") : g.identity)
-            return LoadedCorpus(corpus: corpus, vectors: vectors, files: [], isSample: true)
-        case "clinc150":
-            let folder = try datasetFolder("clinc150", dataDirectory: dataDirectory)
-            var o = CLINC150.Options()
-            if let v = spec.split { o.split = v }
-            if let v = spec.level { o.level = v }
-            o.intents = spec.intents
-            o.perIntent = spec.perIntent
-            o.includeOutOfScope = spec.includeOutOfScope ?? false
-            o.seed = spec.seed ?? 0
-            return LoadedCorpus(
-                corpus: try CLINC150.load(folder: folder, options: o), files: ["\(folder)/data_full.json", "\(folder)/domains.json"],
-                isSample: o.intents != nil || o.perIntent != nil)
-        case "wordnet-domains", "wordnet-lexnames":
-            let minimum = spec.minimumTopicSize ?? 20
-            var c =
-                spec.name == "wordnet-domains"
-                ? try WordNet.domains(minimumTopicSize: minimum) : try WordNet.lexnames(minimumTopicSize: minimum)
-            let isSample = spec.maxItems.map { $0 < c.count } ?? false
-            if let cap = spec.maxItems, cap < c.count {
-                let keep = SeededRandom.permutation(count: c.count, seed: spec.seed ?? 0).prefix(cap).sorted()
-                c.items = keep.map { c.items[$0] }
-                c.name += "-\(cap)" + (spec.seed.map { "-seed\($0)" } ?? "")
-            }
-            return LoadedCorpus(corpus: c, files: WordNet.parts.map { "\(WordNet.defaultFolder)/data.\($0)" }, isSample: isSample)
-        case let name:
-            guard let carried = CarriedCorpus.all.first(where: { $0.name == name }) else { throw unknownCorpus(name) }
-            return try carried.load(dataDirectory: dataDirectory)
-        }
+        guard let entry = entry(spec.name) else { throw unknownCorpus(spec.name) }
+        var loaded = try entry.load(spec, dataDirectory)
+        if let name = spec.as { loaded.corpus.name = name }
+        return loaded
     }
 
     package static func unknownCorpus(_ name: String) -> ThemeLabError {

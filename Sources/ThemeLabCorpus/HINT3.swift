@@ -20,12 +20,12 @@ package enum HINT3 {
     ]
 
     package static func corpus(_ bot: String, _ description: String, _ sha256: String) -> CarriedCorpus {
-        let entry = DatasetRegistry.Entry(
+        let about = CorpusAbout(
             name: "hint3-\(bot)", description: description,
             source: "Datasets/hint3 (github.com/hellohaptik/HINT3 @ 99965c8, dataset/v2/train/\(bot)_train.csv)",
             licence: "ODbL 1.0 (contents DbCL 1.0)", citation: "Arora et al., HINT3: Raising the bar for Intent Detection in the Wild, 2020"
         )
-        return CarriedCorpus(entry: entry, folder: "hint3", files: [.init(name: "\(bot)_train.csv", sha256: sha256)]) { try items($0[0]) }
+        return CarriedCorpus(about: about, folder: "hint3", files: [.init(name: "\(bot)_train.csv", sha256: sha256)]) { try items($0[0]) }
     }
 
     /// CSV with a header `sentence,label` (powerplay11 adds a third column of curators' notes, mostly empty, left out).

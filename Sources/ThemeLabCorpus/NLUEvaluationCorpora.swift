@@ -20,7 +20,7 @@ package enum NLUEvaluationCorpora {
     ]
 
     package static func corpus(_ name: String, _ description: String, _ file: String, _ sha256: String) -> CarriedCorpus {
-        let entry = DatasetRegistry.Entry(
+        let about = CorpusAbout(
             name: name, description: description,
             source: "Datasets/nlu-evaluation-corpora (github.com/sebischair/NLU-Evaluation-Corpora @ 9bac08b, \(file))",
             licence: "CC BY-SA 3.0",
@@ -28,7 +28,7 @@ package enum NLUEvaluationCorpora {
                 "Braun et al., Evaluating Natural Language Understanding Services for Conversational Question Answering Systems, "
                 + "SIGdial 2017"
         )
-        return CarriedCorpus(entry: entry, folder: "nlu-evaluation-corpora", files: [.init(name: file, sha256: sha256)]) {
+        return CarriedCorpus(about: about, folder: "nlu-evaluation-corpora", files: [.init(name: file, sha256: sha256)]) {
             try items($0[0])
         }
     }

@@ -16,7 +16,7 @@ package enum SNIPS {
     ]
 
     package static let validate = CarriedCorpus(
-        entry: .init(
+        about: .init(
             name: "snips", description: "700 voice-assistant commands, 7 intents of 100",
             source: "Datasets/snips (github.com/sonos/nlu-benchmark @ b86ac7f, 2017-06-custom-intent-engines/*/validate_*.json)",
             licence: "CC0 1.0", citation: "Coucke et al., Snips Voice Platform, arXiv:1805.10190, 2018"),

@@ -10,6 +10,9 @@ import ThemeLabCore
 package enum WordNet {
     package static let defaultFolder = "/usr/share/wordnet"
     package static let parts = ["noun", "verb", "adj", "adv"]
+    /// The smallest topic a corpus may be asked to keep, and the seeded caps on its item count.
+    package static let minimumTopicSizes = 1...1_000_000
+    package static let itemCaps = 2...10_000_000
     /// lexnames(5WN): file number → name.
     package static let lexicographerFiles = [
         "adj.all", "adj.pert", "adv.all", "noun.Tops", "noun.act", "noun.animal", "noun.artifact", "noun.attribute",

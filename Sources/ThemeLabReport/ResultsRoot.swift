@@ -28,11 +28,13 @@ package final class ResultsRoot {
         removeLeftovers()
     }
 
-    /// An experiment's results as `PATH/NAME/`: NAME.json, .csv, .md and plots/, replacing the old folder whole.
+    /// An experiment's results as `PATH/NAME/`: NAME.json, .csv, .md, plots/ and, when the experiment asks,
+    /// assignments/CORPUS-SOURCE.{jsonl,csv}, replacing the old folder whole.
     package func write(_ results: AnalysisResults, as name: String) throws {
         try replaceFolder(name) { folder in
             try results.write(folder: folder, stem: name)
             _ = try SVGPlot.writeAll(results, folder: "\(folder)/plots")
+            if results.settings.assignments == true { try AssignmentsReport.writeAll(results, folder: "\(folder)/assignments") }
         }
     }
 

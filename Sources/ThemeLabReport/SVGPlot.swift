@@ -277,7 +277,7 @@ package enum SVGPlot {
     }
 
     /// A file-name-safe form: lower case, anything but letters and digits as "-".
-    package static func slug(_ s: String) -> String { String(s.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }) }
+    package static func slug(_ s: String) -> String { fileNameSlug(s) }
 
     /// The start of a space's plot files, CORPUS-SOURCE-SPACE, each part slugged: the one spelling `writeAll` and the
     /// report's links share.
@@ -286,26 +286,26 @@ package enum SVGPlot {
     /// Every plot of a results file: FOLDER/CORPUS-SOURCE-SPACE-{histogram,ablation-ari,ablation-pair-f1}.svg, and a
     /// layer plot when one corpus was pooled at several layers. Returns the paths written.
     package static func writeAll(_ r: AnalysisResults, folder: String) throws -> [String] {
-        var written: [String] = []
+        var files = OutputFiles()
         for a in r.analyses {
             for s in a.spaces {
                 let stem = "\(folder)/\(stem(corpus: a.corpus.name, source: a.source, space: s.space.description))"
-                try AtomicFile.write(histogram(s, corpus: a.corpus.name, source: a.source), to: stem + "-histogram.svg")
-                written.append(stem + "-histogram.svg")
+                try files.write(histogram(s, corpus: a.corpus.name, source: a.source), to: stem + "-histogram.svg")
                 for metric in Metric.allCases where a.corpus.labeled {
-                    try AtomicFile.write(
-                        ablation(s, corpus: a.corpus.name, source: a.source, metric: metric), to: "\(stem)-\(metric.file).svg")
-                    written.append("\(stem)-\(metric.file).svg")
+                    try files.write(ablation(s, corpus: a.corpus.name, source: a.source, metric: metric), to: "\(stem)-\(metric.file).svg")
                 }
             }
         }
         let byCorpus = Dictionary(grouping: r.analyses, by: { $0.corpus.name })
-        for (corpus, list) in byCorpus.sorted(by: { $0.key < $1.key })
-        where list.count > 1 && list.allSatisfy({ VectorSource.layer(inDescription: $0.source) != nil }) {
-            let path = "\(folder)/\(slug(corpus))-layers.svg"
-            try AtomicFile.write(layers(list, corpus: corpus), to: path)
-            written.append(path)
+        for (corpus, list) in byCorpus.sorted(by: { $0.key < $1.key }) where isLayerSweep(list) {
+            try files.write(layers(list, corpus: corpus), to: "\(folder)/\(slug(corpus))-layers.svg")
         }
-        return written
+        return files.written
+    }
+
+    /// Whether a corpus's analyses are one model at several distinct layers (a layer sweep), which the layer plot draws.
+    package static func isLayerSweep(_ list: [CorpusAnalysis]) -> Bool {
+        let layers = list.compactMap { VectorSource.layer(inDescription: $0.source) }
+        return list.count > 1 && layers.count == list.count && Set(layers).count == list.count
     }
 }

@@ -50,7 +50,10 @@ import ThemeLabCorpus
         ("{\"id\":\"a\",\"label\":\"x\"}\n\n{\"id\":\"a\",\"label\":\"y\"}\n", ":3: duplicate id 'a' (first on line 1)"),
         ("{\"id\":\"a\",\"label\":\"x\"}\n{\"id\":\"b\"}\n", ":2: missing field 'label'"),
         ("[1, 2]\n", ":1: expected a JSON object"),
-        ("{\"id\":\"a\",\"label\":3}\n", ":1: field 'label' must be a string"),
+        ("{\"id\":\"a\",\"label\":3.5}\n", ":1: field 'label' must be a string or a whole number"),
+        ("{\"id\":\"a\",\"text\":7}\n", ":1: field 'text' must be a string"),
+        ("{\"id\":\"a\",\"text\":\" \"}\n", ":1: empty text in field 'text' (remove the line or give it a text)"),
+        ("{\"id\":\"a\",\"text\":\"x\"}\n{\"text\":\"y\"}\n", ":2: missing field 'id' (line 1 has one; give every item an id, or none "),
         ("\n  \n", ": empty file"),
     ])
     func jsonlErrorsNameFileAndLine(_ text: String, _ message: String) {

@@ -87,6 +87,52 @@ import ThemeLabStudy
     }
 }
 
+/// Each corpus's options are declared on its registry entry; the one validator refuses a value outside them and a field
+/// the corpus does not take, naming the field, for every entry (as the conformance suite runs every rule and grouping).
+@Suite struct CorpusRegistryTests {
+    static let names = ([DatasetRegistry.file] + DatasetRegistry.entries).map(\.name)
+
+    /// The refusal of `{"name": corpus, field: value}` in an experiment file, or nil when it is accepted.
+    static func refusal(_ corpus: String, _ field: String, _ value: Any) throws -> String? {
+        var object: [String: Any] = ["name": corpus, field: value]
+        if corpus == "file" && field != "path" { object["path"] = "x.jsonl" }
+        let spec = try JSONDecoder().decode(CorpusSpec.self, from: JSONSerialization.data(withJSONObject: object))
+        return errorMessage { try Validation.check(spec, at: "corpora[0]", source: .experiment("x.json")) }
+    }
+
+    @Test(arguments: names) func everyDeclaredOptionIsCheckedAndEveryOtherRefused(_ name: String) throws {
+        let entry = try #require(DatasetRegistry.entry(name))
+        for key in CorpusSpec.CodingKeys.allCases where ![.name, .resample, .generator, .as].contains(key) {
+            let field = "'corpora[0].\(key.stringValue)'"
+            switch entry.options[key] {
+            case nil:
+                let words: [CorpusSpec.CodingKeys] = [.split, .level, .path, .idColumn, .textColumn, .labelColumn]
+                let value: Any = words.contains(key) ? "test" : key == .includeOutOfScope ? true : 3
+                let message = try #require(try Self.refusal(name, key.stringValue, value), "\(name) accepts \(key)")
+                #expect(message.hasPrefix("x.json: \(field) does not apply to corpus '\(name)' (only to "), "\(message)")
+            case .count(let r)?:
+                #expect(try Self.refusal(name, key.stringValue, r.upperBound) == nil)
+                #expect(
+                    try Self.refusal(name, key.stringValue, r.upperBound + 1)
+                        == "x.json: \(field) must be a whole number from \(r.lowerBound) to \(r.upperBound), got \(r.upperBound + 1)")
+            case .oneOf(let words)?:
+                #expect(try Self.refusal(name, key.stringValue, words[0]) == nil)
+                #expect(try Self.refusal(name, key.stringValue, "nope")?.hasSuffix(", got 'nope'") == true)
+            case .any?:
+                continue
+            }
+        }
+    }
+
+    @Test func theCorporaTableNamesEveryOption() {
+        let table = RegistryTables.corpora()
+        #expect(
+            table.contains(
+                "| `clinc150` | intent utterances, 150 intents in 10 domains (intent or domain level) | `split` (train, val, test), "))
+        #expect(table.contains("`maxItems` (2…10000000)"))
+    }
+}
+
 /// A command's options are spelled in its help and in its declaration: the two must name the same options, so `--help`
 /// cannot drift from what the command accepts (a lookup of an undeclared one is caught by `Arguments` in debug builds).
 @Suite struct CommandHelpTests {

@@ -75,3 +75,21 @@ package enum AtomicFile {
         try write(Data(text.utf8), to: path)
     }
 }
+
+/// The files one run writes: each at most once, checked (two inputs that would give one file name are an error, never an
+/// overwrite).
+package struct OutputFiles {
+    package private(set) var written: [String] = []
+    private var seen: Set<String> = []
+
+    package init() {}
+
+    /// Writes `text` to `path` atomically, unless this run has written `path` already.
+    package mutating func write(_ text: String, to path: String) throws {
+        guard seen.insert(path).inserted else {
+            throw ThemeLabError.input("\(path) would be written twice in one run: two inputs share its name (give one an 'as' name)")
+        }
+        try AtomicFile.write(text, to: path)
+        written.append(path)
+    }
+}

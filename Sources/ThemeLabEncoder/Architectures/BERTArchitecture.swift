@@ -3,6 +3,7 @@ import ThemeLabCore
 /// BERT (Devlin et al. 2019; transformers' `BertModel`): word + position + token-type (0) embeddings, positions from 0.
 package struct BERTArchitecture: EncoderArchitecture {
     package static let modelTypes = ["bert"]
+    package static let summary = "word, position and token-type embeddings; positions from 0"
     package let name = "BERT"
     package let shape: EncoderShape
 

@@ -4,6 +4,7 @@ import ThemeLabCore
 /// tensor names (`q_lin`, `sa_layer_norm`, `ffn.lin1`, …) and sizes (`dim`, `n_layers`, `hidden_dim`), LayerNorm ε 1e-12.
 package struct DistilBERTArchitecture: EncoderArchitecture {
     package static let modelTypes = ["distilbert"]
+    package static let summary = "BERT without token types, its own tensor names"
     package let name = "DistilBERT"
     package let shape: EncoderShape
 

@@ -8,6 +8,8 @@ import ThemeLabCore
 package protocol EncoderArchitecture: Sendable {
     /// config.json's `model_type` values it reads.
     static var modelTypes: [String] { get }
+    /// One line for docs: what it is and what sets it apart.
+    static var summary: String { get }
     /// Reads the sizes from config.json (`file` names it in errors).
     init(config: ConfigurationFile) throws
     /// "BERT", for `themelab env`.

@@ -5,6 +5,7 @@ import ThemeLabCore
 /// attention scores (`RelativeAttentionBias`).
 package struct MPNetArchitecture: EncoderArchitecture {
     package static let modelTypes = ["mpnet"]
+    package static let summary = "no token types, positions from 2, a relative-position bias on attention scores"
     package let name = "MPNet"
     package let shape: EncoderShape
     package let relativeAttention: RelativeAttentionBias?

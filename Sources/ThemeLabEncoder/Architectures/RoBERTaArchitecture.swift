@@ -5,6 +5,7 @@ import ThemeLabCore
 /// unpadded sentence) and a token-type table of one row.
 package struct RoBERTaArchitecture: EncoderArchitecture {
     package static let modelTypes = ["roberta", "xlm-roberta"]
+    package static let summary = "BERT's layers; positions numbered after the padding id; XLM-RoBERTa too"
     package let name: String
     package let shape: EncoderShape
     package let paddingId: Int

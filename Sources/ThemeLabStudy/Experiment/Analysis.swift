@@ -13,6 +13,9 @@ package struct Analysis {
     package var log: (String) -> Void = { _ in }
     /// Moves every vector by one unit in the last place before anything else (the fragility check); nil: as given.
     package var perturbation: LastBitPerturbation?
+    /// Whether each row keeps which entries form its groups (`GroupingOutcome.members`): the corpus's own analysis, not
+    /// its replicates.
+    package var keepsMembers = true
 
     package init(settings: AnalysisSettings) { self.settings = settings }
 
@@ -26,7 +29,7 @@ package struct Analysis {
         }
         let (spaces, rules, groupings) = (settings.spaces, settings.rules, settings.groupings)
         let labels = corpus.labelIndices()
-        var notes: [String] = []
+        var notes = corpus.notes
         if labels == nil { notes.append("no labels: distributions and thresholds only; no recovery metrics, no label-informed rules") }
         let topics = labels.map { Int($0.max()!) + 1 }
         if topics == 1 { notes.append("one topic: every pair is related; unrelated statistics and AUC are N/A") }
@@ -49,7 +52,7 @@ package struct Analysis {
         }
         return CorpusAnalysis(
             corpus: .init(name: corpus.name, items: n, topics: topics, labeled: labels != nil, relatedPairShare: corpus.relatedPairShare),
-            source: source, dimensions: vectors.cols, spaces: results, notes: notes)
+            source: source, dimensions: vectors.cols, spaces: results, notes: notes, items: keepsMembers ? corpus.items : nil)
     }
 
     /// `run` on each input (nil in, nil out), two at a time when the machine has the cores and the
@@ -81,7 +84,11 @@ package struct Analysis {
         let pass = PassPlan(needs: needs, exactHistogramPairLimit: settings.exactHistogramPairLimit).run(x, labels: labels, engine: engine)
         let thresholds = try thresholdOutcomes(rules.filter { !$0.isLabelInformed || labels != nil }, pass)
         let request = GroupingRequest(target: .ownCuts, order: order, labels: labels, shuffles: settings.shuffles, seed: settings.seed)
-        let rows = try groupingRows(groupings, thresholds: thresholds, topics: topics, request: request, pass)
+        var rows = try groupingRows(groupings, thresholds: thresholds, topics: topics, request: request, pass)
+        for k in rows.indices {
+            if keepsMembers, let labels = rows[k].partition { rows[k].members = GroupMembers(labels: labels, vectors: x) }
+            rows[k].partition = nil
+        }
         let ceilings = try labels.map { try self.ceilings(groupings, rows: rows, topics: $0, request: request, pass) } ?? []
         let distribution = pass.distribution
         var statistics: [PairClass: PairStatistics] = [:]

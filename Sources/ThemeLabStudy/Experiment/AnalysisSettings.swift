@@ -21,11 +21,13 @@ package struct AnalysisSettings: Codable, Sendable, Equatable {
     /// Above this many pairs Otsu and Kittler–Illingworth read their histogram off the fine
     /// one (a pair within 3.1e-5 of a bin edge may land one bin off) instead of a second pass.
     package var exactHistogramPairLimit: Int = 1_250_000_000
+    /// Whether `ablate` writes which entries form each group (`assignments/`; the field `assignments`, default no).
+    package var assignments: Bool?
 
     package init() {}
 
     package enum CodingKeys: String, CodingKey {
-        case spaces, thresholds, groupings, shuffles, seed, replicates, exactHistogramPairLimit
+        case spaces, thresholds, groupings, shuffles, seed, replicates, exactHistogramPairLimit, assignments
     }
 
     /// Defaults for what `decoder` leaves out (an experiment file's top level), every field from a results file.
@@ -38,6 +40,7 @@ package struct AnalysisSettings: Codable, Sendable, Equatable {
         seed = try c.decodeIfPresent(UInt64.self, forKey: .seed) ?? seed
         replicates = try c.decodeIfPresent(Int.self, forKey: .replicates)
         exactHistogramPairLimit = try c.decodeIfPresent(Int.self, forKey: .exactHistogramPairLimit) ?? exactHistogramPairLimit
+        assignments = try c.decodeIfPresent(Bool.self, forKey: .assignments)
     }
 
     package func encode(to encoder: Encoder) throws {
@@ -49,13 +52,14 @@ package struct AnalysisSettings: Codable, Sendable, Equatable {
         try c.encode(seed, forKey: .seed)
         try c.encodeIfPresent(replicates, forKey: .replicates)
         try c.encode(exactHistogramPairLimit, forKey: .exactHistogramPairLimit)
+        try c.encodeIfPresent(assignments, forKey: .assignments)
     }
 
     /// Equal when they name the same spaces, rules and groupings and agree on the rest.
     package static func == (a: AnalysisSettings, b: AnalysisSettings) -> Bool {
         a.spaces == b.spaces && a.rules.map(\.name) == b.rules.map(\.name) && a.groupings.map(\.name) == b.groupings.map(\.name)
-            && (a.shuffles, a.seed, a.replicates, a.exactHistogramPairLimit) == (
-                b.shuffles, b.seed, b.replicates, b.exactHistogramPairLimit
+            && (a.shuffles, a.seed, a.replicates, a.exactHistogramPairLimit, a.assignments) == (
+                b.shuffles, b.seed, b.replicates, b.exactHistogramPairLimit, b.assignments
             )
     }
 }

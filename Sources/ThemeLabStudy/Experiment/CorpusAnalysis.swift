@@ -25,6 +25,10 @@ package struct CorpusAnalysis: Codable, Sendable {
     package var notes: [String]
     /// How the replicates behind every estimate were drawn (nil: one sample).
     package var replicates: ReplicateSet?
+    /// The items, with the rows' `members` (the corpus's own analysis only); not written into the results JSON.
+    package var items: [CorpusItem]?
+
+    package enum CodingKeys: String, CodingKey { case corpus, source, dimensions, spaces, notes, replicates }
 }
 
 package struct SpaceAnalysis: Codable, Sendable {
@@ -100,6 +104,14 @@ package struct GroupingOutcome: Codable, Sendable, Equatable {
     /// Groupings that leave items out (HDBSCAN): how many, and the recovery without them. The
     /// headline `recovery` counts each noise item as a group of its own.
     package var noise: NoiseOutcome?
+    /// The cut's partition until the analysis turns it into `members` (or drops it, for a replicate); not written.
+    package var partition: [Int32]?
+    /// Which entries form each group (the corpus's own analysis only); not written into the results JSON.
+    package var members: GroupMembers?
+
+    package enum CodingKeys: String, CodingKey {
+        case grouping, rule, threshold, labelInformed, groups, recovery, spread, note, replicates, replicateARI, noise
+    }
 }
 
 extension GroupingOutcome {
@@ -109,7 +121,8 @@ extension GroupingOutcome {
         self.init(
             grouping: grouping, rule: t?.rule, threshold: t?.value, labelInformed: labelInformed || (t?.labelInformed ?? false),
             groups: grouped.map { Set($0).count }, recovery: grouped.flatMap { a in topics.map { Recovery(topics: $0, groups: a) } },
-            spread: cut.spread, note: cut.note, noise: cut.labels.flatMap { NoiseOutcome(labels: $0, topics: topics) })
+            spread: cut.spread, note: cut.note, noise: cut.labels.flatMap { NoiseOutcome(labels: $0, topics: topics) },
+            partition: cut.labels)
     }
 }
 

@@ -53,6 +53,7 @@ package struct ExperimentPlan: Decodable, Sendable {
 
     package enum Keys: String, CodingKey, CaseIterable {
         case name, description, corpora, encoders, spaces, thresholds, groupings, shuffles, seed, replicates, resample, gate
+        case assignments
     }
 
     package init(from decoder: Decoder) throws {
@@ -84,21 +85,32 @@ package struct ExperimentPlan: Decodable, Sendable {
     package static func decode(_ data: Data, _ object: [String: Any], path: String) throws -> ExperimentPlan {
         var plan = try ExperimentSchema.decode(ExperimentPlan.self, data, object, path: path, keys: Keys.self, topLevel: "an experiment")
         plan.file = path
+        let folder = ExperimentSchema.folder(of: path)
+        plan.corpora = plan.corpora.map { $0.resolved(against: folder) }
+        plan.encoders = plan.encoders.map { e in
+            var e = e
+            (e.embeddings, e.model) = (
+                e.embeddings.map { resolve($0, against: folder) }, e.modelFolder.map { resolve($0, against: folder) }
+            )
+            return e
+        }
         try plan.validate(source: .experiment(path))
         return plan
     }
 
     /// An experiment's name becomes a folder under results/ and a Slurm job name: a plain file name, nothing that could
     /// leave it. Checked scalar by scalar (a regular expression's `$` also matches before a final line break).
-    package static func checkName(_ name: String, source: ParameterSource) throws {
+    package static func checkName(
+        _ name: String, source: ParameterSource, field: String = "name", names what: String = "the results folder"
+    ) throws {
         let scalars = Array(name.unicodeScalars)
         func plain(_ c: Unicode.Scalar) -> Bool { c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c)) }
         guard (1...64).contains(scalars.count), plain(scalars[0]), scalars.allSatisfy({ plain($0) || "._-".unicodeScalars.contains($0) })
         else {
             throw source.error(
-                "name",
-                "must be 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit (it names the results "
-                    + "folder); got \(String(reflecting: name))")
+                field,
+                "must be 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit (it names \(what)); "
+                    + "got \(String(reflecting: name))")
         }
     }
 
@@ -112,8 +124,12 @@ package struct ExperimentPlan: Decodable, Sendable {
             if encoder.embeddings != nil && (encoder.model != nil || encoder.layers != nil) {
                 throw source.error("encoders[\(i)].embeddings", "replaces the encoder: give embeddings, or model and layers, not both")
             }
+            if let j = encoders[..<i].firstIndex(of: encoder) {
+                throw source.error("encoders[\(i)]", "repeats encoders[\(j)]: its analyses would carry the same names")
+            }
             guard let layers = encoder.layers else { continue }
             guard !layers.isEmpty else { throw source.error("encoders[\(i)].layers", "is empty: nothing would be computed") }
+            if Set(layers).count < layers.count { throw source.error("encoders[\(i)].layers", "names a layer twice") }
             for (j, layer) in layers.enumerated() { try source.check(layer, in: Validation.layer, "encoders[\(i)].layers[\(j)]") }
         }
         try Validation.check(settings, source: source)
@@ -206,6 +222,7 @@ package struct ExperimentPlan: Decodable, Sendable {
         let source = file.map(ParameterSource.experiment) ?? .commandLine
         let selected = try corpusIndices(in: shard)
         let loaded = try selected.map { try DatasetRegistry.load(corpora[$0], dataDirectory: environment.dataDirectory) }
+        try refuseSharedNames(zip(selected, loaded).map { ($0, $1.corpus.name) }, source: source)
         let (given, models) = try givenVectorsAndModels(of: loaded, source: source)
         try checkInputs(of: loaded, given: given, models: models, source: source)
 
@@ -229,6 +246,23 @@ package struct ExperimentPlan: Decodable, Sendable {
             perCorpus.append(sources.count)
         }
         return (try results(analyses, files: files, modelHash: modelHash, environment), perCorpus)
+    }
+
+    /// Refuses, before any work, two corpora whose names (or file-name forms, which name plots and assignment files) are
+    /// one: their rows, plots and baseline keys would collide. `named` holds each corpus's index and loaded name.
+    package func refuseSharedNames(_ named: [(index: Int, name: String)], source: ParameterSource) throws {
+        var first: [String: Int] = [:]
+        for (k, name) in named {
+            guard let j = first[fileNameSlug(name)] else {
+                first[fileNameSlug(name)] = k
+                continue
+            }
+            func input(_ i: Int) -> String { corpora[i].path ?? corpora[i].name }
+            throw source.error(
+                "corpora[\(k)]",
+                "is named '\(name)' as corpora[\(j)] is (\(input(j)), \(input(k))): their results would collide; give one an "
+                    + "\"as\" name")
+        }
     }
 
     /// The vectors of each encoder that names embeddings, and the configuration of each model that will embed a
@@ -299,6 +333,7 @@ package struct ExperimentPlan: Decodable, Sendable {
         analysis.perturbation = environment.perturbation
         var replicateAnalysis = analysis
         replicateAnalysis.settings.shuffles = 0
+        replicateAnalysis.keepsMembers = false
         replicateAnalysis.log = { _ in }
         return (analysis, replicateAnalysis)
     }

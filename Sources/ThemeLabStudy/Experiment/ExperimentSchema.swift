@@ -99,6 +99,9 @@ package enum ExperimentSchema {
         }
     }
 
+    /// The folder an experiment file's relative paths are read against: the file's own.
+    package static func folder(of path: String) -> String { URL(fileURLWithPath: path).deletingLastPathComponent().path }
+
     /// A field's value, or each element of its list, with its path.
     private static func elements(_ value: Any?, at path: String) -> [(path: String, value: Any)] {
         guard let value else { return [] }
@@ -143,13 +146,16 @@ extension CorpusSpec.CodingKeys: SchemaKey {
     package var option: String? {
         switch self {
         case .name, .path: "--corpus"
+        case .idColumn: "--id-column"
+        case .textColumn: "--text-column"
+        case .labelColumn: "--label-column"
         case .split, .level, .intents: "--\(stringValue)"
         case .perIntent: "--per-intent"
         case .includeOutOfScope: "--out-of-scope"
         case .seed: "--corpus-seed"
         case .minimumTopicSize: "--minimum-topic-size"
         case .maxItems: "--max-items"
-        case .generator, .resample: nil
+        case .generator, .resample, .as: nil
         }
     }
     package var holdsWholeNumbers: Bool { [.intents, .perIntent, .seed, .minimumTopicSize, .maxItems].contains(self) }
@@ -158,17 +164,6 @@ extension CorpusSpec.CodingKeys: SchemaKey {
         case .generator: SyntheticVectors.CodingKeys.self
         case .resample: Resampling.Keys.self
         default: nil
-        }
-    }
-    /// The corpora the field applies to (nil: every corpus).
-    package var corpora: Set<String>? {
-        switch self {
-        case .name, .resample: nil
-        case .path: ["file"]
-        case .split, .level, .intents, .perIntent, .includeOutOfScope: ["clinc150"]
-        case .minimumTopicSize, .maxItems: ["wordnet-domains", "wordnet-lexnames"]
-        case .generator: ["synthetic"]
-        case .seed: ["clinc150", "wordnet-domains", "wordnet-lexnames", "synthetic"]
         }
     }
 }

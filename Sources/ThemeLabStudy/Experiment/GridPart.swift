@@ -25,6 +25,10 @@ package struct GridPart: Codable, Sendable {
 
     /// Runs one shard of `plan` (read from `planPath`).
     package static func run(_ plan: ExperimentPlan, planPath: String, shard: PairShard, in environment: RunEnvironment) throws -> GridPart {
+        if plan.settings.assignments == true {
+            throw ParameterSource.experiment(planPath).error(
+                "assignments", "are written by a whole run, not carried by shards: run `themelab ablate` without --shard")
+        }
         let corpora = try plan.corpusIndices(in: shard)
         let (results, perCorpus) = try plan.runCounting(in: environment, shard: shard)
         return GridPart(

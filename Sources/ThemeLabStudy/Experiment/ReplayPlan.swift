@@ -151,6 +151,12 @@ package struct ReplayPlan: Decodable, Sendable {
         }
         var plan = try ExperimentSchema.decode(ReplayPlan.self, data, object, path: path, keys: Keys.self, topLevel: "a replay experiment")
         plan.file = path
+        let folder = ExperimentSchema.folder(of: path)
+        plan.journals = plan.journals.map { j in
+            var j = j
+            (j.corpus, j.embeddings) = (j.corpus.resolved(against: folder), j.embeddings.map { resolve($0, against: folder) })
+            return j
+        }
         try plan.validate(source: .experiment(path))
         return plan
     }

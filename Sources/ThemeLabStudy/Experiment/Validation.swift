@@ -55,10 +55,6 @@ package struct ParameterSource: Sendable {
 /// corpus is embedded or any pass starts. (A neighbour rule whose k is not below a corpus's size is
 /// not refused, since a grid spans corpora of many sizes: `Analysis` reports its cells N/A with a note.)
 package enum Validation {
-    package static let intents = 1...150
-    package static let perIntent = 1...100_000
-    package static let maxItems = 2...10_000_000
-    package static let minimumTopicSize = 1...1_000_000
     package static let shuffles = 0...1000
     package static let layer = 0...1000
     package static let dimensions = 1...65_536
@@ -67,31 +63,35 @@ package enum Validation {
     /// Generator weights: a, σₐ, b, s.
     package static let weight = 0.0...1e6
 
-    /// Names, and bounds that need no input.
+    /// Names, and bounds that need no input: each field the corpus's registry entry declares, with the values it may
+    /// hold (`CorpusOption`); a field it does not take is refused naming the corpora that do.
     package static func check(_ spec: CorpusSpec, at path: String, source: ParameterSource) throws {
-        guard spec.name == "file" || DatasetRegistry.entries.contains(where: { $0.name == spec.name }) else {
+        guard let entry = DatasetRegistry.entry(spec.name) else {
             throw source.error(
                 "\(path).name",
                 "is '\(spec.name)', not a known corpus (\(DatasetRegistry.entries.map(\.name).joined(separator: ", ")), or file)")
         }
         let given = try JSONSerialization.jsonObject(with: JSONEncoder().encode(spec)) as? [String: Any] ?? [:]
-        for key in CorpusSpec.CodingKeys.allCases where given[key.stringValue] != nil {
-            guard let corpora = key.corpora, !corpora.contains(spec.name) else { continue }
-            throw source.error(
-                "\(path).\(key.stringValue)",
-                "does not apply to corpus '\(spec.name)' (only to \(corpora.sorted().joined(separator: ", ")))")
+        if let name = spec.as { try ExperimentPlan.checkName(name, source: source, field: "\(path).as", names: "the corpus in results") }
+        for key in [CorpusSpec.CodingKeys.idColumn, .textColumn, .labelColumn] {
+            guard let column = given[key.stringValue] as? String else { continue }
+            if column.isEmpty || column.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                throw source.error("\(path).\(key.stringValue)", "must be a column name: not empty, no control characters")
+            }
+        }
+        for key in CorpusSpec.CodingKeys.allCases where ![.name, .resample, .as].contains(key) {
+            guard let value = given[key.stringValue] else { continue }
+            guard let option = entry.options[key] else {
+                let takers = DatasetRegistry.corpora(taking: key).sorted().joined(separator: ", ")
+                throw source.error("\(path).\(key.stringValue)", "does not apply to corpus '\(spec.name)' (only to \(takers))")
+            }
+            if let why = option.problem(value) { throw source.error("\(path).\(key.stringValue)", why) }
         }
         if spec.name == "file" && spec.path == nil { throw source.error("\(path).path", "is missing (corpus 'file' needs a path)") }
-        if let v = spec.split, !["train", "val", "test"].contains(v) {
-            throw source.error("\(path).split", "must be train, val or test, got '\(v)'")
+        if let file = spec.path, !FileManager.default.fileExists(atPath: file) {
+            let read = source.file == nil ? "" : " (relative paths are read from the experiment file's folder)"
+            throw source.error("\(path).path", "names no file: \(file)\(read)")
         }
-        if let v = spec.level, !["intent", "domain"].contains(v) {
-            throw source.error("\(path).level", "must be intent or domain, got '\(v)'")
-        }
-        if let v = spec.intents { try source.check(v, in: intents, "\(path).intents") }
-        if let v = spec.perIntent { try source.check(v, in: perIntent, "\(path).perIntent") }
-        if let v = spec.maxItems { try source.check(v, in: maxItems, "\(path).maxItems") }
-        if let v = spec.minimumTopicSize { try source.check(v, in: minimumTopicSize, "\(path).minimumTopicSize") }
         if let g = spec.generator { try check(g, at: "\(path).generator", source: source) }
     }
 
