@@ -91,13 +91,14 @@ let analyzeCommand = Command(
         try CommandPaths(reads: try plan.inputFiles(dataDirectory: args["data-dir"]), writes: writes.map { ($0, .file) }).check()
     }
     let progress = io.progress("embed")
-    var result = try plan.run(
-        in: RunEnvironment(dataDirectory: args["data-dir"], command: io.commandLine, log: io.note, progress: progress.update))
+    var environment = RunEnvironment(dataDirectory: args["data-dir"], command: io.commandLine, log: io.note, progress: progress.update)
+    environment.keepsMembers = true
+    var result = try plan.run(in: environment)
     progress.finish()
     result.name = "analysis of \(result.analyses.first?.corpus.name ?? corpusPath)"
     if let out = args["out"] { try result.write(folder: out, stem: "analysis") }
     if let path = args["assignments"] {
-        try AtomicFile.write(try AssignmentsReport.render(result.analyses.flatMap(AssignmentsReport.rows), for: path), to: path)
+        try AtomicFile.write(try AssignmentsReport.render(try result.analyses.flatMap(AssignmentsReport.rows), for: path), to: path)
     }
     if args.flag("json") {
         io.print(try JSONOutput.string(result), terminator: "")

@@ -21,10 +21,15 @@ let checkCommand = Command(
         tolerance names that the results row has and its row lacks, fails too, unless the
         baseline's "ungated" list names the row. The last line counts the rows and figures
         compared. The baseline is a results file with a "tolerances" object (metric → allowed
-        drop; "threshold" → allowed move). --write-baseline makes one from results. A tolerance
-        names ari (required), nmi, homogeneity, completeness, v_measure, pair_precision,
-        pair_recall, pair_f1, purity or threshold, each from 0 to 0.5; a baseline with no rows, or
-        none with an ARI, is refused.
+        drop; "threshold" → allowed move). --write-baseline makes one from results, refusing
+        results with a row twice: every tolerance starts at 1e-6 (ari, nmi, v_measure, pair_f1,
+        threshold) and --tolerance changes or adds ari, nmi, homogeneity, completeness,
+        v_measure, pair_precision, pair_recall, pair_f1, purity or threshold, each from 0 to 0.5
+        (the note lists them all, defaults marked). A baseline without an ari tolerance, with no
+        rows, or none with an ARI, is refused. A failed check also lists the inputs whose
+        checksums differ from the baseline's. Rows are keyed corpus | source | space | rule |
+        grouping, the rule "k=topics" for a label-informed reference and "own cuts" for a
+        grouping that chooses its own cuts.
         A baseline made under the canonical arithmetic refuses results made under another
         kernel (THEMELAB_KERNEL=native) unless --allow-native is given.
         """,
@@ -69,5 +74,10 @@ let checkCommand = Command(
     }
     io.print("check failed: \(outcome.failures.count) regression(s) in \(resultsPath) (\(compared))")
     for f in outcome.failures { io.print("  " + f) }
+    let changed = RegressionCheck.changedInputs(results: results.provenance, baseline: baseline.provenance)
+    if !changed.isEmpty {
+        io.print("inputs that differ from the baseline's (a likely cause):")
+        for line in changed { io.print("  " + line) }
+    }
     throw ExitStatus(status: 1)
 }

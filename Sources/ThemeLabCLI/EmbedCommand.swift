@@ -46,11 +46,13 @@ let embedCommand = Command(
     let progress = io.progress("embed")
     let start = Date()
     var vectors: Matrix
+    var embedded = texts.count
     if args.flag("no-cache") {
         vectors = try encoder.embed(texts, layer: layer, progress: progress.update)
     } else {
         var cache = try EmbeddingCache(encoder: encoder, layer: layer)
         if let warning = cache.warning { io.note(warning) }
+        embedded = cache.uncached(texts).count
         vectors = try encoder.embed(texts, layer: layer, cache: &cache, progress: progress.update)
     }
     progress.finish()
@@ -65,8 +67,14 @@ let embedCommand = Command(
         items: vectors.rows, dimensions: vectors.cols)
     // Both or neither: vectors never lie on disk without the record of where they came from.
     try AtomicFile.write([(NPY.encode(vectors), out), (try JSONOutput.encode(record), out + ".json")])
-    let rate = String(format: "%.1f s, %.0f sentences/s", seconds, Double(texts.count) / seconds)
-    io.note("wrote \(out): \(vectors.rows) × \(vectors.cols), layer \(layer)\(normalize ? ", normalised" : "") (encoding \(rate))")
+    // A rate only over texts the model ran: a cache read is no encoding speed.
+    let rate =
+        embedded == 0
+        ? "every text read from the embedding cache"
+        : "encoded \(embedded) text\(embedded == 1 ? "" : "s") in "
+            + String(format: "%.1f s, %.0f sentences/s", seconds, Double(embedded) / seconds)
+            + (embedded < texts.count ? "; \(texts.count - embedded) from the cache" : "")
+    io.note("wrote \(out): \(vectors.rows) × \(vectors.cols), layer \(layer)\(normalize ? ", normalised" : "") (\(rate))")
 }
 
 /// The provenance sidecar of an embeddings file.

@@ -135,13 +135,20 @@ package struct EmbeddingCache {
     }
 }
 
+extension EmbeddingCache {
+    /// The distinct texts of `texts` not cached, in byte order: what an `embed` through the cache runs through the model.
+    package func uncached(_ texts: [String]) -> [String] {
+        // Distinct by bytes: Swift's String equality would merge canonically equivalent texts.
+        var seen = Set<Data>()
+        return texts.filter { vector(for: $0) == nil && seen.insert(Data($0.utf8)).inserted }
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+}
+
 extension SentenceEncoder {
     /// `embed` through the cache: only texts not cached are run through the model.
     package func embed(_ texts: [String], layer: Int, cache: inout EmbeddingCache, progress: ((Int, Int) -> Void)? = nil) throws -> Matrix {
-        // Distinct by bytes: Swift's String equality would merge canonically equivalent texts.
-        var seen = Set<Data>()
-        let missing = texts.filter { cache.vector(for: $0) == nil && seen.insert(Data($0.utf8)).inserted }
-            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let missing = cache.uncached(texts)
         if !missing.isEmpty {
             let fresh = try embed(missing, layer: layer, progress: progress)
             for (r, text) in missing.enumerated() { cache.store(Array(fresh.row(r)), for: text) }

@@ -11,7 +11,7 @@ import ThemeLabStudy
 package enum AnalysisReport {
     /// One section per corpus × source: distributions, separation, and the threshold × grouping
     /// table (ARI, pair F1 and group count per cell; the best ARI per grouping in bold, among
-    /// label-free rules; label-informed rows marked †).
+    /// label-free rules, by the replicate mean when there are replicates; label-informed rows marked †).
     package static func markdown(_ a: CorpusAnalysis, heading: String = "##") -> String {
         var out = "\(heading) \(a.corpus.name) — \(a.source)\n\n"
         out += "\(a.corpus.items) items"
@@ -20,7 +20,7 @@ package enum AnalysisReport {
         out += ", d = \(a.dimensions).\n"
         if let r = a.replicates {
             out +=
-                "\nReplicates: \(r.count) (\(r.scheme); \(formatShort(r.items.mean)) items on average). A figure in brackets is the "
+                "\nReplicates: \(r.count) (\(r.scheme); \(formatCount(r.items.mean)) items on average). A figure in brackets is the "
                 + "\(r.interval) of that figure; the figure before it is this corpus's own.\n"
         }
         for note in a.notes { out += "\nNote: \(note).\n" }
@@ -57,7 +57,7 @@ package enum AnalysisReport {
         out += "|---|---|" + String(repeating: "---|", count: groupings.count) + "\n"
         var best: [GroupingKey: Double] = [:]
         for g in s.groupings where !g.labelInformed && g.rule != nil {
-            if let ari = g.recovery?.ari { best[g.grouping] = max(best[g.grouping] ?? -.infinity, ari) }
+            if let ari = rankedARI(g) { best[g.grouping] = max(best[g.grouping] ?? -.infinity, ari) }
         }
         for t in s.thresholds { out += thresholdRow(t, s, groupings: groupings, best: best) }
         return out
@@ -73,7 +73,7 @@ package enum AnalysisReport {
                 cells.append("")
                 continue
             }
-            cells.append(cell(o, bold: !o.labelInformed && o.recovery?.ari == best[g]))
+            cells.append(cell(o, bold: !o.labelInformed && rankedARI(o) == best[g]))
         }
         return
             "| \(t.rule)\(t.labelInformed ? " †" : "") | \(withInterval(t.value.map(formatFigure) ?? "n/a", t.replicates)) | "
@@ -130,10 +130,17 @@ package enum AnalysisReport {
             }.joined(separator: "; ") + ".\n"
     }
 
+    /// The ARI a table ranks a cell by: the mean over replicates when there are replicates, else the corpus's own.
+    static func rankedARI(_ o: GroupingOutcome) -> Double? { o.replicates?[.ari]?.mean ?? o.recovery?.ari }
+
     package static func cell(_ o: GroupingOutcome, bold: Bool) -> String {
         if let note = o.note, o.groups == nil { return "n/a (\(note))" }
         guard let r = o.recovery else { return o.groups.map { "\($0) groups" } ?? "n/a" }
-        let ari = withInterval(bold ? "**\(formatFigure(r.ari))**" : formatFigure(r.ari), o.replicates?[.ari])
+        // Bold marks the figure the table ranks by: the replicate mean when there is one, else the own draw.
+        func marked(_ text: String) -> String { bold ? "**\(text)**" : text }
+        let ari =
+            o.replicates?[.ari].map { "\(marked(formatShort($0.mean))) \(formatInterval($0)) (own draw \(formatFigure(r.ari)))" }
+            ?? marked(formatFigure(r.ari))
         return "\(ari) / \(r.pairF1.map(formatFigure) ?? "n/a") / \(r.groups)"
     }
 

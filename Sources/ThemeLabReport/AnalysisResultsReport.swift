@@ -23,13 +23,22 @@ extension AnalysisResults {
     /// (STEM-comparisons.json, .csv, .md).
     /// The files `write(folder:stem:)` may write, for `CommandPaths`.
     package static func files(folder: String, stem: String) -> [String] {
-        [".json", ".md", ".csv", "-comparisons.json", "-comparisons.csv", "-comparisons.md"].map { "\(folder)/\(stem)\($0)" }
+        [".json", ".md", ".csv", "-comparisons.json", "-comparisons.csv", "-comparisons.md", "-regret.md", "-recommendation.json"].map {
+            "\(folder)/\(stem)\($0)"
+        }
     }
 
     package func write(folder: String, stem: String) throws {
         try AtomicFile.write(try JSONOutput.encode(self), to: "\(folder)/\(stem).json")
         try AtomicFile.write(markdown(), to: "\(folder)/\(stem).md")
         try AtomicFile.write(AnalysisReport.tidyCSV(analyses), to: "\(folder)/\(stem).csv")
+        if let regret = regretMarkdown(), let space = recommendationSpace {
+            try AtomicFile.write(regret, to: "\(folder)/\(stem)-regret.md")
+            if var file = recommendation(in: space)?.file(study: name) {
+                file.space = space == .centred ? nil : space.description
+                try AtomicFile.write(try JSONOutput.encode(file), to: "\(folder)/\(stem)-recommendation.json")
+            }
+        }
         let families = RuleComparisonFamily.all(self)
         guard !families.isEmpty else { return }
         let file = RuleComparisonFamily.File(provenance: provenance, settings: settings, families: families)

@@ -40,9 +40,19 @@ package enum AssignmentsReport {
 
     package static let csvColumns = ["id", "text", "label", "space", "rule", "grouping", "group", "group_size", "central"]
 
-    /// Every item of every cell that kept its members, cell by cell in the analysis's row order, items in corpus order.
-    package static func rows(_ a: CorpusAnalysis) -> [Row] {
+    /// The most rows one file holds (items × cells): past it the file would not fit in memory, so it is refused.
+    package static let maximumRows = 20_000_000
+
+    /// Every item of every cell that kept its members, cell by cell in the analysis's row order, items in corpus order;
+    /// refused, naming the corpus, past `maximumRows`.
+    package static func rows(_ a: CorpusAnalysis) throws -> [Row] {
         guard let items = a.items else { return [] }
+        let cells = a.spaces.reduce(0) { total, s in total + s.groupings.filter { $0.members != nil }.count }
+        guard items.count * cells <= maximumRows else {
+            throw ThemeLabError.invalid(
+                "assignments of '\(a.corpus.name)': \(items.count) items × \(cells) cells is more than \(maximumRows) rows; "
+                    + "ask for fewer spaces, rules or groupings")
+        }
         var out: [Row] = []
         for s in a.spaces {
             for g in s.groupings {
@@ -62,10 +72,10 @@ package enum AssignmentsReport {
         return out
     }
 
-    /// JSON Lines, keys in a fixed order.
+    /// JSON Lines, keys sorted (so the bytes are the same on every run).
     package static func jsonl(_ rows: [Row]) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try rows.map { String(decoding: try encoder.encode($0), as: UTF8.self) + "\n" }.joined()
     }
 
@@ -86,7 +96,7 @@ package enum AssignmentsReport {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var files = OutputFiles()
         for a in results.analyses {
-            let (rows, stem) = (rows(a), "\(folder)/\(fileNameSlug(a.corpus.name))-\(fileNameSlug(a.source))")
+            let (rows, stem) = (try rows(a), "\(folder)/\(fileNameSlug(a.corpus.name))-\(fileNameSlug(a.source))")
             guard !rows.isEmpty else { continue }
             try files.write(try jsonl(rows), to: stem + ".jsonl")
             try files.write(csv(rows), to: stem + ".csv")

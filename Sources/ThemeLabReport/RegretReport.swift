@@ -9,8 +9,8 @@ import ThemeLabStudy
 
 /// A regret table rendered: Markdown and a plot.
 extension RegretTable {
-    /// Corpus rows, then the worst case over all rows and over `subset` (a label and a filter).
-    package func markdown(subset: (label: String, include: (Row) -> Bool)) -> String {
+    /// Corpus rows, then the worst case over all rows and, when given, over `subset` (a label and a filter).
+    package func markdown(subset: (label: String, include: (Row) -> Bool)? = nil) -> String {
         let searched = rows.first?.ceiling.parameter ?? "threshold"
         var out =
             "| corpus | topics | related share | ceiling ARI † (\(searched)) | " + rules.map(\.description).joined(separator: " | ")
@@ -29,7 +29,7 @@ extension RegretTable {
                         ?? "n/a"
                 }.joined(separator: " | ") + " |\n"
         }
-        for (label, include) in [("all corpora", { (_: Row) in true }), subset] {
+        for (label, include) in [("all corpora", { (_: Row) in true })] + (subset.map { [$0] } ?? []) {
             out +=
                 "| **worst, \(label)** | | | | "
                 + rules.map { rule in
@@ -56,7 +56,7 @@ extension RegretTable {
                 label: rule.description,
                 points: topicCounts.compactMap { t in
                     rows.filter { $0.topics == t }.compactMap { $0.regret[rule] }.max().map { (x: Double(max(t, 1)), y: $0) }
-                }, dashed: !readsMore, band: band)
+                }, dashed: !readsMore, band: band, stroke: rule.rule.map(MethodColours.of) ?? rule.ownCuts.map(MethodColours.of))
         }
         return SVGPlot.lines(
             title: "Worst regret at each topic count — \(grouping), centred space"

@@ -12,10 +12,6 @@ import ThemeLabStudy
 /// Colours: the Okabe–Ito palette, safe for colour-blind readers.
 package enum SVGPlot {
     package static let palette = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
-    /// Colour k of the palette, repeating past its end.
-    package static func paletteColour(_ k: Int) -> String { palette[k % palette.count] }
-    /// Threshold lines: the rest of the palette, then two greys-and-wine Tol colours.
-    package static let thresholdColours = ["#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000", "#999999", "#882255"]
     package static let width = 760.0, height = 420.0
     package static let left = 70.0, right = 200.0, top = 40.0, bottom = 70.0
 
@@ -29,7 +25,7 @@ package enum SVGPlot {
     package static func frame(
         title: String, xLabel: String, yLabel: String, x: ClosedRange<Double>, y: ClosedRange<Double>,
         xTicks: [Double], yTicks: [Double], xText: (Double) -> String = { String(format: "%g", $0) },
-        yText: (Double) -> String = { String(format: "%g", $0 == 0 ? 0 : $0) }
+        yText: (Double) -> String = { String(format: "%g", $0 == 0 ? 0 : $0) }, height: Double = height, bottom: Double = bottom
     ) -> (svg: String, px: (Double) -> Double, py: (Double) -> Double) {
         let plotW = width - left - right
         let plotH = height - top - bottom
@@ -56,18 +52,22 @@ package enum SVGPlot {
         return (s, px, py)
     }
 
-    package static func legend(_ entries: [(label: String, colour: String, dashed: Bool)]) -> String {
+    /// The legend, one entry a line right of the plot; `dash` is an SVG dash pattern ("" solid).
+    package static func legend(_ entries: [(label: String, colour: String, dash: String)]) -> String {
         var s = ""
         for (i, e) in entries.enumerated() {
             let y = top + 10 + Double(i) * 18
             let x = width - right + 14
             s +=
                 "<g class=\"legend\"><line x1=\"\(n(x))\" y1=\"\(n(y))\" x2=\"\(n(x + 22))\" y2=\"\(n(y))\" stroke=\"\(e.colour)\" "
-                + "stroke-width=\"2.5\"\(e.dashed ? " stroke-dasharray=\"5 3\"" : "")/>"
+                + "stroke-width=\"2.5\"\(dashAttribute(e.dash))/>"
             s += "<text x=\"\(n(x + 28))\" y=\"\(n(y + 4))\">\(escape(e.label))</text></g>\n"
         }
         return s
     }
+
+    /// ` stroke-dasharray="…"`, or nothing for a solid line.
+    package static func dashAttribute(_ dash: String) -> String { dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"" }
 
     package static func ticks(_ r: ClosedRange<Double>, count: Int = 5) -> [Double] {
         let raw = (r.upperBound - r.lowerBound) / Double(count)
@@ -102,7 +102,7 @@ package enum SVGPlot {
             yLabel: "share of the class's pairs per bin (width 0.01)", x: lo...hi, y: 0...ymax,
             xTicks: ticks(lo...hi), yTicks: ticks(0...ymax))
         var svg = f.svg
-        var entries: [(String, String, Bool)] = []
+        var entries: [(String, String, String)] = []
         for (k, c) in classes.enumerated() {
             var d = ""
             for (b, v) in shares[k].enumerated() {
@@ -110,20 +110,30 @@ package enum SVGPlot {
                 guard x0 + binWidth >= lo && x0 <= hi else { continue }
                 d += (d.isEmpty ? "M" : "L") + "\(n(f.px(max(x0, lo)))) \(n(f.py(v))) L\(n(f.px(min(x0 + binWidth, hi)))) \(n(f.py(v))) "
             }
-            let colour = paletteColour(k)
+            let colour = MethodColours.of(c)
             svg += "<path class=\"series\" id=\"series-\(c)\" d=\"\(d)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"/>\n"
-            entries.append(("\(c) pairs", colour, false))
+            entries.append(("\(c) pairs", colour, ""))
         }
-        for (i, t) in s.thresholds.enumerated() {
-            guard let v = t.value, v >= lo, v <= hi else { continue }
-            let colour = thresholdColours[i % thresholdColours.count]
+        return svg + thresholdLines(s.thresholds, within: lo...hi, f.px, entries: &entries) + legend(entries) + "</svg>\n"
+    }
+
+    /// A vertical dashed line per rule's threshold within `range`, in the rule's colour (a second rule of one base dashed
+    /// otherwise), each
+    /// named with its value in the legend (never on the plot, where close thresholds would overlap).
+    static func thresholdLines(
+        _ thresholds: [ThresholdOutcome], within range: ClosedRange<Double>, _ px: (Double) -> Double,
+        entries: inout [(String, String, String)]
+    ) -> String {
+        var svg = ""
+        let shown = thresholds.filter { $0.value.map(range.contains) == true }
+        for (t, dash) in zip(shown, MethodColours.dash(shown.map(\.rule.name), MethodColours.ruleDashes)) {
+            let (v, colour) = (t.value!, MethodColours.of(t.rule))
             svg +=
-                "<line class=\"threshold\" id=\"threshold-\(escape(t.rule.name))\" x1=\"\(n(f.px(v)))\" y1=\"\(n(top))\" "
-                + "x2=\"\(n(f.px(v)))\" "
-                + "y2=\"\(n(height - bottom))\" stroke=\"\(colour)\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>\n"
-            entries.append(("\(t.rule)\(t.labelInformed ? " †" : "") = \(formatShort(v))", colour, true))
+                "<line class=\"threshold\" id=\"threshold-\(escape(t.rule.name))\" x1=\"\(n(px(v)))\" y1=\"\(n(top))\" x2=\"\(n(px(v)))\" "
+                + "y2=\"\(n(height - bottom))\" stroke=\"\(colour)\" stroke-width=\"1.5\"\(dashAttribute(dash))/>\n"
+            entries.append(("\(t.rule)\(t.labelInformed ? " †" : "") = \(formatShort(v))", colour, dash))
         }
-        return svg + legend(entries) + "</svg>\n"
+        return svg
     }
 
     /// A recovery metric plotted by `ablation`.
@@ -135,43 +145,112 @@ package enum SVGPlot {
         package var file: String { self == .ari ? "ablation-ari" : "ablation-pair-f1" }
     }
 
-    /// Each rule's ARI or pair F1 per threshold grouping, as grouped bars; with replicates, an error
-    /// bar spans the 95% interval of the replicate mean.
-    package static func ablation(_ s: SpaceAnalysis, corpus: String, source: String, metric: Metric = .ari) -> String {
+    /// Each rule's ARI or pair F1 per threshold grouping, as grouped bars, then the groupings that choose their own
+    /// cuts in a slot of their own. With replicates a bar is the mean over them and its error bar the 95% interval of
+    /// that mean; without, the corpus's own figure and no interval. The line under the plot says which.
+    package static func ablation(
+        _ s: SpaceAnalysis, corpus: String, source: String, metric: Metric = .ari, replicates: Int? = nil
+    ) -> String {
         var groupings: [GroupingKey] = []
         for g in s.groupings where g.rule != nil && !groupings.contains(g.grouping) { groupings.append(g.grouping) }
-        let rules = s.thresholds.map(\.rule)
-        let informed = Set(s.thresholds.filter(\.labelInformed).map(\.rule))
+        let ownCuts = s.groupings.filter { $0.rule == nil && !$0.labelInformed }
+        let slots =
+            s.thresholds.map { ($0.rule.name + ($0.labelInformed ? " †" : ""), Optional($0.rule)) }
+            + (ownCuts.isEmpty ? [] : [("own cuts", nil)])
+        let (h, b) = (height + 50, bottom + 50)
+        let caption =
+            replicates.map { "bars: mean \(metric.rawValue) over \($0) replicates; error bars: 95% interval of that mean" }
+            ?? "bars: this corpus's own \(metric.rawValue) (one draw: no interval)"
         let f = frame(
-            title: "Threshold ablation — \(corpus) — \(source) — \(s.space)", xLabel: "",
-            yLabel: metric.rawValue, x: 0...Double(max(rules.count, 1)), y: -0.1...1, xTicks: [], yTicks: ticks(-0.1...1))
+            title: "Threshold ablation — \(corpus) — \(source) — \(s.space)", xLabel: caption, yLabel: metric.rawValue,
+            x: 0...Double(max(slots.count, 1)), y: -0.1...1, xTicks: [], yTicks: ticks(-0.1...1), height: h, bottom: b)
         var svg = f.svg
-        let slot = (width - left - right) / Double(max(rules.count, 1))
-        let barW = slot * 0.8 / Double(max(groupings.count, 1))
-        for (r, rule) in rules.enumerated() {
+        let slot = (width - left - right) / Double(max(slots.count, 1))
+        // Labels at 45°: neighbours stand slot·sin 45° apart, so a font below that (with line spacing) never overlaps.
+        let font = min(10, slot * 0.707 / 1.25)
+        for (r, (label, rule)) in slots.enumerated() {
             let labelX = left + (Double(r) + 0.5) * slot
             svg +=
-                "<text transform=\"translate(\(n(labelX)) \(n(height - bottom + 10))) rotate(-20)\" text-anchor=\"end\" "
-                + "font-size=\"10\">\(escape(rule.name))\(informed.contains(rule) ? " †" : "")</text>\n"
-            for (g, grouping) in groupings.enumerated() {
-                let row = s.groupings.first { $0.rule == rule && $0.grouping == grouping }
-                guard let ari = row?.recovery?.value(metric.metric) else { continue }
-                let x = left + Double(r) * slot + slot * 0.1 + Double(g) * barW
-                let (y0, y1) = (f.py(max(ari, 0)), f.py(min(ari, 0)))
-                svg +=
-                    "<rect class=\"bar\" data-rule=\"\(escape(rule.name))\" data-grouping=\"\(grouping)\" x=\"\(n(x))\" y=\"\(n(y0))\" "
-                    + "width=\"\(n(barW * 0.9))\" height=\"\(n(max(y1 - y0, 0.5)))\" fill=\"\(paletteColour(g))\"/>\n"
-                if let e = row?.replicates?[metric.metric] {
-                    let (cx, lo, hi) = (x + barW * 0.45, f.py(max(e.low, -0.1)), f.py(min(e.high, 1)))
-                    svg +=
-                        "<path class=\"error-bar\" data-rule=\"\(escape(rule.name))\" data-grouping=\"\(grouping)\" data-low=\"\(e.low)\" "
-                        + "data-high=\"\(e.high)\" d=\"M\(n(cx)) \(n(lo)) L\(n(cx)) \(n(hi)) M\(n(cx - 2)) \(n(lo)) L\(n(cx + 2)) \(n(lo)) "
-                        + "M\(n(cx - 2)) \(n(hi)) L\(n(cx + 2)) \(n(hi))\" stroke=\"#222\" stroke-width=\"1\" fill=\"none\"/>\n"
-                }
+                "<text class=\"slot-label\" transform=\"translate(\(n(labelX)) \(n(h - b + 10))) rotate(-45)\" text-anchor=\"end\" "
+                + "font-size=\"\(n(font))\">\(escape(label))</text>\n"
+            let rows =
+                rule.map { rule in groupings.map { g in s.groupings.first { $0.rule == rule && $0.grouping == g } } }
+                ?? ownCuts.map { Optional($0) }
+            for (k, row) in rows.enumerated() {
+                guard let row, let bar = barValue(row, metric, replicates: replicates) else { continue }
+                let x = left + Double(r) * slot + slot * 0.1 + Double(k) * slot * 0.8 / Double(max(rows.count, 1))
+                svg += ablationBar(row, bar, x: x, width: slot * 0.8 / Double(max(rows.count, 1)), py: f.py, slot: label)
             }
         }
         svg += "<line x1=\"\(n(left))\" y1=\"\(n(f.py(0)))\" x2=\"\(n(width - right))\" y2=\"\(n(f.py(0)))\" stroke=\"#444\"/>\n"
-        return svg + legend(groupings.enumerated().map { ($0.element.name, paletteColour($0.offset), false) }) + "</svg>\n"
+        let named = groupings + ownCuts.map(\.grouping).filter { !groupings.contains($0) }
+        return svg + legend(zip(named, MethodColours.dash(named.map(\.name))).map { ($0.name, MethodColours.of($0), $1) }) + "</svg>\n"
+    }
+
+    /// A bar's height and interval: the replicate mean and its 95% interval, or the corpus's own figure alone.
+    static func barValue(_ row: GroupingOutcome, _ metric: Metric, replicates: Int?) -> (value: Double, low: Double?, high: Double?)? {
+        if replicates != nil {
+            guard let e = row.replicates?[metric.metric] else { return nil }
+            return (e.mean, e.low, e.high)
+        }
+        return row.recovery?.value(metric.metric).map { ($0, nil, nil) }
+    }
+
+    /// One bar (filled in its grouping's colour) and its error bar when it has an interval.
+    static func ablationBar(
+        _ row: GroupingOutcome, _ bar: (value: Double, low: Double?, high: Double?), x: Double, width barW: Double,
+        py: (Double) -> Double, slot: String
+    ) -> String {
+        let (y0, y1) = (py(max(bar.value, 0)), py(min(bar.value, 0)))
+        let data = "data-slot=\"\(escape(slot))\" data-grouping=\"\(escape(row.grouping.name))\""
+        var svg =
+            "<rect class=\"bar\" \(data) data-value=\"\(bar.value)\" x=\"\(n(x))\" y=\"\(n(y0))\" width=\"\(n(barW * 0.9))\" "
+            + "height=\"\(n(max(y1 - y0, 0.5)))\" fill=\"\(MethodColours.of(row.grouping))\"/>\n"
+        if let low = bar.low, let high = bar.high {
+            let (cx, lo, hi) = (x + barW * 0.45, py(max(low, -0.1)), py(min(high, 1)))
+            svg +=
+                "<path class=\"error-bar\" \(data) data-low=\"\(low)\" data-high=\"\(high)\" d=\"M\(n(cx)) \(n(lo)) L\(n(cx)) \(n(hi)) "
+                + "M\(n(cx - 2)) \(n(lo)) L\(n(cx + 2)) \(n(lo)) M\(n(cx - 2)) \(n(hi)) L\(n(cx + 2)) \(n(hi))\" stroke=\"#222\" "
+                + "stroke-width=\"1\" fill=\"none\"/>\n"
+        }
+        return svg
+    }
+
+    /// ARI against the threshold for each grouping cut at thresholds (its ceiling's curve, label-informed †), its best cut
+    /// marked by a circle, and every rule's threshold as a vertical line: where each rule lands on the curve. Nil without
+    /// a curve (no labels).
+    package static func ariCurve(_ s: SpaceAnalysis, corpus: String, source: String) -> String? {
+        let curves = (s.ceilings ?? []).filter { ($0.curve?.count ?? 0) >= 2 }
+        guard !curves.isEmpty else { return nil }
+        let points = curves.flatMap { $0.curve! }
+        let values = s.thresholds.compactMap(\.value) + points.map(\.threshold)
+        let finite = values.filter(\.isFinite)
+        guard var lo = finite.min(), var hi = finite.max() else { return nil }
+        (lo, hi) = (max(-1, lo - 0.02), min(1, hi + 0.02))
+        if !(lo < hi) { (lo, hi) = (-1, 1) }
+        let ys = points.map(\.ari)
+        let (ylo, yhi) = (min(-0.05, (ys.min() ?? 0) - 0.05), max(0.1, (ys.max() ?? 1) + 0.05))
+        let f = frame(
+            title: "ARI against the threshold † — \(corpus) — \(s.space)", xLabel: "threshold (cosine similarity); circle: best cut",
+            yLabel: "ARI", x: lo...hi, y: ylo...yhi, xTicks: ticks(lo...hi), yTicks: ticks(ylo...yhi))
+        var svg = f.svg
+        var entries: [(String, String, String)] = []
+        for c in curves {
+            let colour = MethodColours.of(c.grouping)
+            let d = c.curve!.filter { (lo...hi).contains($0.threshold) }.enumerated().map {
+                "\($0.offset == 0 ? "M" : "L")\(n(f.px($0.element.threshold))) \(n(f.py($0.element.ari)))"
+            }
+            svg +=
+                "<path class=\"curve\" data-grouping=\"\(escape(c.grouping.name))\" d=\"\(d.joined(separator: " "))\" fill=\"none\" "
+                + "stroke=\"\(colour)\" stroke-width=\"2\"/>\n"
+            if c.threshold.isFinite, (lo...hi).contains(c.threshold) {
+                svg +=
+                    "<circle class=\"best-cut\" data-grouping=\"\(escape(c.grouping.name))\" cx=\"\(n(f.px(c.threshold)))\" "
+                    + "cy=\"\(n(f.py(c.ari)))\" r=\"5\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"/>\n"
+            }
+            entries.append(("\(c.grouping) (best \(formatShort(c.ari)))", colour, ""))
+        }
+        return svg + thresholdLines(s.thresholds, within: lo...hi, f.px, entries: &entries) + legend(entries) + "</svg>\n"
     }
 
     /// One line per series; an axis marked `log` is drawn in log10 (its values must be > 0).
@@ -181,12 +260,15 @@ package enum SVGPlot {
         package var dashed = false
         /// Series with the same colour number share a colour (default: their position).
         package var colour: Int?
+        /// A colour of its own (a method's, `MethodColours`), in place of the palette's.
+        package var stroke: String?
         /// A shaded band (for example a 95% interval) around the line, drawn beneath it.
         package var band: [(x: Double, low: Double, high: Double)]
         package init(
             label: String, points: [(x: Double, y: Double)], dashed: Bool = false, colour: Int? = nil,
-            band: [(x: Double, low: Double, high: Double)] = []
+            band: [(x: Double, low: Double, high: Double)] = [], stroke: String? = nil
         ) {
+            self.stroke = stroke
             self.label = label
             self.points = points
             self.dashed = dashed
@@ -232,7 +314,7 @@ package enum SVGPlot {
             yText: { String(format: "%g", logY ? pow(10, $0) : ($0 == 0 ? 0 : $0)) })
         var svg = f.svg
         let colours = palette + ["#882255", "#999999", "#44AA99", "#332288", "#AA4499", "#DDCC77"]
-        func colour(_ k: Int) -> String { colours[(series[k].colour ?? k) % colours.count] }
+        func colour(_ k: Int) -> String { series[k].stroke ?? colours[(series[k].colour ?? k) % colours.count] }
         for (k, line) in series.enumerated() where line.band.count >= 2 {
             let edge = line.band.map { (tx($0.x), ty($0.high)) } + line.band.reversed().map { (tx($0.x), ty($0.low)) }
             let d = edge.enumerated().map { "\($0.offset == 0 ? "M" : "L")\(n(f.px($0.element.0))) \(n(f.py($0.element.1)))" }
@@ -253,7 +335,7 @@ package enum SVGPlot {
             }
             svg += "\n"
         }
-        return svg + legend(series.enumerated().map { ($0.element.label, colour($0.offset), $0.element.dashed) }) + "</svg>\n"
+        return svg + legend(series.enumerated().map { ($0.element.label, colour($0.offset), $0.element.dashed ? "6 3" : "") }) + "</svg>\n"
     }
 
     /// Median raw cosine of unrelated pairs and unrelated band width, per layer, raw vs centred.
@@ -283,8 +365,8 @@ package enum SVGPlot {
     /// report's links share.
     package static func stem(corpus: String, source: String, space: String) -> String { "\(slug(corpus))-\(slug(source))-\(slug(space))" }
 
-    /// Every plot of a results file: FOLDER/CORPUS-SOURCE-SPACE-{histogram,ablation-ari,ablation-pair-f1}.svg, and a
-    /// layer plot when one corpus was pooled at several layers. Returns the paths written.
+    /// Every plot of a results file: FOLDER/CORPUS-SOURCE-SPACE-{histogram,ablation-ari,ablation-pair-f1,
+    /// ari-vs-threshold}.svg, and a layer plot when one corpus was pooled at several layers. Returns the paths written.
     package static func writeAll(_ r: AnalysisResults, folder: String) throws -> [String] {
         var files = OutputFiles()
         for a in r.analyses {
@@ -292,7 +374,11 @@ package enum SVGPlot {
                 let stem = "\(folder)/\(stem(corpus: a.corpus.name, source: a.source, space: s.space.description))"
                 try files.write(histogram(s, corpus: a.corpus.name, source: a.source), to: stem + "-histogram.svg")
                 for metric in Metric.allCases where a.corpus.labeled {
-                    try files.write(ablation(s, corpus: a.corpus.name, source: a.source, metric: metric), to: "\(stem)-\(metric.file).svg")
+                    let plot = ablation(s, corpus: a.corpus.name, source: a.source, metric: metric, replicates: a.replicates?.count)
+                    try files.write(plot, to: "\(stem)-\(metric.file).svg")
+                }
+                if let curve = ariCurve(s, corpus: a.corpus.name, source: a.source) {
+                    try files.write(curve, to: stem + "-ari-vs-threshold.svg")
                 }
             }
         }

@@ -42,7 +42,7 @@ import ThemeLabStudy
         try AtomicFile.write(unlabeled, to: folder + "/u.jsonl")
         let u = CLI.run(["analyze", "--corpus", folder + "/u.jsonl", "--embeddings", folder + "/x.npy"])
         #expect(u.status == 0, "\(u.stderr)")
-        #expect(u.stdout.contains("no labels: distributions and thresholds only"))
+        #expect(u.stdout.contains("no labels: distributions, thresholds and groups"))
         #expect(!u.stdout.contains("oracle"))
     }
 

@@ -108,10 +108,14 @@ import ThemeLabStudy
         let p90 = try #require(s.outcome(rule: PercentileThreshold(percent: 90), grouping: AverageLinkageCut())?.replicateARI)
         #expect(pair.difference.mean.isApproximatelyEqual(to: zip(aris, p90).map { $0! - $1! }.reduce(0, +) / 4, absoluteTolerance: 1e-12))
 
-        // The ablation plot draws one error bar per bar, spanning the estimate.
-        let svg = SVGPlot.ablation(s, corpus: a.corpus.name, source: a.source)
+        // The ablation plot draws each bar at the replicate mean with one error bar spanning its interval, and says so.
+        let svg = SVGPlot.ablation(s, corpus: a.corpus.name, source: a.source, replicates: 4)
         #expect(svg.components(separatedBy: "class=\"error-bar\"").count - 1 == 6)
-        #expect(svg.contains("data-rule=\"otsu\" data-grouping=\"average\" data-low=\"\(expected.low)\" data-high=\"\(expected.high)\""))
+        let cell = "data-slot=\"otsu\" data-grouping=\"average\""
+        #expect(svg.contains("\(cell) data-value=\"\(expected.mean)\""))
+        #expect(svg.contains("\(cell) data-low=\"\(expected.low)\" data-high=\"\(expected.high)\""))
+        #expect(expected.low <= expected.mean && expected.mean <= expected.high)
+        #expect(svg.contains("bars: mean ARI over 4 replicates; error bars: 95% interval of that mean"))
     }
 
     @Test func regretCarriesIntervalsAndTheirBoundsPickTheDefault() throws {

@@ -158,6 +158,10 @@ struct SchemaValidator {
             return "replay-results"
         case 2 where parts[1] == "\(parts[0])-comparisons.json":
             return "comparisons"
+        case 2 where parts[1] == "\(parts[0])-recommendation.json":
+            return "recommendation"
+        case 3 where parts[1] == "assignments" && parts[2].hasSuffix(".jsonl"):
+            return "assignments"
         case 2 where parts[1] == "\(parts[0]).json":
             return "analysis-results"
         default:
@@ -241,7 +245,7 @@ struct SchemaValidator {
 
     @Test func everySchemaFileIsInTheSubsetAndNamed() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.schemas).filter { $0.hasSuffix(".schema.json") }
-        #expect(names.count == 10, "\(names.sorted())")
+        #expect(names.count == 11, "\(names.sorted())")
         for name in names {
             guard case .object(let s) = try JSONValue.read("\(Self.schemas)/\(name)") else {
                 Issue.record("\(name) is not an object")

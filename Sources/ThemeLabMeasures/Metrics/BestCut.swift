@@ -15,6 +15,11 @@ package struct BestCut: Codable, Sendable, Equatable {
     package var threshold: Double
     package var ari: Double
     package var groups: Int
+    /// ARI against the threshold, at most `CurvePoint.limit` points in increasing threshold (the sweep's, thinned), for
+    /// the ARI-against-threshold figure; empty when not traced.
+    package var curve: [CurvePoint] = []
+
+    package enum CodingKeys: String, CodingKey { case threshold, ari, groups }
 
     package init(threshold: Double, ari: Double, groups: Int) {
         self.threshold = threshold
@@ -44,6 +49,7 @@ package struct BestCut: Codable, Sendable, Equatable {
         var samePairs = 0.0
         var best = score(cells: 0, groups: 0)
         var at = Double.infinity
+        var traced: [CurvePoint] = []
         var k = 0
         while k < order.count {
             let t = merges[order[k]].similarity
@@ -64,6 +70,7 @@ package struct BestCut: Codable, Sendable, Equatable {
                 size[root] = size[ra] + size[rb]
             }
             let s = score(cells: cells, groups: samePairs)
+            traced.append(CurvePoint(threshold: Double(t), ari: s))
             if s > best {
                 best = s
                 at = Double(t)
@@ -73,5 +80,28 @@ package struct BestCut: Codable, Sendable, Equatable {
         let labels = UnionFind.groups(of: items, joining: merges.lazy.filter { Double($0.similarity) >= at }.map { ($0.a, $0.b) })
         ari = Recovery(topics: topics, groups: labels).ari
         groups = Set(labels).count
+        curve = CurvePoint.thinned(traced, keeping: at)
+    }
+}
+
+/// One point of an ARI-against-threshold curve.
+package struct CurvePoint: Codable, Sendable, Equatable {
+    package var threshold: Double
+    package var ari: Double
+
+    package init(threshold: Double, ari: Double) { (self.threshold, self.ari) = (threshold, ari) }
+
+    /// The most points a curve keeps.
+    package static let limit = 120
+
+    /// `points` in increasing threshold, thinned to at most `limit` evenly spaced ones, always keeping the ends and the
+    /// point at `best`.
+    package static func thinned(_ points: [CurvePoint], keeping best: Double) -> [CurvePoint] {
+        let sorted = points.sorted { $0.threshold < $1.threshold }
+        guard sorted.count > limit else { return sorted }
+        let step = Double(sorted.count - 1) / Double(limit - 2)
+        var kept = Set((0..<(limit - 1)).map { Int((Double($0) * step).rounded()) })
+        if let b = sorted.firstIndex(where: { $0.threshold == best }) { kept.insert(b) }
+        return kept.sorted().map { sorted[$0] }
     }
 }

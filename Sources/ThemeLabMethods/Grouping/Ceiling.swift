@@ -17,6 +17,8 @@ package struct Ceiling: Codable, Sendable, Equatable {
     /// The best ARI over replicates, and on each.
     package var replicates: Estimate?
     package var replicateARI: [Double?]?
+    /// ARI against the threshold (`BestCut.curve`) for a grouping cut at thresholds; nil for a parameter search.
+    package var curve: [CurvePoint]?
 
     package init(grouping: GroupingKey, search: String, _ cut: BestCut, parameter: String? = nil) {
         self.grouping = grouping
@@ -25,10 +27,12 @@ package struct Ceiling: Codable, Sendable, Equatable {
         threshold = cut.threshold
         ari = cut.ari
         groups = cut.groups
+        curve = cut.curve.isEmpty ? nil : cut.curve
     }
 }
 
-/// The best ARI over a grouping's own parameter values (noise as singletons), as a ceiling.
+/// The best ARI over a grouping's own parameter values (noise as singletons), as a ceiling; its search says when the best
+/// is the grid's first or last value, where a wider grid might find more (the ceiling may then be understated).
 package func bestParameter(
     _ grouping: GroupingKey, _ parameter: String, values: [Double], topics: [Int32], labels: (Double) throws -> [Int32]
 ) rethrows -> Ceiling? {
@@ -39,5 +43,9 @@ package func bestParameter(
         if best.map({ ari > $0.ari }) ?? true { best = BestCut(threshold: v, ari: ari, groups: Set(groups).count) }
     }
     let listed = values.map(formatArgument).joined(separator: ", ")
-    return best.map { Ceiling(grouping: grouping, search: "\(parameter) ∈ {\(listed)}", $0, parameter: parameter) }
+    return best.map { b in
+        let edge = values.count > 1 && (b.threshold == values.min() || b.threshold == values.max())
+        let search = "\(parameter) ∈ {\(listed)}" + (edge ? "; best at the grid's edge, so the ceiling may be understated" : "")
+        return Ceiling(grouping: grouping, search: search, b, parameter: parameter)
+    }
 }

@@ -51,9 +51,10 @@ package struct LeaderAssignment: Grouping {
                 BestCut(threshold: t, ari: Recovery(topics: topics, groups: groups).ari, groups: Set(groups).count)
             }
         // The first of the lowest thresholds among equal ARIs, as a sweep from the bottom finds it.
-        let best = cuts.sorted { $0.threshold < $1.threshold }.reduce(BestCut(threshold: .infinity, ari: -.infinity, groups: 0)) {
+        var best = cuts.sorted { $0.threshold < $1.threshold }.reduce(BestCut(threshold: .infinity, ari: -.infinity, groups: 0)) {
             $1.ari > $0.ari ? $1 : $0
         }
+        best.curve = CurvePoint.thinned(cuts.map { CurvePoint(threshold: $0.threshold, ari: $0.ari) }, keeping: best.threshold)
         return Ceiling(grouping: key, search: "24 quantile thresholds and the rules' values", best)
     }
 }

@@ -15,7 +15,7 @@ package struct Analysis {
     package var perturbation: LastBitPerturbation?
     /// Whether each row keeps which entries form its groups (`GroupingOutcome.members`): the corpus's own analysis, not
     /// its replicates.
-    package var keepsMembers = true
+    package var keepsMembers = false
 
     package init(settings: AnalysisSettings) { self.settings = settings }
 
@@ -30,7 +30,7 @@ package struct Analysis {
         let (spaces, rules, groupings) = (settings.spaces, settings.rules, settings.groupings)
         let labels = corpus.labelIndices()
         var notes = corpus.notes
-        if labels == nil { notes.append("no labels: distributions and thresholds only; no recovery metrics, no label-informed rules") }
+        if labels == nil { notes.append("no labels: distributions, thresholds and groups; no recovery metrics, no label-informed rules") }
         let topics = labels.map { Int($0.max()!) + 1 }
         if topics == 1 { notes.append("one topic: every pair is related; unrelated statistics and AUC are N/A") }
         let n = vectors.rows

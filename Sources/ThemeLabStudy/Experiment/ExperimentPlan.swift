@@ -331,6 +331,7 @@ package struct ExperimentPlan: Decodable, Sendable {
         var analysis = Analysis(settings: settings)
         analysis.log = environment.log
         analysis.perturbation = environment.perturbation
+        analysis.keepsMembers = environment.keepsMembers || settings.assignments == true
         var replicateAnalysis = analysis
         replicateAnalysis.settings.shuffles = 0
         replicateAnalysis.keepsMembers = false

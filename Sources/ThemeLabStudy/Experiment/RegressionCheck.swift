@@ -32,7 +32,8 @@ package struct RegressionCheck {
         for a in analyses {
             for s in a.spaces {
                 for g in s.groupings {
-                    let key = "\(a.corpus.name) | \(a.source) | \(s.space) | \(g.rule?.name ?? "k=topics") | \(g.grouping)"
+                    let cut = g.rule?.name ?? (g.labelInformed ? "k=topics" : "own cuts")
+                    let key = "\(a.corpus.name) | \(a.source) | \(s.space) | \(cut) | \(g.grouping)"
                     guard out[key] == nil else { throw ThemeLabError.input("\(file): row '\(key)' appears twice; rows must be unique") }
                     var metrics: [Metric: Double] = [:]
                     for metric in Metric.recovery { if let v = g.recovery?.value(metric) { metrics[metric] = v } }
@@ -145,6 +146,20 @@ package struct RegressionCheck {
                     outcome.failures.append(
                         "\(name) fell: \(key): \(formatFigure(a)) → \(formatFigure(b)) (−\(formatFigure(a - b)), tolerance \(tol))")
                 }
+            }
+        }
+    }
+
+    /// The inputs whose bytes differ between the baseline's provenance and the results' (by path, as each recorded it):
+    /// the first place to look when a check fails. One line each, "PATH: abc123… → def456…" (or "only in …").
+    package static func changedInputs(results: Provenance?, baseline: Provenance?) -> [String] {
+        guard let now = results?.inputs, let before = baseline?.inputs else { return [] }
+        return Set(now.keys).union(before.keys).sorted().compactMap { path in
+            switch (before[path], now[path]) {
+            case (let a?, let b?) where a != b: "\(path): \(a.prefix(12))… → \(b.prefix(12))…"
+            case (nil, _?): "\(path): read by the results only"
+            case (_?, nil): "\(path): read by the baseline only"
+            default: nil
             }
         }
     }

@@ -23,6 +23,9 @@ package struct RunEnvironment {
     package var perturbation: LastBitPerturbation?
     /// A replay whose estimated time (`ReplayPlan.estimatedSeconds`) is above this is refused before any work.
     package var replayBudgetSeconds = ReplayPlan.defaultBudgetSeconds
+    /// Whether each corpus's analysis keeps which entries form its groups (`analyze` lists them); an experiment keeps
+    /// them when it asks for `assignments` files.
+    package var keepsMembers = false
 
     package init(
         dataDirectory: String? = nil, cacheFolder: String = ProcessEnvironment.cacheFolder, command: [String] = CommandLine.arguments,

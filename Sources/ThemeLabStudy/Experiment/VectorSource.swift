@@ -48,7 +48,12 @@ package enum VectorSource: Sendable, Equatable {
             }
             var cache = try EmbeddingCache(folder: cacheFolder, encoder: encoder, layer: k)
             if let warning = cache.warning { log(warning) }
-            log("embedding \(texts.count) texts of \(corpus.name) (layer \(k))")
+            let fresh = cache.uncached(texts).count
+            log(
+                fresh == 0
+                    ? "\(corpus.name): all \(texts.count) texts read from the embedding cache (layer \(k))"
+                    : "embedding \(fresh) of \(texts.count) texts of \(corpus.name) (layer \(k))"
+                        + (fresh < texts.count ? "; the rest from the cache" : ""))
             let m = try encoder.embed(texts, layer: k, cache: &cache, progress: progress)
             let name =
                 URL(fileURLWithPath: encoder.folder.path).standardizedFileURL.pathComponents.suffix(2)

@@ -81,8 +81,10 @@ package struct RecommendationFile: Codable, Sendable, Equatable {
     package var worstCase: WorstCase
     /// Whether the worst case's upper bound is at most 10%.
     package var targetMet: Bool
+    /// The space it was chosen in, when not the centred one `reproduce` uses (an `ablate` of a raw-only experiment).
+    package var space: String?
 
-    package enum CodingKeys: String, CodingKey { case grouping, rule, study, worstCase, targetMet }
+    package enum CodingKeys: String, CodingKey { case grouping, rule, study, worstCase, targetMet, space }
 
     /// As synthesised, but `rule` is written as null when there is none (scripts read the key either way).
     package func encode(to encoder: any Encoder) throws {
@@ -92,5 +94,6 @@ package struct RecommendationFile: Codable, Sendable, Equatable {
         try c.encode(study, forKey: .study)
         try c.encode(worstCase, forKey: .worstCase)
         try c.encode(targetMet, forKey: .targetMet)
+        try c.encodeIfPresent(space, forKey: .space)
     }
 }

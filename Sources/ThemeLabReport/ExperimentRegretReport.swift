@@ -1,0 +1,76 @@
+import Foundation
+import ThemeLabCore
+import ThemeLabMeasures
+import ThemeLabMethods
+import ThemeLabStudy
+
+/// Regret and the suggested default for any experiment's labelled corpora, under the procedure `reproduce` applies to
+/// its study (`Recommendation`): STEM-regret.md and STEM-recommendation.json beside the results.
+extension AnalysisResults {
+    /// The regret tables per space: each threshold grouping against its best threshold (the groupings that choose their
+    /// own cuts as extra columns of average linkage's, else of the first's), then each of those against its own best
+    /// parameter; none without labels.
+    package func regretTables() -> [(space: EmbeddingSpace, tables: [RegretTable])] {
+        let threshold = settings.groupings.filter { $0.kind == .threshold }.map(\.key)
+        let own = settings.groupings.filter { $0.kind == .cutsItself }.map(\.key)
+        let host = threshold.contains(AverageLinkageCut().key) ? AverageLinkageCut().key : threshold.first
+        return settings.spaces.compactMap { space in
+            let tables =
+                threshold.map { g in
+                    RegretTable(analyses: analyses, grouping: g, settings: settings, space: space, alongside: g == host ? own : [])
+                } + own.map { RegretTable(analyses: analyses, grouping: $0, settings: settings, space: space) }
+            let kept = tables.filter { !$0.rows.isEmpty && !$0.rules.isEmpty }
+            return kept.isEmpty ? nil : (space, kept)
+        }
+    }
+
+    /// The suggested default over every labelled corpus of the experiment, in `space`.
+    package func recommendation(in space: EmbeddingSpace) -> Recommendation? {
+        regretTables().first { $0.space == space }.map { Recommendation(study: $0.tables, tuning: [], subset: { _ in true }) }
+    }
+
+    /// The space the suggested default is chosen in: centred when the experiment ran it (the app's space), else the first.
+    package var recommendationSpace: EmbeddingSpace? {
+        let spaces = regretTables().map(\.space)
+        return spaces.contains(.centred) ? .centred : spaces.first
+    }
+
+    /// STEM-regret.md: how regret is measured, the suggested default, then every table.
+    package func regretMarkdown() -> String? {
+        let all = regretTables()
+        guard !all.isEmpty, let space = recommendationSpace else { return nil }
+        var out = "# \(name): regret of each rule and the suggested default\n\n" + Self.regretDefinition
+        if let r = recommendation(in: space) { out += "\n## Suggested default (\(space) space)\n\n" + r.experimentMarkdown() }
+        for (space, tables) in all {
+            out += "\n## \(space) space\n"
+            for t in tables {
+                let against = t.ownCuts.contains(t.grouping) ? " against its own best parameter" : ""
+                out += "\n### \(t.grouping)\(against)\n\n" + t.markdown()
+            }
+        }
+        return out
+    }
+
+    static let regretDefinition = """
+        Regret of a rule = the grouping's best ARI over every threshold (or, for a grouping that chooses its own cuts, over
+        its parameter) † − the rule's ARI on the same corpus; a rule with no threshold counts as ARI 0. The worst case is
+        the largest regret relative to the ceiling over the corpora whose ceiling ARI is at least 0.1. With replicates a
+        cell is the mean regret over them with its 95% interval, and the worst case's bounds are the largest interval
+        ends over the corpora. The suggested default is chosen as `themelab reproduce` chooses it (docs/uncertainty.md):
+        the smallest upper bound of the worst case. These corpora are the experiment's own: a default chosen on them is
+        tuned to them; check it on corpora kept aside.
+
+        """
+}
+
+extension Recommendation {
+    /// The suggested default in one paragraph: its worst case, those indistinguishable from it, and the 10% target.
+    package func experimentMarkdown() -> String {
+        guard let best else { return "No rule has a worst case here (no corpus has a ceiling ARI of 0.1 or more).\n" }
+        let w = best.all
+        return "**\(name(best))**: worst-case regret \(formatShort(w.regret)) (\(formatPercent(w.relative)) of the ceiling"
+            + "\(formatBounds(w)), on \(w.corpus)). Indistinguishable from it: \(named(alongside(best, \.all), \.all)). "
+            + "The target (worst-case regret ≤ 10% of the ceiling on every corpus, upper bound included) is "
+            + (targetMet ? "met.\n" : "not met.\n")
+    }
+}
