@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The stages, each a target that may use only the ones below it (a call against the grain does not compile):
-//   Core (Support, Space) ← Encoder, Corpus, Pairs (the pass and every pass consumer) ← Measures (Metrics,
+//   Core (Support, Space) ← Encoder (on its own C kernel, CEncoderKernel), Corpus, Pairs (the pass and every pass consumer) ← Measures (Metrics,
 //   uncertainty: numbers only) ← Methods (threshold rules, groupings) ← Study (experiments, the replay, the claims,
 //   the recommendation) ← Report (rendering, the results folder) ← CLI ← the executables.
 // Targets see each other's `package` declarations; nothing is `public` but the CLI's entry point.
@@ -26,8 +26,14 @@ let package = Package(
             path: "Sources/COpenBLAS",
             providers: [.apt(["libopenblas-dev", "liblapacke-dev"])]
         ),
+        // The encoder's matrix kernel: one FMA chain per output element in a fixed order, AVX-512, AVX2+FMA and scalar
+        // paths with the same bits (no other operation fused), chosen at run time.
+        .target(
+            name: "CEncoderKernel", path: "Sources/CEncoderKernel",
+            cSettings: [.unsafeFlags(["-O3", "-ffp-contract=off", "-fno-fast-math"])]
+        ),
         stage("ThemeLabCore", ["COpenBLAS"]),
-        stage("ThemeLabEncoder", ["ThemeLabCore", "COpenBLAS"]),
+        stage("ThemeLabEncoder", ["ThemeLabCore", "CEncoderKernel"]),
         stage("ThemeLabCorpus", ["ThemeLabCore"]),
         stage("ThemeLabPairs", ["ThemeLabCore", "COpenBLAS"]),
         stage("ThemeLabMeasures", ["ThemeLabPairs"]),

@@ -16,8 +16,9 @@ let envCommand = Command(
         Prints what the harness runs on: its version, the OpenBLAS build and the kernel it
         selected (and who chose it), the arithmetic (canonical: the Haswell kernel, the same bytes
         on every x86-64 CPU with AVX2; native: THEMELAB_KERNEL=native, OpenBLAS's own choice), the
-        CPU and its vector extensions, and the model folder with what it is (architecture,
-        tokenizer, pooling modes, modules, dimensions).
+        CPU and its vector extensions, the encoder kernel's path (the same bits on each:
+        THEMELAB_ENCODER_PATH=scalar|avx2|avx512, default the widest this CPU runs), and the
+        model folder with what it is (architecture, tokenizer, pooling modes, modules, dimensions).
           --model DIR  the model folder to describe (default: $THEMELAB_MODEL, else the one
                        scripts/bootstrap installed)
           --json     machine-readable output
@@ -45,7 +46,10 @@ let envCommand = Command(
     let model = folder.map { path in
         do { return try ModelFolder(path: path).configuration().summary } catch { return "not usable: \(error)" }
     }
-    let env = EnvironmentReport(provenance: p, swiftVersion: swiftVersion, modelFolder: folder, model: model)
+    let path = try EncoderKernel.path(asked: ProcessEnvironment.encoderPath)
+    let env = EnvironmentReport(
+        provenance: p, swiftVersion: swiftVersion, encoderPath: path.rawValue, encoderPaths: EncoderKernel.available.map(\.rawValue),
+        modelFolder: folder, model: model)
     if args.flag("json") {
         io.print(try JSONOutput.string(env), terminator: "")
         return
@@ -59,6 +63,7 @@ let envCommand = Command(
         arithmetic    \(BLASRuntime.arithmetic) (\(BLASRuntime.arithmeticVariable)=canonical|native)
         cpu           \(p.cpu)
         features      \(p.cpuFeatures)
+        encoder       \(path.rawValue) path of the encoder kernel (this CPU runs \(env.encoderPaths.joined(separator: ", ")); the same bits on each)
         model folder  \(env.modelFolder.map(oneLine) ?? "none found")
         model         \(env.model.map(oneLine) ?? "none")
         """)
@@ -68,6 +73,9 @@ let envCommand = Command(
 struct EnvironmentReport: Codable {
     var provenance: Provenance
     var swiftVersion: String
+    /// The encoder kernel's path in use, and those this CPU runs.
+    var encoderPath: String
+    var encoderPaths: [String]
     var modelFolder: String?
     /// What the model folder is (`EncoderConfiguration.summary`), or why it cannot be used.
     var model: String?

@@ -1,13 +1,11 @@
-import COpenBLAS
 import Dispatch
 import Foundation
 import ThemeLabCore
 
 /// Text → sentence vectors of a chosen layer: the folder's prompt, tokenizer, transformer, pooling modes and Dense
 /// layers together (Normalize is the harness's own unit-normalisation, applied where a vector is used).
-/// Sentences are sorted by token count and packed into batches of similar length; two workers
-/// each run whole batches with single-threaded BLAS. The batches depend only on the texts, so
-/// the same texts always give the same bits.
+/// Sentences are sorted by token count and packed into batches of similar length; two workers each run whole batches
+/// on the fixed-order kernel (`EncoderKernel`), whose bits depend on neither the batch nor the SIMD path.
 package final class SentenceEncoder: @unchecked Sendable {
     package let folder: ModelFolder
     package let configuration: EncoderConfiguration
@@ -24,10 +22,14 @@ package final class SentenceEncoder: @unchecked Sendable {
     package let configurationHash: String
     package var tokensPerBatch = 2048
     package var workers = ProcessInfo.processInfo.activeProcessorCount
+    /// The kernel's path (`EncoderKernel.Path`): the same bits on each, only the speed differs.
+    package let path: EncoderKernel.Path
 
-    /// `prompt` names one of the folder's prompts ("none" for none; nil: the folder's default).
-    package init(folder: ModelFolder, prompt promptName: String? = nil) throws {
+    /// `prompt` names one of the folder's prompts ("none" for none; nil: the folder's default); `path` the kernel's path
+    /// (nil: `$THEMELAB_ENCODER_PATH`, else the widest this CPU runs).
+    package init(folder: ModelFolder, prompt promptName: String? = nil, path: EncoderKernel.Path? = nil) throws {
         self.folder = folder
+        self.path = try path ?? EncoderKernel.path(asked: ProcessEnvironment.encoderPath)
         let weightsPath = "\(folder.path)/model.safetensors"
         let names = try folder.configurationFileNames()
         // The hashes name the bytes read only if no file changed between the snapshot and the last hash.
@@ -49,11 +51,13 @@ package final class SentenceEncoder: @unchecked Sendable {
 
     /// Names the encoder's own arithmetic (the forward pass's code): raised whenever a change moves a vector's bits, so
     /// no cache hands back vectors the current code would not compute.
-    package static let arithmeticVersion = 2
+    /// 3: the encoder's own fixed-order kernel in place of BLAS.
+    package static let arithmeticVersion = 3
 
-    /// What the embedding cache is keyed by: the weights, the configuration, the BLAS kernel and the encoder's arithmetic.
+    /// What the embedding cache is keyed by: the weights, the configuration and the encoder's arithmetic (its own
+    /// kernel, so no BLAS kernel or SIMD path).
     package var cacheIdentity: String {
-        SHA256.hex(Data("\(modelHash) \(configurationHash) \(BLASRuntime.corename) encoder-\(Self.arithmeticVersion)".utf8))
+        SHA256.hex(Data("\(modelHash) \(configurationHash) encoder-\(Self.arithmeticVersion)".utf8))
     }
 
     /// Dimensions of the last layer's vectors.
@@ -93,14 +97,12 @@ package final class SentenceEncoder: @unchecked Sendable {
             package var progress: ((Int, Int) -> Void)?
         }
         let queue = WorkQueue(count: packed.count, state: Results(pooled: Array(repeating: nil, count: packed.count), progress: progress))
-        let blasThreads = openblas_get_num_threads()
-        openblas_set_num_threads(1)
-        defer { openblas_set_num_threads(blasThreads) }
+        let path = path
         DispatchQueue.concurrentPerform(iterations: min(workers, packed.count)) { _ in
             while let b = queue.take() {
-                let pooled = layerDense.reduce(model.pooled(packed[b].map { ids[$0] }, layer: layer, modes: configuration.pooling)) {
-                    $1.apply($0)
-                }
+                let pooled = layerDense.reduce(
+                    model.pooled(packed[b].map { ids[$0] }, layer: layer, modes: configuration.pooling, path: path)
+                ) { $1.apply($0, path: path) }
                 queue.withState { r in
                     r.pooled[b] = pooled
                     r.done += packed[b].count

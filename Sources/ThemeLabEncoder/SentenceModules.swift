@@ -1,4 +1,3 @@
-import COpenBLAS
 import Foundation
 import ThemeLabCore
 
@@ -126,36 +125,38 @@ package struct PromptSettings: Sendable {
     }
 }
 
-/// A Dense module's weights, applied to each sentence's vector alone (one `sgemv` per sentence, so a vector's bits do
-/// not depend on its batch-mates).
+/// A Dense module's weights, packed once, applied to every sentence's vector in one product on the kernel
+/// (`EncoderKernel`: a vector's bits do not depend on its batch-mates).
 package struct DenseLayer: Sendable {
     package let module: DenseModule
-    package let weight: [Float]  // [outputs, inputs]
+    /// The weight [outputs, inputs], packed as Wᵀ.
+    package let packed: PackedMatrix
     package let bias: [Float]
 
     package init(_ module: DenseModule, folder: ModelFolder) throws {
         let weights = try SafeTensors(path: "\(folder.path)/\(module.path)/model.safetensors")
         self.module = module
-        weight = try weights.floats("linear.weight", shape: [module.outputs, module.inputs])
+        let weight = try weights.floats("linear.weight", shape: [module.outputs, module.inputs])
+        packed = weight.withUnsafeBufferPointer {
+            PackedMatrix(transposing: $0.baseAddress!, stride: module.inputs, columns: module.outputs, depth: module.inputs)
+        }
         bias = module.bias ? try weights.floats("linear.bias", shape: [module.outputs]) : [Float](repeating: 0, count: module.outputs)
     }
 
     /// f(W·x + b) for every row x of `x`.
-    package func apply(_ x: Matrix) -> Matrix {
+    package func apply(_ x: Matrix, path: EncoderKernel.Path) -> Matrix {
         precondition(x.cols == module.inputs, "a Dense layer's input width")
         var y = Matrix(rows: x.rows, cols: module.outputs)
-        let (m, n) = (module.outputs, module.inputs)
-        for r in 0..<x.rows {
-            var out = bias
-            x.storage.withUnsafeBufferPointer { xs in
-                weight.withUnsafeBufferPointer { w in
-                    cblas_sgemv(
-                        CblasRowMajor, CblasNoTrans, Int32(m), Int32(n), 1, w.baseAddress!, Int32(n), xs.baseAddress! + r * n, 1, 1, &out, 1
-                    )
+        x.storage.withUnsafeBufferPointer { xs in
+            bias.withUnsafeBufferPointer { b in
+                y.storage.withUnsafeMutableBufferPointer { out in
+                    EncoderKernel.product(
+                        path, rows: x.rows, xs.baseAddress!, lda: module.inputs, packed, bias: b.baseAddress!, into: out.baseAddress!,
+                        ldc: module.outputs)
                 }
             }
-            for k in 0..<m { y[r, k] = module.tanh ? tanhf(out[k]) : out[k] }
         }
+        if module.tanh { for i in y.storage.indices { y.storage[i] = tanhf(y.storage[i]) } }
         return y
     }
 }

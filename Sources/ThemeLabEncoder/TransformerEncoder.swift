@@ -1,4 +1,3 @@
-import COpenBLAS
 import Foundation
 import ThemeLabCore
 
@@ -7,14 +6,21 @@ import ThemeLabCore
 /// position numbering, token types, MPNet's relative-position bias) comes from the `EncoderArchitecture`:
 ///   h₀ = LayerNorm(word[id] + position[row(p)] + tokenType[0])
 ///   per layer: a = LayerNorm(h + Attention(h)·Wₒ + bₒ); h' = LayerNorm(a + GELU(a·W₁ + b₁)·W₂ + b₂)
-/// Sentences in a batch are packed row after row (`TokenRows`), each starting at a multiple of
-/// `TokenRows.alignment` rows: every projection is one `sgemm` over all rows of the batch, and attention
-/// runs per sentence on its own rows, so no padding mask is needed. Weights are stored [out, in], hence `x·Wᵀ`.
+/// Sentences in a batch are packed row after row (`TokenRows`), no padding: every projection is one product over all
+/// rows of the batch on the project's fixed-order kernel (`EncoderKernel`, where a row's bits are its own), and
+/// attention runs per sentence on its own rows, over its real tokens only. Weights are stored [out, in], hence `x·Wᵀ`,
+/// packed once at load.
 package final class TransformerEncoder: @unchecked Sendable {
     package struct Linear {
-        package var weight: FloatTensor  // [out, in]
         package var bias: [Float]
         package var input: Int, output: Int
+        /// The weight [out, in], packed for the kernel as Wᵀ.
+        package var packed: PackedMatrix
+
+        package init(weight: FloatTensor, bias: [Float], input: Int, output: Int) {
+            (self.bias, self.input, self.output) = (bias, input, output)
+            packed = PackedMatrix(transposing: weight.start, stride: input, columns: output, depth: input)
+        }
     }
 
     package struct LayerNorm {
@@ -72,10 +78,12 @@ package final class TransformerEncoder: @unchecked Sendable {
         }
         layers = try (0..<s.layers).map { i in
             let n = architecture.layerNames(i)
-            let qkv = try [n.query, n.key, n.value].map { try linear($0, h, h) }
+            let qkv = try [n.query, n.key, n.value].map { name in
+                (try weights.tensor("\(name).weight", shape: [h, h]), try weights.floats("\(name).bias", shape: [h]))
+            }
             return Layer(
                 queryKeyValue: Linear(
-                    weight: FloatTensor(copying: qkv.flatMap(\.weight.values)), bias: qkv.flatMap(\.bias), input: h, output: 3 * h),
+                    weight: FloatTensor(copying: qkv.flatMap(\.0.values)), bias: qkv.flatMap(\.1), input: h, output: 3 * h),
                 attentionOutput: try linear(n.attentionOutput, h, h), attentionNorm: try norm(n.attentionNorm),
                 intermediate: try linear(n.intermediate, h, s.intermediate), output: try linear(n.output, s.intermediate, h),
                 outputNorm: try norm(n.outputNorm))
@@ -84,7 +92,7 @@ package final class TransformerEncoder: @unchecked Sendable {
 
     /// The hidden states of `layer` (0 = embedding output) for each sentence of a batch of token-id sequences, pooled by
     /// each of `modes` and concatenated: an n × (hidden · modes) matrix.
-    package func pooled(_ batch: [[Int32]], layer: Int, modes: [PoolingMode]) -> Matrix {
+    package func pooled(_ batch: [[Int32]], layer: Int, modes: [PoolingMode], path: EncoderKernel.Path) -> Matrix {
         precondition((0...shape.layers).contains(layer), "layer out of range")
         let h = shape.hidden
         let packing = TokenRows(lengths: batch.map(\.count))
@@ -102,7 +110,7 @@ package final class TransformerEncoder: @unchecked Sendable {
             }
         }
         layerNorm(&x, embeddingNorm, rows: packing.rows)
-        for l in layers.prefix(layer) { x = forward(l, x, packing) }
+        for l in layers.prefix(layer) { x = forward(l, x, packing, path: path) }
 
         var pooled = Matrix(rows: batch.count, cols: h * modes.count)
         x.withUnsafeBufferPointer { x in
@@ -141,14 +149,14 @@ package final class TransformerEncoder: @unchecked Sendable {
         return Array(repeating: perLayer, count: layer).flatMap { $0 }
     }
 
-    package func forward(_ l: Layer, _ x: [Float], _ packing: TokenRows) -> [Float] {
-        let context = attention(project(x, l.queryKeyValue, rows: packing.rows), packing)
-        var a = project(context, l.attentionOutput, rows: packing.rows)
+    package func forward(_ l: Layer, _ x: [Float], _ packing: TokenRows, path: EncoderKernel.Path) -> [Float] {
+        let context = attention(project(x, l.queryKeyValue, rows: packing.rows, path: path), packing, path: path)
+        var a = project(context, l.attentionOutput, rows: packing.rows, path: path)
         add(x, to: &a)
         layerNorm(&a, l.attentionNorm, rows: packing.rows)
-        var inner = project(a, l.intermediate, rows: packing.rows)
+        var inner = project(a, l.intermediate, rows: packing.rows, path: path)
         gelu(&inner)
-        var out = project(inner, l.output, rows: packing.rows)
+        var out = project(inner, l.output, rows: packing.rows, path: path)
         add(a, to: &out)
         layerNorm(&out, l.outputNorm, rows: packing.rows)
         return out
@@ -159,33 +167,24 @@ package final class TransformerEncoder: @unchecked Sendable {
         x.withUnsafeBufferPointer { x in y.withUnsafeMutableBufferPointer { y in for i in y.indices { y[i] += x[i] } } }
     }
 
-    /// y = x·Wᵀ + b over all `rows` rows of a batch, one `sgemm`; a row's bits depend on its sentence alone because
-    /// every sentence starts at a multiple of `TokenRows.alignment` (see there).
-    package func project(_ x: [Float], _ f: Linear, rows: Int) -> [Float] {
-        var y = [Float](unsafeUninitializedCapacity: rows * f.output) { buffer, count in
-            f.bias.withUnsafeBufferPointer { b in
-                for r in 0..<rows {
-                    UnsafeMutableRawPointer(buffer.baseAddress! + r * f.output).copyMemory(from: b.baseAddress!, byteCount: 4 * f.output)
+    /// y = x·Wᵀ + b over all `rows` rows of a batch, one product on the kernel (a row's bits are its own).
+    package func project(_ x: [Float], _ f: Linear, rows: Int, path: EncoderKernel.Path) -> [Float] {
+        [Float](unsafeUninitializedCapacity: rows * f.output) { y, count in
+            x.withUnsafeBufferPointer { x in
+                f.bias.withUnsafeBufferPointer { b in
+                    EncoderKernel.product(
+                        path, rows: rows, x.baseAddress!, lda: f.input, f.packed, bias: b.baseAddress!, into: y.baseAddress!, ldc: f.output)
                 }
             }
             count = rows * f.output
         }
-        x.withUnsafeBufferPointer { x in
-            y.withUnsafeMutableBufferPointer { y in
-                cblas_sgemm(
-                    CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(f.output), Int32(f.input), 1, x.baseAddress!,
-                    Int32(f.input), f.weight.start, Int32(f.input), 1, y.baseAddress!, Int32(f.output))
-            }
-        }
-        return y
     }
 
-    /// Scaled dot-product attention per sentence and head, softmax(QKᵀ/√dₕ)·V, reading Q, K and V
-    /// from the rows of the stacked projection [Q | K | V].
-    package func attention(_ qkv: [Float], _ packing: TokenRows) -> [Float] {
+    /// Scaled dot-product attention per sentence and head over its real tokens, softmax(QKᵀ/√dₕ)·V, reading Q, K and V
+    /// from the rows of the stacked projection [Q | K | V]; K and V of a head are packed for the kernel as they are used.
+    package func attention(_ qkv: [Float], _ packing: TokenRows, path: EncoderKernel.Path) -> [Float] {
         let h = shape.hidden
-        let heads = shape.heads
-        let dh = h / heads
+        let dh = h / shape.heads
         let scale = 1 / Float(dh).squareRoot()
         var context = [Float](repeating: 0, count: packing.rows * h)
         let longest = packing.lengths.max() ?? 0
@@ -193,22 +192,16 @@ package final class TransformerEncoder: @unchecked Sendable {
         qkv.withUnsafeBufferPointer { qkv in
             context.withUnsafeMutableBufferPointer { c in
                 scores.withUnsafeMutableBufferPointer { s in
-                    let q = qkv.baseAddress!
-                    let k = q + h
-                    let v = q + 2 * h
-                    let stride = Int32(3 * h)
+                    let (q, k, v) = (qkv.baseAddress!, qkv.baseAddress! + h, qkv.baseAddress! + 2 * h)
                     for (start, n) in zip(packing.starts, packing.lengths) {
-                        for head in 0..<heads {
-                            let input = start * 3 * h + head * dh
-                            let output = start * h + head * dh
-                            cblas_sgemm(
-                                CblasRowMajor, CblasNoTrans, CblasTrans, Int32(n), Int32(n), Int32(dh), scale,
-                                q + input, stride, k + input, stride, 0, s.baseAddress!, Int32(n))
+                        for head in 0..<shape.heads {
+                            let (input, output) = (start * 3 * h + head * dh, start * h + head * dh)
+                            let keys = PackedMatrix(transposing: k + input, stride: 3 * h, columns: n, depth: dh)
+                            EncoderKernel.product(path, rows: n, q + input, lda: 3 * h, keys, scale: scale, into: s.baseAddress!, ldc: n)
                             if let bias = relativeBias { addRelativeBias(bias, head: head, to: s.baseAddress!, n) }
                             for r in 0..<n { softmax(s.baseAddress! + r * n, n) }
-                            cblas_sgemm(
-                                CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(n), Int32(dh), Int32(n), 1,
-                                s.baseAddress!, Int32(n), v + input, stride, 0, c.baseAddress! + output, Int32(h))
+                            let values = PackedMatrix(v + input, stride: 3 * h, depth: n, columns: dh)
+                            EncoderKernel.product(path, rows: n, s.baseAddress!, lda: n, values, into: c.baseAddress! + output, ldc: h)
                         }
                     }
                 }
@@ -297,17 +290,13 @@ package func fastErf(_ value: Float) -> Float {
     return x * p / q
 }
 
-/// Where each sentence's token rows sit in a batch: one after another, each starting at a multiple of `alignment`
-/// rows, the gaps zero. OpenBLAS's sgemm rounds a row by its place in the product on the AVX2 kernels (Haswell, Zen:
-/// a row inside a larger product differs from the same row alone), but with every sentence starting at a multiple
-/// of 12 rows and the batch a multiple of 12, each row gets the bits it gets alone, on Haswell, Zen, SkylakeX and
-/// Cooperlake alike (probed for the encoder's shapes by `Experiments/bench/gemm-rows`, and checked by the tests that
-/// embed texts alone and in batches): a text's vector never depends on its batch-mates.
+/// Where each sentence's token rows sit in a batch: one after another, no padding. The kernel computes each output
+/// element from its own row alone (`EncoderKernel`), so a text's vector never depends on its batch-mates or its place
+/// (checked by the tests that embed texts alone and in batches, on every path).
 package struct TokenRows {
-    package static let alignment = 12
     package let lengths: [Int]
     package let starts: [Int]
-    /// Rows in all, a multiple of `alignment`.
+    /// Rows in all.
     package let rows: Int
 
     package init(lengths: [Int]) {
@@ -316,7 +305,7 @@ package struct TokenRows {
         var next = 0
         for n in lengths {
             starts.append(next)
-            next += (n + Self.alignment - 1) / Self.alignment * Self.alignment
+            next += n
         }
         self.starts = starts
         rows = next

@@ -36,19 +36,19 @@ import Testing
         #expect(c.layers == 6 && c.hidden == 384 && c.heads == 12 && c.maxSequenceLength == 256 && c.normalize)
     }
 
-    /// The products of one layer for sentences of 3 and 5 tokens, counted by hand: each sentence starts at a multiple of
-    /// 12 rows, so the batch is 24 rows; Q|K|V over them (1), QKᵀ and P·V per sentence and head (2 · 12 · 2), then the
-    /// output, intermediate and output projections over the 24 rows (3).
+    /// The products of one layer for sentences of 3 and 5 tokens, counted by hand: the sentences' rows follow one another
+    /// with no padding, so the batch is 8 rows; Q|K|V over them (1), QKᵀ and P·V per sentence and head (2 · 12 · 2), then
+    /// the output, intermediate and output projections over the 8 rows (3).
     @Test func forwardPassProductsByHand() throws {
-        #expect(TokenRows(lengths: [3, 5]).starts == [0, 12] && TokenRows(lengths: [3, 5]).rows == 24)
-        #expect(TokenRows(lengths: [12, 13, 1]).starts == [0, 12, 36] && TokenRows(lengths: [12, 13, 1]).rows == 48)
+        #expect(TokenRows(lengths: [3, 5]).starts == [0, 3] && TokenRows(lengths: [3, 5]).rows == 8)
+        #expect(TokenRows(lengths: [12, 13, 1]).starts == [0, 12, 25] && TokenRows(lengths: [12, 13, 1]).rows == 26)
         let products = try encoder().model.matrixProducts(lengths: [3, 5], layer: 1)
         #expect(products.count == 1 + 48 + 3)
-        #expect(products.first == .init(m: 24, n: 1152, k: 384) && products.last == .init(m: 24, n: 384, k: 1536))
+        #expect(products.first == .init(m: 8, n: 1152, k: 384) && products.last == .init(m: 8, n: 384, k: 1536))
         #expect(products[1] == .init(m: 3, n: 3, k: 32) && products[2] == .init(m: 3, n: 32, k: 3))
-        // 2·m·n·k summed: projections 2·24·384·(1152 + 384 + 1536 + 1536), attention 12·2·(2·3·3·32 + 2·5·5·32).
+        // 2·m·n·k summed: projections 2·8·384·(1152 + 384 + 1536 + 1536), attention 12·2·(2·3·3·32 + 2·5·5·32).
         let flops = products.reduce(0) { $0 + 2 * $1.m * $1.n * $1.k }
-        #expect(flops == 2 * 24 * 384 * 4608 + 12 * 2 * (576 + 1600))
+        #expect(flops == 2 * 8 * 384 * 4608 + 12 * 2 * (576 + 1600))
         #expect(try encoder().model.matrixProducts(lengths: [3, 5], layer: 6).count == 6 * 52)
     }
 
@@ -80,7 +80,7 @@ import Testing
         for item in Self.reference.items {
             for (layerName, expected) in item.meanPooled {
                 let layer = Int(layerName)!
-                let got = e.model.pooled([item.inputIds], layer: layer, modes: [.mean])
+                let got = e.model.pooled([item.inputIds], layer: layer, modes: [.mean], path: e.path)
                 let error = zip(got.storage, expected).map { abs($0 - $1) }.max()!
                 worst = max(worst, error)
                 #expect(error < 1e-4, "\(item.text) layer \(layer): max abs error \(error)")
@@ -90,15 +90,23 @@ import Testing
     }
 
     /// A text's vector depends on the text alone: embedded alone, inside two different batches (other
-    /// batch-mates, other positions, another batch size) and read back from the cache, it has the same bits.
-    /// (Before each sentence got its own product, 29 of 30 rows differed by up to 1e-7 on the Zen kernel.)
-    @Test func aTextsVectorDoesNotDependOnItsBatchOrTheCache() throws {
+    /// batch-mates, other positions, another batch size), on every path of the kernel (AVX-512, AVX2+FMA, scalar) and
+    /// read back from the cache, it has the same bits.
+    @Test func aTextsVectorDoesNotDependOnItsBatchPathOrTheCache() throws {
         let e = try encoder()
         let texts = Self.reference.items.map(\.text)
         let batched = try e.embed(texts, layer: 6)
+        let filler = (0..<40).map { i in (0..<(i % 17 + 2)).map { "word\($0 * i)" }.joined(separator: " ") }
+        for path in EncoderKernel.available {
+            let other = try SentenceEncoder(folder: e.folder, path: path)
+            other.tokensPerBatch = 96
+            let mixed = try other.embed(filler + texts.reversed(), layer: 6)
+            for i in texts.indices {
+                #expect(Array(mixed.row(filler.count + texts.count - 1 - i)) == Array(batched.row(i)), "\(path), another batch, text \(i)")
+            }
+        }
         let other = try SentenceEncoder(folder: e.folder)
         other.tokensPerBatch = 96
-        let filler = (0..<40).map { i in (0..<(i % 17 + 2)).map { "word\($0 * i)" }.joined(separator: " ") }
         let mixed = try other.embed(filler + texts.reversed(), layer: 6)
         let folder = temporaryFolder()
         var cache = try EmbeddingCache(folder: folder, encoder: e, layer: 6)

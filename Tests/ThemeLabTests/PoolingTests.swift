@@ -123,7 +123,7 @@ import ThemeLabEncoder
         let mean = try meanOnly.embed(texts, layer: 6)
         let alone = try twoModes.embed([texts[1]], layer: 6)
         let ids = texts.map(meanOnly.tokenizer.encode)
-        let cls = meanOnly.model.pooled(ids, layer: 6, modes: [.cls])
+        let cls = meanOnly.model.pooled(ids, layer: 6, modes: [.cls], path: meanOnly.path)
         for k in 0..<384 {
             #expect(both[0, 384 + k] == mean[0, k] && both[1, 384 + k] == mean[1, k])
             // Within 1e-5, not to the bit: `embed` runs BLAS on one thread, this direct call on the default count.

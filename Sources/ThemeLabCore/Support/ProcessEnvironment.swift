@@ -12,5 +12,8 @@ package enum ProcessEnvironment {
     /// `$THEMELAB_MODEL`, nil when unset or empty: the sentence-transformers model folder.
     package static var modelFolder: String? { variable("THEMELAB_MODEL").flatMap { $0.isEmpty ? nil : $0 } }
 
+    /// `$THEMELAB_ENCODER_PATH`: the encoder kernel's path (scalar, avx2, avx512), nil for the widest this CPU runs.
+    package static var encoderPath: String? { variable("THEMELAB_ENCODER_PATH") }
+
     private static func variable(_ name: String) -> String? { ProcessInfo.processInfo.environment[name] }
 }

@@ -1,0 +1,36 @@
+#ifndef THEMELAB_ENCODER_KERNEL_H
+#define THEMELAB_ENCODER_KERNEL_H
+
+/// The encoder's matrix products, in an arithmetic order fixed by this file rather than by a BLAS kernel.
+///
+/// C[i][j] = scale · Σₖ A[i][k]·B[k][j] (+ bias[j]), each element one chain of fused multiply-adds over k = 0, 1, …, K−1
+/// from 0, never split, then one multiplication by `scale` and one addition of the bias (each rounded once, never fused).
+/// The SIMD paths vectorise across output columns, one column a lane, so an element's bits do not depend on the
+/// vector width, the row's place in the batch or its batch-mates: the AVX-512, AVX2+FMA and scalar paths give the same
+/// bits, by construction (the file is compiled with -ffp-contract=off, so no other operation is fused).
+///
+/// B is packed once (a weight: at load time) into panels of 16 columns, k-major: panel p holds B[k][16p … 16p+15] for
+/// k = 0…K−1, columns past N zero.
+
+#include <stddef.h>
+
+enum tl_path { TL_PATH_SCALAR = 0, TL_PATH_AVX2 = 1, TL_PATH_AVX512 = 2 };
+
+/// The widest path this CPU runs (AVX-512F, else AVX2 with FMA, else scalar).
+int tl_best_path(void);
+
+/// Floats a packed B of n columns and k rows needs.
+size_t tl_packed_size(int n, int k);
+
+/// Packs B given as rows of an [n][k] matrix (a weight stored [out, in]: C = A·Bᵀ), row stride ldb.
+void tl_pack_transposed(const float *b, int ldb, int n, int k, float *packed);
+
+/// Packs B given as a [k][n] matrix (C = A·B), row stride ldb.
+void tl_pack(const float *b, int ldb, int k, int n, float *packed);
+
+/// C = scale·(A·B) + bias for A [m][k] (row stride lda), packed B (n columns, k rows), C [m][n] (row stride ldc);
+/// bias may be NULL (none). `path` one of tl_path; a path this CPU lacks must not be asked for.
+void tl_gemm(int path, int m, int n, int k, const float *a, int lda, const float *packed, float scale, const float *bias,
+             float *c, int ldc);
+
+#endif

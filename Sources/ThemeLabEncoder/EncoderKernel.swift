@@ -1,0 +1,84 @@
+import CEncoderKernel
+import ThemeLabCore
+
+/// The encoder's matrix products (projections, feed-forward layers, attention scores and values, Dense modules) on the
+/// project's own kernel (`Sources/CEncoderKernel`): one fused multiply-add chain per output element over k in a fixed
+/// order, vectorised across output columns, so a vector's bits do not depend on the path (AVX-512, AVX2+FMA, scalar),
+/// the batch or the BLAS library. The pairwise pass stays on BLAS.
+package enum EncoderKernel {
+    /// A way through the kernel; all give the same bits.
+    package enum Path: String, CaseIterable, Sendable {
+        case scalar, avx2, avx512
+
+        var code: Int32 {
+            switch self {
+            case .scalar: Int32(TL_PATH_SCALAR.rawValue)
+            case .avx2: Int32(TL_PATH_AVX2.rawValue)
+            case .avx512: Int32(TL_PATH_AVX512.rawValue)
+            }
+        }
+    }
+
+    /// The widest path this CPU runs.
+    package static let best: Path = {
+        switch tl_best_path() {
+        case Int32(TL_PATH_AVX512.rawValue): .avx512
+        case Int32(TL_PATH_AVX2.rawValue): .avx2
+        default: .scalar
+        }
+    }()
+
+    /// The paths this CPU runs, narrowest first.
+    package static var available: [Path] { Path.allCases.filter { $0 == .scalar || $0 == best || ($0 == .avx2 && best == .avx512) } }
+
+    /// The path `$THEMELAB_ENCODER_PATH` asks for (nil: the widest), refused in one line when unknown or not on this CPU.
+    package static func path(asked: String?) throws -> Path {
+        guard let asked, !asked.isEmpty else { return best }
+        guard let path = Path(rawValue: asked) else {
+            throw ThemeLabError.invalid(
+                "THEMELAB_ENCODER_PATH=\(asked): expected one of \(Path.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard available.contains(path) else {
+            throw ThemeLabError.invalid(
+                "THEMELAB_ENCODER_PATH=\(asked): this CPU runs \(available.map(\.rawValue).joined(separator: ", "))")
+        }
+        return path
+    }
+
+    /// c = scale·(a·B) + bias for a [m][B.depth] (row stride lda) and c [m][B.columns] (row stride ldc).
+    package static func product(
+        _ path: Path, rows m: Int, _ a: UnsafePointer<Float>, lda: Int, _ b: PackedMatrix, scale: Float = 1,
+        bias: UnsafePointer<Float>? = nil,
+        into c: UnsafeMutablePointer<Float>, ldc: Int
+    ) {
+        b.values.withUnsafeBufferPointer { packed in
+            tl_gemm(path.code, Int32(m), Int32(b.columns), Int32(b.depth), a, Int32(lda), packed.baseAddress!, scale, bias, c, Int32(ldc))
+        }
+    }
+}
+
+/// A right-hand matrix B packed for `EncoderKernel.product` (panels of 16 columns, k-major): a weight once at load, a
+/// sentence's keys or values once per head.
+package struct PackedMatrix: Sendable {
+    /// Columns of B (outputs) and rows of B (the inner dimension).
+    package let columns: Int, depth: Int
+    package let values: [Float]
+
+    /// B = Wᵀ for W stored [columns][depth] with row stride `stride` (a Linear's [out, in] weight, or keys).
+    package init(transposing w: UnsafePointer<Float>, stride: Int, columns: Int, depth: Int) {
+        (self.columns, self.depth) = (columns, depth)
+        values = [Float](unsafeUninitializedCapacity: Int(tl_packed_size(Int32(columns), Int32(depth)))) { buffer, count in
+            tl_pack_transposed(w, Int32(stride), Int32(columns), Int32(depth), buffer.baseAddress!)
+            count = buffer.count
+        }
+    }
+
+    /// B stored [depth][columns] with row stride `stride` (values).
+    package init(_ b: UnsafePointer<Float>, stride: Int, depth: Int, columns: Int) {
+        (self.columns, self.depth) = (columns, depth)
+        values = [Float](unsafeUninitializedCapacity: Int(tl_packed_size(Int32(columns), Int32(depth)))) { buffer, count in
+            tl_pack(b, Int32(stride), Int32(depth), Int32(columns), buffer.baseAddress!)
+            count = buffer.count
+        }
+    }
+}
