@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The stages, each a target that may use only the ones below it (a call against the grain does not compile):
-//   Core (Support, Space) ← Encoder (on its own C kernel, CEncoderKernel), Corpus, Pairs (the pass and every pass consumer) ← Measures (Metrics,
+//   Core (Support, Space) ← Encoder (on its C kernel), Corpus, Pairs (the pass and every pass consumer) ← Measures (Metrics,
 //   uncertainty: numbers only) ← Methods (threshold rules, groupings) ← Study (experiments, the replay, the claims,
 //   the recommendation) ← Report (rendering, the results folder) ← CLI ← the executables.
 // Targets see each other's `package` declarations; nothing is `public` but the CLI's entry point.

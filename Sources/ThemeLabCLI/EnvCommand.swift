@@ -63,7 +63,7 @@ let envCommand = Command(
         arithmetic    \(BLASRuntime.arithmetic) (\(BLASRuntime.arithmeticVariable)=canonical|native)
         cpu           \(p.cpu)
         features      \(p.cpuFeatures)
-        encoder       \(path.rawValue) path of the encoder kernel (this CPU runs \(env.encoderPaths.joined(separator: ", ")); the same bits on each)
+        encoder       \(path.rawValue) path of the encoder kernel (of \(env.encoderPaths.joined(separator: ", ")); the same bits on each)
         model folder  \(env.modelFolder.map(oneLine) ?? "none found")
         model         \(env.model.map(oneLine) ?? "none")
         """)

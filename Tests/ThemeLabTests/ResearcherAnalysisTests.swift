@@ -2,9 +2,11 @@ import Foundation
 import Testing
 import ThemeLabCore
 import ThemeLabCorpus
+import ThemeLabMeasures
 import ThemeLabMethods
 import ThemeLabReport
-import ThemeLabStudy
+
+@testable import ThemeLabStudy
 
 /// A researcher's own corpus end to end: columns named as the file has them, which entries form each group, and names
 /// that cannot collide (issue 44).
@@ -177,5 +179,94 @@ import ThemeLabStudy
             "analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/x.npy", "--assignments", folder + "/a.txt",
         ])
         #expect(bad.status == 2 && bad.stderr.contains("the file must end in .jsonl or .csv"), "\(bad.stderr)")
+    }
+}
+
+/// Regret, the suggested default and the figures for any experiment's own corpora (issue 44).
+@Suite struct ExperimentRegretAndFigureTests {
+    /// Two labelled generator corpora, 3 replicates, three rules, average linkage and a grouping that cuts itself.
+    static func run() throws -> (folder: String, results: AnalysisResults) {
+        let folder = temporaryFolder()
+        let corpora = ReplicateTests.corpora
+        let experiment =
+            #"{"name": "own", "corpora": [\#(corpora)], "spaces": ["centred"], "thresholds": ["otsu", "percentile(90)", "kittler-illingworth"], "#
+            + #""groupings": ["average", "leader", "average-modularity(2,2)"], "replicates": 3, "shuffles": 0}"#
+        try AtomicFile.write(experiment, to: folder + "/own.json")
+        let r = CLI.run(["ablate", folder + "/own.json", "--out", folder])
+        precondition(r.status == 0, r.stderr)
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/own/own.json"))
+        return (folder + "/own", try JSONDecoder().decode(AnalysisResults.self, from: data))
+    }
+
+    @Test func ablateWritesRegretAndTheSuggestedDefaultByReproducesProcedure() throws {
+        let (folder, results) = try Self.run()
+        let tables = RegretTable(
+            analyses: results.analyses, grouping: "average", settings: results.settings, alongside: ["average-modularity(2,2)"])
+        let leader = RegretTable(analyses: results.analyses, grouping: "leader", settings: results.settings)
+        let own = RegretTable(analyses: results.analyses, grouping: "average-modularity(2,2)", settings: results.settings)
+        let expected = try #require(Recommendation(study: [tables, leader, own], tuning: [], subset: { _ in true }).file(study: "own"))
+        let written = try JSONDecoder().decode(
+            RecommendationFile.self, from: Data(contentsOf: URL(fileURLWithPath: folder + "/own-recommendation.json")))
+        #expect(written == expected)
+        let md = try String(contentsOfFile: folder + "/own-regret.md", encoding: .utf8)
+        #expect(
+            md.contains("## Suggested default (centred space)") && md.contains("### average-modularity(2,2) against its own best parameter")
+        )
+        #expect(md.contains("| average-modularity(2,2) |"), "the grouping that cuts itself is a column of average's table")
+    }
+
+    @Test func theARICurveMarksTheBestCutAndEveryRule() throws {
+        let (folder, results) = try Self.run()
+        let a = try #require(results.analyses.first)
+        let s = try #require(a.space(.centred))
+        let ceiling = try #require(s.ceilings?.first { $0.grouping == "average" })
+        let curve = try #require(ceiling.curve)
+        #expect(curve.count >= 2 && curve.count <= CurvePoint.limit && curve.map(\.threshold) == curve.map(\.threshold).sorted())
+        // The curve passes through the best cut with the ceiling's ARI (the sweep's score, within rounding).
+        let best = try #require(curve.first { $0.threshold == ceiling.threshold })
+        #expect(abs(best.ari - ceiling.ari) < 1e-9)
+        let stem = SVGPlot.stem(corpus: a.corpus.name, source: a.source, space: "centred")
+        let svg = try String(contentsOfFile: folder + "/plots/\(stem)-ari-vs-threshold.svg", encoding: .utf8)
+        #expect(svg.components(separatedBy: "class=\"best-cut\"").count - 1 == s.ceilings!.filter { $0.curve != nil }.count)
+        for t in s.thresholds { #expect(svg.contains("id=\"threshold-\(t.rule.name)\""), "\(t.rule)") }
+    }
+
+    /// A method keeps its colour from figure to figure, whatever else the figure shows; rules and groupings differ in dash.
+    @Test func aMethodHasOneColourInEveryFigure() throws {
+        let (folder, results) = try Self.run()
+        let colour = MethodColours.of(GroupingKey("average"))
+        let plots = try FileManager.default.contentsOfDirectory(atPath: folder + "/plots").filter { $0.contains("ablation-ari") }
+        #expect(plots.count == results.analyses.count)
+        for plot in plots {
+            let svg = try String(contentsOfFile: folder + "/plots/" + plot, encoding: .utf8)
+            #expect(svg.contains("data-grouping=\"average\" data-value=") && svg.contains("fill=\"\(colour)\""))
+            #expect(svg.contains("bars: mean ARI over 3 replicates; error bars: 95% interval of that mean"))
+            #expect(svg.contains("data-slot=\"own cuts\" data-grouping=\"average-modularity(2,2)\""))
+        }
+        #expect(MethodColours.of(RuleKey("percentile(90)")) == MethodColours.of(RuleKey("percentile(80)")))
+        #expect(MethodColours.dash(["percentile(90)", "otsu", "percentile(80)"]) == ["", "", "6 3"])
+    }
+
+    /// The slot labels stand at 45°, with a font no larger than the space between neighbours allows.
+    @Test func slotLabelsNeverOverlap() throws {
+        let (_, results) = try Self.run()
+        let s = try #require(results.analyses.first?.space(.centred))
+        var many = s
+        many.thresholds = (0..<40).map { ThresholdOutcome(rule: RuleKey("fixed(0.\($0))"), value: 0.5, labelInformed: false) }
+        let svg = SVGPlot.ablation(many, corpus: "c", source: "s")
+        let slot = (SVGPlot.width - SVGPlot.left - SVGPlot.right) / 41
+        let sizes = svg.matches(of: /class="slot-label"[^>]*font-size="([0-9.]+)"/).map { Double($0.output.1)! }
+        #expect(sizes.count == 41 && sizes.allSatisfy { $0 * 1.25 <= slot * 0.7072 })
+    }
+
+    @Test func aFailedCheckNamesTheInputsThatChanged() throws {
+        var baseline = try RegressionCheck.readBaseline(path: ReproducibilityTests.root + "/results/baseline.json")
+        var results = baseline
+        let path = try #require(results.provenance?.inputs.keys.sorted().first)
+        results.provenance?.inputs[path] = String(repeating: "0", count: 64)
+        baseline.provenance?.inputs["gone.jsonl"] = String(repeating: "1", count: 64)
+        let lines = RegressionCheck.changedInputs(results: results.provenance, baseline: baseline.provenance)
+        let before = try #require(baseline.provenance?.inputs[path])
+        #expect(lines == ["gone.jsonl: read by the baseline only", "\(path): \(before.prefix(12))… → 000000000000…"].sorted())
     }
 }
