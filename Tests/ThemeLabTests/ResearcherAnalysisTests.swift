@@ -189,7 +189,8 @@ import ThemeLabReport
         let folder = temporaryFolder()
         let corpora = ReplicateTests.corpora
         let experiment =
-            #"{"name": "own", "corpora": [\#(corpora)], "spaces": ["centred"], "thresholds": ["otsu", "percentile(90)", "kittler-illingworth"], "#
+            #"{"name": "own", "corpora": [\#(corpora)], "spaces": ["centred"], "#
+            + #""thresholds": ["otsu", "percentile(90)", "kittler-illingworth"], "#
             + #""groupings": ["average", "leader", "average-modularity(2,2)"], "replicates": 3, "shuffles": 0}"#
         try AtomicFile.write(experiment, to: folder + "/own.json")
         let r = CLI.run(["ablate", folder + "/own.json", "--out", folder])
