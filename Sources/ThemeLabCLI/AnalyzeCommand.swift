@@ -84,10 +84,10 @@ let analyzeCommand = Command(
     // The one validator of a plan, as an experiment file's is checked; refusals name the options.
     let plan = ExperimentPlan(name: "analysis", corpora: [spec], encoders: [encoder], settings: settings)
     try plan.validate(source: .commandLine)
+    let assignments = try args["assignments"].map { ($0, try AssignmentsReport.format(of: $0)) }
     let writes =
-        (args["out"].map { AnalysisResults.files(folder: $0, stem: "analysis") } ?? []) + (args["assignments"].map { [$0] } ?? [])
+        (args["out"].map { AnalysisResults.files(folder: $0, stem: "analysis") } ?? []) + (assignments.map { [$0.0] } ?? [])
     if !writes.isEmpty {
-        if let path = args["assignments"] { _ = try AssignmentsReport.render([], for: path) }
         try CommandPaths(reads: try plan.inputFiles(dataDirectory: args["data-dir"]), writes: writes.map { ($0, .file) }).check()
     }
     let progress = io.progress("embed")
@@ -97,8 +97,8 @@ let analyzeCommand = Command(
     progress.finish()
     result.name = "analysis of \(result.analyses.first?.corpus.name ?? corpusPath)"
     if let out = args["out"] { try result.write(folder: out, stem: "analysis") }
-    if let path = args["assignments"] {
-        try AtomicFile.write(try AssignmentsReport.render(try result.analyses.flatMap(AssignmentsReport.rows), for: path), to: path)
+    if let (path, format) = assignments {
+        try AtomicFile.write(try AssignmentsReport.render(try result.analyses.flatMap(AssignmentsReport.rows), as: format), to: path)
     }
     if args.flag("json") {
         io.print(try JSONOutput.string(result), terminator: "")

@@ -1,7 +1,7 @@
 import Foundation
 import ThemeLabCore
 
-/// What a carried corpus is, for its registry entry.
+/// What a corpus is, as its registry entry, `datasets list` and docs/method.md say it.
 package struct CorpusAbout: Sendable {
     package var name: String
     package var description: String

@@ -21,7 +21,8 @@ package enum DatasetCatalogue {
     package static func rows(dataDirectory: String?) -> [Row] {
         DatasetRegistry.entries.map { e in
             var row = Row(
-                name: e.name, description: e.description, source: e.source, licence: e.licence, citation: e.citation, present: false)
+                name: e.name, description: e.about.description, source: e.about.source, licence: e.about.licence,
+                citation: e.about.citation, present: false)
             do {
                 let c = try DatasetRegistry.load(CorpusSpec(name: e.name), dataDirectory: dataDirectory).corpus
                 row.present = true

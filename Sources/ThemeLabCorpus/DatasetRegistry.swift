@@ -69,6 +69,8 @@ package enum CorpusOption: Sendable, Equatable {
     case oneOf([String])
     /// A whole number within the range.
     case count(ClosedRange<Int>)
+    /// The name of a field or column: not empty, no control characters (it is quoted back in one-line messages).
+    case columnName
     /// A seed, a switch, a path or the generator: any value of its type (the generator has checks of its own).
     case any
 
@@ -85,6 +87,11 @@ package enum CorpusOption: Sendable, Equatable {
                 return "must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(value)"
             }
             return nil
+        case .columnName:
+            guard let name = value as? String, !name.isEmpty,
+                !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else { return "must be a column name: not empty, no control characters" }
+            return nil
         }
     }
 }
@@ -94,11 +101,9 @@ package enum CorpusOption: Sendable, Equatable {
 /// of experiment files and the table of docs/method.md read this list.
 package enum DatasetRegistry {
     package struct Entry: Sendable {
-        package var name: String
-        package var description: String
-        package var source: String
-        package var licence: String
-        package var citation: String
+        /// Its name, what it is, where it comes from, its licence and citation.
+        package var about: CorpusAbout
+        package var name: String { about.name }
         /// The fields of an experiment file's corpus it takes besides `name` and `resample`, each with its values.
         package var options: [CorpusSpec.CodingKeys: CorpusOption] = [:]
         /// The corpus a spec naming this entry denotes (options already checked), read from the data folder if given.
@@ -106,9 +111,7 @@ package enum DatasetRegistry {
 
         /// The entry of a carried corpus: no options, its files checked on every read.
         package init(carried c: CarriedCorpus) {
-            (name, description, source, licence, citation) = (
-                c.about.name, c.about.description, c.about.source, c.about.licence, c.about.citation
-            )
+            about = c.about
             load = { _, dataDirectory in try c.load(dataDirectory: dataDirectory) }
         }
 
@@ -117,7 +120,7 @@ package enum DatasetRegistry {
             options: [CorpusSpec.CodingKeys: CorpusOption] = [:],
             load: @escaping @Sendable (_ spec: CorpusSpec, _ dataDirectory: String?) throws -> LoadedCorpus
         ) {
-            (self.name, self.description, self.source, self.licence, self.citation) = (name, description, source, licence, citation)
+            about = CorpusAbout(name: name, description: description, source: source, licence: licence, citation: citation)
             (self.options, self.load) = (options, load)
         }
     }
@@ -147,7 +150,7 @@ package enum DatasetRegistry {
     /// A JSONL, CSV or TSV file (`--corpus PATH`, or `{"name": "file", "path": …}`): not a listed corpus.
     package static let file = Entry(
         "file", "a JSONL, CSV or TSV corpus of your own", source: "path", licence: "yours", citation: "",
-        options: [.path: .any, .idColumn: .any, .textColumn: .any, .labelColumn: .any],
+        options: [.path: .any, .idColumn: .columnName, .textColumn: .columnName, .labelColumn: .columnName],
         load: { spec, _ in
             guard let path = spec.path else { throw ThemeLabError.invalid("corpus 'file' needs a path") }
             return LoadedCorpus(corpus: try CorpusReader.read(path: path, columns: spec.columns), files: [path])

@@ -53,10 +53,12 @@ package final class TransformerEncoder: @unchecked Sendable {
         let architecture = c.architecture
         let s = architecture.shape
         let h = s.hidden
+        func tensors(_ name: String, _ input: Int, _ output: Int) throws -> (weight: FloatTensor, bias: [Float]) {
+            (try weights.tensor("\(name).weight", shape: [output, input]), try weights.floats("\(name).bias", shape: [output]))
+        }
         func linear(_ name: String, _ input: Int, _ output: Int) throws -> Linear {
-            Linear(
-                weight: try weights.tensor("\(name).weight", shape: [output, input]),
-                bias: try weights.floats("\(name).bias", shape: [output]), input: input, output: output)
+            let (weight, bias) = try tensors(name, input, output)
+            return Linear(weight: weight, bias: bias, input: input, output: output)
         }
         func norm(_ name: String) throws -> LayerNorm {
             LayerNorm(gamma: try weights.floats("\(name).weight", shape: [h]), beta: try weights.floats("\(name).bias", shape: [h]))
@@ -78,12 +80,10 @@ package final class TransformerEncoder: @unchecked Sendable {
         }
         layers = try (0..<s.layers).map { i in
             let n = architecture.layerNames(i)
-            let qkv = try [n.query, n.key, n.value].map { name in
-                (try weights.tensor("\(name).weight", shape: [h, h]), try weights.floats("\(name).bias", shape: [h]))
-            }
+            let qkv = try [n.query, n.key, n.value].map { try tensors($0, h, h) }
             return Layer(
                 queryKeyValue: Linear(
-                    weight: FloatTensor(copying: qkv.flatMap(\.0.values)), bias: qkv.flatMap(\.1), input: h, output: 3 * h),
+                    weight: FloatTensor(copying: qkv.flatMap(\.weight.values)), bias: qkv.flatMap(\.bias), input: h, output: 3 * h),
                 attentionOutput: try linear(n.attentionOutput, h, h), attentionNorm: try norm(n.attentionNorm),
                 intermediate: try linear(n.intermediate, h, s.intermediate), output: try linear(n.output, s.intermediate, h),
                 outputNorm: try norm(n.outputNorm))

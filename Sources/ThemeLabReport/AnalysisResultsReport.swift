@@ -32,10 +32,9 @@ extension AnalysisResults {
         try AtomicFile.write(try JSONOutput.encode(self), to: "\(folder)/\(stem).json")
         try AtomicFile.write(markdown(), to: "\(folder)/\(stem).md")
         try AtomicFile.write(AnalysisReport.tidyCSV(analyses), to: "\(folder)/\(stem).csv")
-        if let regret = regretMarkdown(), let space = recommendationSpace {
-            try AtomicFile.write(regret, to: "\(folder)/\(stem)-regret.md")
-            if var file = recommendation(in: space)?.file(study: name) {
-                file.space = space == .centred ? nil : space.description
+        if let regret = ExperimentRegret(self) {
+            try AtomicFile.write(regret.markdown(title: name), to: "\(folder)/\(stem)-regret.md")
+            if let file = regret.file(study: name) {
                 try AtomicFile.write(try JSONOutput.encode(file), to: "\(folder)/\(stem)-recommendation.json")
             }
         }

@@ -103,12 +103,22 @@ package enum AssignmentsReport {
         }
     }
 
-    /// The file `path` asks for: CSV for `.csv`, JSON Lines for `.jsonl`; another ending is refused.
-    package static func render(_ rows: [Row], for path: String) throws -> String {
-        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
-        case "csv": return csv(rows)
-        case "jsonl": return try jsonl(rows)
-        default: throw ThemeLabError.invalid("--assignments \(path): the file must end in .jsonl or .csv (its format)")
+    /// The formats an assignments file may have, named by its ending.
+    package enum Format: String { case csv, jsonl }
+
+    /// The format `path` asks for: CSV for `.csv`, JSON Lines for `.jsonl`; another ending is refused (before any work).
+    package static func format(of path: String) throws -> Format {
+        guard let format = Format(rawValue: URL(fileURLWithPath: path).pathExtension.lowercased()) else {
+            throw ThemeLabError.invalid("--assignments \(path): the file must end in .jsonl or .csv (its format)")
+        }
+        return format
+    }
+
+    /// `rows` in `format`.
+    package static func render(_ rows: [Row], as format: Format) throws -> String {
+        switch format {
+        case .csv: csv(rows)
+        case .jsonl: try jsonl(rows)
         }
     }
 

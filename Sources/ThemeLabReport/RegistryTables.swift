@@ -24,7 +24,7 @@ package enum RegistryTables {
     /// The corpora the registry knows (`--corpus NAME`, experiment files), with the options each takes and their licences.
     package static func corpora() -> String {
         let rows = ([DatasetRegistry.file] + DatasetRegistry.entries).map { e in
-            "| `\(e.name)` | \(e.description) | \(options(e)) | \(e.licence) |"
+            "| `\(e.name)` | \(e.about.description) | \(options(e)) | \(e.about.licence) |"
         }
         return "Corpora (`--corpus NAME`, or a path for `file`):\n\n| name | what it is | options (experiment file fields) | licence |\n"
             + "|---|---|---|---|\n" + rows.joined(separator: "\n") + "\n\n"
@@ -38,6 +38,7 @@ package enum RegistryTables {
             case .any?: "`\(key.stringValue)`"
             case .oneOf(let words)?: "`\(key.stringValue)` (\(words.joined(separator: ", ")))"
             case .count(let r)?: "`\(key.stringValue)` (\(r.lowerBound)…\(r.upperBound))"
+            case .columnName?: "`\(key.stringValue)` (a column name)"
             }
         }
         return listed.isEmpty ? "none" : listed.joined(separator: ", ")

@@ -118,8 +118,7 @@ package enum SVGPlot {
     }
 
     /// A vertical dashed line per rule's threshold within `range`, in the rule's colour (a second rule of one base dashed
-    /// otherwise), each
-    /// named with its value in the legend (never on the plot, where close thresholds would overlap).
+    /// otherwise), each named with its value in the legend (never on the plot, where close thresholds would overlap).
     static func thresholdLines(
         _ thresholds: [ThresholdOutcome], within range: ClosedRange<Double>, _ px: (Double) -> Double,
         entries: inout [(String, String, String)]

@@ -118,6 +118,11 @@ import ThemeLabStudy
             case .oneOf(let words)?:
                 #expect(try Self.refusal(name, key.stringValue, words[0]) == nil)
                 #expect(try Self.refusal(name, key.stringValue, "nope")?.hasSuffix(", got 'nope'") == true)
+            case .columnName?:
+                #expect(try Self.refusal(name, key.stringValue, "body")?.contains("must be a column name") != true)
+                #expect(
+                    try Self.refusal(name, key.stringValue, "bo\ndy")
+                        == "x.json: \(field) must be a column name: not empty, no control characters")
             case .any?:
                 continue
             }

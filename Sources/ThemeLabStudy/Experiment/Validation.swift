@@ -73,12 +73,6 @@ package enum Validation {
         }
         let given = try JSONSerialization.jsonObject(with: JSONEncoder().encode(spec)) as? [String: Any] ?? [:]
         if let name = spec.as { try ExperimentPlan.checkName(name, source: source, field: "\(path).as", names: "the corpus in results") }
-        for key in [CorpusSpec.CodingKeys.idColumn, .textColumn, .labelColumn] {
-            guard let column = given[key.stringValue] as? String else { continue }
-            if column.isEmpty || column.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-                throw source.error("\(path).\(key.stringValue)", "must be a column name: not empty, no control characters")
-            }
-        }
         for key in CorpusSpec.CodingKeys.allCases where ![.name, .resample, .as].contains(key) {
             guard let value = given[key.stringValue] else { continue }
             guard let option = entry.options[key] else {
