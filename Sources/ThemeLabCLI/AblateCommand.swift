@@ -22,6 +22,9 @@ let ablateCommand = Command(
           --data-dir DIR   folder holding real corpora such as clinc150/ (default $THEMELAB_DATA)
           --replicates R   R replicates of every corpus (2 to 1000), overriding the file's "replicates":
                            every figure gets a 95% interval and rules are compared pairwise
+          --vectors DIR    also write the vectors each space's figures are computed on (unit rows,
+                           corpus order) and the labels: DIR/CORPUS--SOURCE--SPACE.{npy,json}, for
+                           tools of your own (Experiments/bench/peer-clustering reads them)
           --shard i/n      only the corpora k with k mod n = i (n ≤ the number of corpora), written
                            to --out PART.json for `themelab gather`, which writes DIR/NAME/ as above
                            (`themelab slurm ablate` runs the shards as a Slurm job array)
@@ -35,17 +38,18 @@ let ablateCommand = Command(
         replicate with seed + r; a fixed one (the seeds, a whole split, a file) needs "resample"
         (here or on the corpus): each replicate keeps that fraction of every topic.
         """,
-    options: ["out", "data-dir", "replicates", "shard"],
+    options: ["out", "data-dir", "replicates", "shard", "vectors"],
     renamed: ["results": "out"],
     positionals: 1...1
 ) { args, io in
     let plan = try args.experimentPlan(path: args.positional[0])
     let started = Date()
     let progress = io.progress("embed")
-    let environment = RunEnvironment(
+    var environment = RunEnvironment(
         dataDirectory: args["data-dir"], command: io.commandLine, log: io.note, progress: progress.update)
     if let shardText = args["shard"] {
         guard args.oldSpellings.isEmpty else { throw ThemeLabError.usage("--shard writes a part file to --out, not a results folder") }
+        guard args["vectors"] == nil else { throw ThemeLabError.usage("--vectors writes a whole run's vectors; give it without --shard") }
         let shard = try PairShard(text: shardText)
         let out = try args.required("out")
         try CommandPaths(reads: try plan.inputFiles(dataDirectory: args["data-dir"]), writes: [(out, .file)]).check()
@@ -60,6 +64,15 @@ let ablateCommand = Command(
     }
     let root = try ResultsRoot(path: args["out"] ?? "results")
     try root.prepare(plan.name, reading: try plan.inputFiles(dataDirectory: args["data-dir"]))
+    if let folder = args["vectors"] {
+        try CommandPaths(reads: try plan.inputFiles(dataDirectory: args["data-dir"]), writes: [(folder, .folder)]).check()
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
+            throw ThemeLabError.usage("--vectors \(folder) is a file; give a folder (it is created when missing)")
+        }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        environment.vectorsFolder = folder
+    }
     let results = try plan.run(in: environment)
     progress.finish()
     try root.write(results, as: plan.name)

@@ -31,7 +31,7 @@ let reproduceCommand = Command(
                            file's own, 10); every figure's 95% interval is over these
           --cold           embed every text afresh into a private cache deleted at the end, instead of
                            the checkout's .themelab/cache ($THEMELAB_CACHE), which keeps vectors between
-                           runs keyed by weights, configuration, BLAS kernel and layer; the bytes are the same
+                           runs keyed by weights, configuration, the encoder's arithmetic and layer; the bytes are the same
           --verbose        also every experiment's own notes (corpora, replicates, embedding)
         Prints one line per experiment with its time and an estimate of the time left (from the
         stage times of the last run in DIR/timings.csv when there is one).

@@ -52,9 +52,47 @@ package enum EncoderKernel {
         into c: UnsafeMutablePointer<Float>, ldc: Int
     ) {
         b.values.withUnsafeBufferPointer { packed in
-            tl_gemm(path.code, Int32(m), Int32(b.columns), Int32(b.depth), a, Int32(lda), packed.baseAddress!, scale, bias, c, Int32(ldc))
+            product(
+                path, rows: m, a, lda: lda, packed: packed.baseAddress!, columns: b.columns, depth: b.depth, scale: scale, bias: bias,
+                into: c, ldc: ldc)
         }
     }
+
+    /// The product with B packed by the caller (`PackedMatrix.size`, `pack`) into a buffer it keeps.
+    package static func product(
+        _ path: Path, rows m: Int, _ a: UnsafePointer<Float>, lda: Int, packed: UnsafePointer<Float>, columns: Int, depth: Int,
+        scale: Float = 1, bias: UnsafePointer<Float>? = nil, into c: UnsafeMutablePointer<Float>, ldc: Int
+    ) {
+        tl_gemm(path.code, Int32(m), Int32(columns), Int32(depth), a, Int32(lda), packed, scale, bias, c, Int32(ldc))
+    }
+
+    /// GELU in place, x·½(1 + erf(x/√2)) with erf by Eigen's and XLA's rational approximation: the same bits on every path.
+    package static func gelu(_ path: Path, _ x: inout [Float]) {
+        x.withUnsafeMutableBufferPointer { tl_gelu(path.code, $0.baseAddress!, $0.count) }
+    }
+
+    /// Softmax of each of `rows` rows of `columns` scores in place (exp by Cephes's expf in single roundings, each row's
+    /// sum in index order): the same bits on every path.
+    package static func softmax(_ path: Path, _ s: UnsafeMutablePointer<Float>, rows: Int, columns: Int) {
+        tl_softmax(path.code, s, Int32(rows), Int32(columns))
+    }
+
+    /// Layer norm of each of `rows` rows of `width` in place, (x − mean)/√(var + ε)·γ + β, the statistics in Float64 as
+    /// eight partial sums in a fixed order: the same bits on every path.
+    package static func layerNorm(
+        _ path: Path, _ x: inout [Float], rows: Int, width: Int, gamma: [Float], beta: [Float], epsilon: Double
+    ) {
+        precondition(x.count >= rows * width && gamma.count == width && beta.count == width)
+        x.withUnsafeMutableBufferPointer { x in
+            tl_layer_norm(path.code, x.baseAddress!, Int32(rows), Int32(width), gamma, beta, epsilon)
+        }
+    }
+
+    /// eˣ of `softmax` for x ≤ 0 (relative error about 2 ulp).
+    package static func exp(_ x: Float) -> Float { tl_exp(x) }
+
+    /// The erf of `gelu` (absolute error below 5e-7).
+    package static func erf(_ x: Float) -> Float { tl_erf(x) }
 }
 
 /// A right-hand matrix B packed for `EncoderKernel.product` (panels of 16 columns, k-major): a weight once at load, a
@@ -67,18 +105,24 @@ package struct PackedMatrix: Sendable {
     /// B = Wᵀ for W stored [columns][depth] with row stride `stride` (a Linear's [out, in] weight, or keys).
     package init(transposing w: UnsafePointer<Float>, stride: Int, columns: Int, depth: Int) {
         (self.columns, self.depth) = (columns, depth)
-        values = [Float](unsafeUninitializedCapacity: Int(tl_packed_size(Int32(columns), Int32(depth)))) { buffer, count in
-            tl_pack_transposed(w, Int32(stride), Int32(columns), Int32(depth), buffer.baseAddress!)
+        values = [Float](unsafeUninitializedCapacity: Self.size(columns: columns, depth: depth)) { buffer, count in
+            Self.pack(transposing: w, stride: stride, columns: columns, depth: depth, into: buffer.baseAddress!)
             count = buffer.count
         }
     }
 
-    /// B stored [depth][columns] with row stride `stride` (values).
-    package init(_ b: UnsafePointer<Float>, stride: Int, depth: Int, columns: Int) {
-        (self.columns, self.depth) = (columns, depth)
-        values = [Float](unsafeUninitializedCapacity: Int(tl_packed_size(Int32(columns), Int32(depth)))) { buffer, count in
-            tl_pack(b, Int32(stride), Int32(depth), Int32(columns), buffer.baseAddress!)
-            count = buffer.count
-        }
+    /// Floats a packed B of these dimensions takes.
+    package static func size(columns: Int, depth: Int) -> Int { Int(tl_packed_size(Int32(columns), Int32(depth))) }
+
+    /// Packs Wᵀ (W stored [columns][depth], row stride `stride`) into `packed`, `size(columns:depth:)` floats.
+    package static func pack(
+        transposing w: UnsafePointer<Float>, stride: Int, columns: Int, depth: Int, into packed: UnsafeMutablePointer<Float>
+    ) {
+        tl_pack_transposed(w, Int32(stride), Int32(columns), Int32(depth), packed)
+    }
+
+    /// Packs B stored [depth][columns] (row stride `stride`) into `packed`, `size(columns:depth:)` floats.
+    package static func pack(_ b: UnsafePointer<Float>, stride: Int, depth: Int, columns: Int, into packed: UnsafeMutablePointer<Float>) {
+        tl_pack(b, Int32(stride), Int32(depth), Int32(columns), packed)
     }
 }

@@ -109,7 +109,7 @@ package final class TransformerEncoder: @unchecked Sendable {
                 }
             }
         }
-        layerNorm(&x, embeddingNorm, rows: packing.rows)
+        layerNorm(&x, embeddingNorm, rows: packing.rows, path: path)
         for l in layers.prefix(layer) { x = forward(l, x, packing, path: path) }
 
         var pooled = Matrix(rows: batch.count, cols: h * modes.count)
@@ -153,12 +153,12 @@ package final class TransformerEncoder: @unchecked Sendable {
         let context = attention(project(x, l.queryKeyValue, rows: packing.rows, path: path), packing, path: path)
         var a = project(context, l.attentionOutput, rows: packing.rows, path: path)
         add(x, to: &a)
-        layerNorm(&a, l.attentionNorm, rows: packing.rows)
+        layerNorm(&a, l.attentionNorm, rows: packing.rows, path: path)
         var inner = project(a, l.intermediate, rows: packing.rows, path: path)
-        gelu(&inner)
+        EncoderKernel.gelu(path, &inner)
         var out = project(inner, l.output, rows: packing.rows, path: path)
         add(a, to: &out)
-        layerNorm(&out, l.outputNorm, rows: packing.rows)
+        layerNorm(&out, l.outputNorm, rows: packing.rows, path: path)
         return out
     }
 
@@ -181,7 +181,8 @@ package final class TransformerEncoder: @unchecked Sendable {
     }
 
     /// Scaled dot-product attention per sentence and head over its real tokens, softmax(QKᵀ/√dₕ)·V, reading Q, K and V
-    /// from the rows of the stacked projection [Q | K | V]; K and V of a head are packed for the kernel as they are used.
+    /// from the rows of the stacked projection [Q | K | V]; K and V of a head are packed for the kernel as they are used,
+    /// into two buffers kept for the whole batch.
     package func attention(_ qkv: [Float], _ packing: TokenRows, path: EncoderKernel.Path) -> [Float] {
         let h = shape.hidden
         let dh = h / shape.heads
@@ -189,19 +190,30 @@ package final class TransformerEncoder: @unchecked Sendable {
         var context = [Float](repeating: 0, count: packing.rows * h)
         let longest = packing.lengths.max() ?? 0
         var scores = [Float](repeating: 0, count: longest * longest)
+        var keys = [Float](repeating: 0, count: PackedMatrix.size(columns: longest, depth: dh))
+        var values = [Float](repeating: 0, count: PackedMatrix.size(columns: dh, depth: longest))
         qkv.withUnsafeBufferPointer { qkv in
             context.withUnsafeMutableBufferPointer { c in
                 scores.withUnsafeMutableBufferPointer { s in
-                    let (q, k, v) = (qkv.baseAddress!, qkv.baseAddress! + h, qkv.baseAddress! + 2 * h)
-                    for (start, n) in zip(packing.starts, packing.lengths) {
-                        for head in 0..<shape.heads {
-                            let (input, output) = (start * 3 * h + head * dh, start * h + head * dh)
-                            let keys = PackedMatrix(transposing: k + input, stride: 3 * h, columns: n, depth: dh)
-                            EncoderKernel.product(path, rows: n, q + input, lda: 3 * h, keys, scale: scale, into: s.baseAddress!, ldc: n)
-                            if let bias = relativeBias { addRelativeBias(bias, head: head, to: s.baseAddress!, n) }
-                            for r in 0..<n { softmax(s.baseAddress! + r * n, n) }
-                            let values = PackedMatrix(v + input, stride: 3 * h, depth: n, columns: dh)
-                            EncoderKernel.product(path, rows: n, s.baseAddress!, lda: n, values, into: c.baseAddress! + output, ldc: h)
+                    keys.withUnsafeMutableBufferPointer { keys in
+                        values.withUnsafeMutableBufferPointer { values in
+                            let (q, k, v) = (qkv.baseAddress!, qkv.baseAddress! + h, qkv.baseAddress! + 2 * h)
+                            let (s, keys, values) = (s.baseAddress!, keys.baseAddress!, values.baseAddress!)
+                            for (start, n) in zip(packing.starts, packing.lengths) {
+                                for head in 0..<shape.heads {
+                                    let (input, output) = (start * 3 * h + head * dh, start * h + head * dh)
+                                    PackedMatrix.pack(transposing: k + input, stride: 3 * h, columns: n, depth: dh, into: keys)
+                                    EncoderKernel.product(
+                                        path, rows: n, q + input, lda: 3 * h, packed: keys, columns: n, depth: dh, scale: scale, into: s,
+                                        ldc: n)
+                                    if let bias = relativeBias { addRelativeBias(bias, head: head, to: s, n) }
+                                    EncoderKernel.softmax(path, s, rows: n, columns: n)
+                                    PackedMatrix.pack(v + input, stride: 3 * h, depth: n, columns: dh, into: values)
+                                    EncoderKernel.product(
+                                        path, rows: n, s, lda: n, packed: values, columns: dh, depth: n, into: c.baseAddress! + output,
+                                        ldc: h)
+                                }
+                            }
                         }
                     }
                 }
@@ -222,72 +234,11 @@ package final class TransformerEncoder: @unchecked Sendable {
         }
     }
 
-    package func softmax(_ p: UnsafeMutablePointer<Float>, _ n: Int) {
-        var top = -Float.infinity
-        for i in 0..<n { top = max(top, p[i]) }
-        var sum: Float = 0
-        for i in 0..<n {
-            p[i] = expf(p[i] - top)
-            sum += p[i]
-        }
-        let inverse = 1 / sum
-        for i in 0..<n { p[i] *= inverse }
+    /// (x − mean)/√(var + ε)·γ + β over each row (statistics in Float64, `EncoderKernel.layerNorm`).
+    package func layerNorm(_ x: inout [Float], _ n: LayerNorm, rows: Int, path: EncoderKernel.Path) {
+        EncoderKernel.layerNorm(
+            path, &x, rows: rows, width: shape.hidden, gamma: n.gamma, beta: n.beta, epsilon: Double(shape.layerNormEpsilon))
     }
-
-    /// GELU, the erf form: x·½(1 + erf(x/√2)), with `fastErf`, so the loop vectorises.
-    package func gelu(_ x: inout [Float]) {
-        x.withUnsafeMutableBufferPointer { p in
-            for i in p.indices { p[i] = 0.5 * p[i] * (1 + fastErf(p[i] * 0.70710678118654752)) }
-        }
-    }
-
-    /// (x − mean)/√(var + ε)·γ + β over each row (statistics in Float64).
-    package func layerNorm(_ x: inout [Float], _ n: LayerNorm, rows: Int) {
-        let h = shape.hidden
-        let eps = Double(shape.layerNormEpsilon)
-        x.withUnsafeMutableBufferPointer { x in
-            n.gamma.withUnsafeBufferPointer { gamma in
-                n.beta.withUnsafeBufferPointer { beta in
-                    for r in 0..<rows {
-                        let row = x.baseAddress! + r * h
-                        var mean = 0.0
-                        for k in 0..<h { mean += Double(row[k]) }
-                        mean /= Double(h)
-                        var variance = 0.0
-                        for k in 0..<h {
-                            let d = Double(row[k]) - mean
-                            variance += d * d
-                        }
-                        let inverse = 1 / (variance / Double(h) + eps).squareRoot()
-                        for k in 0..<h { row[k] = Float((Double(row[k]) - mean) * inverse) * gamma[k] + beta[k] }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// erf for Float32 by the rational approximation of Eigen and XLA (clamp to [−4, 4]; odd
-/// degree-13 numerator over even degree-8 denominator in x): absolute error below 5e-7 in
-/// Float32 arithmetic (4.2e-7 measured against libm), and
-/// no libm call, so loops over it vectorise.
-@inline(__always)
-package func fastErf(_ value: Float) -> Float {
-    let x = min(max(value, -4), 4)
-    let x2 = x * x
-    var p: Float = -2.72614225801306e-10
-    p = p * x2 + 2.77068142495902e-08
-    p = p * x2 - 2.10102402082508e-06
-    p = p * x2 - 5.69250639462346e-05
-    p = p * x2 - 7.34990630326855e-04
-    p = p * x2 - 2.95459980854025e-03
-    p = p * x2 - 1.60960333262415e-02
-    var q: Float = -1.45660718464996e-05
-    q = q * x2 - 2.13374055278905e-04
-    q = q * x2 - 1.68282697438203e-03
-    q = q * x2 - 7.37332916720468e-03
-    q = q * x2 - 1.42647390514189e-02
-    return x * p / q
 }
 
 /// Where each sentence's token rows sit in a batch: one after another, no padding. The kernel computes each output

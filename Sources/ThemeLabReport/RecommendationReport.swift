@@ -54,6 +54,10 @@ extension Recommendation {
         out +=
             "\nThe target (worst-case regret ≤ 10% of the ceiling on every corpus, upper bound included) is "
             + (met ? "met by \(name(best)).\n" : "not met by any rule and grouping here.\n")
+        out +=
+            "\nChoosing the level without labels (internal criteria, stability) and the clustering users would otherwise run "
+            + "(BERTopic's default pipeline, k-means at the true k) on the same vectors: [docs/choosing-the-level.md]"
+            + "(../docs/choosing-the-level.md), [bench/peer-clustering.md](bench/peer-clustering.md).\n"
         return out
     }
 }

@@ -73,7 +73,7 @@ import ThemeLabStudy
         let context = ThresholdContext(
             distribution: pass.distribution, dimensions: x.cols, exactCoarse: pass.exactCoarse,
             neighbours: pass.gathered.neighbours > 0 ? try pass.nearestNeighbours() : nil,
-            silhouettes: tree.map { SilhouetteCurve(vectors: x, dendrogram: $0) })
+            silhouettes: tree.map { CriterionCurve.silhouettes(vectors: x, dendrogram: $0) })
         let value = rule.threshold(in: context)
         return (value, value == nil ? rule.whyNoThreshold(in: context) : nil)
     }

@@ -57,12 +57,83 @@ import ThemeLabEncoder
 
     /// B given [k][n] (values) packs to the same product as its transpose given [n][k] (keys).
     @Test func bothPackingsGiveOneProduct() throws {
-        let (m, n, k) = (11, 21, 19)
-        let (a, w) = (Self.values(m * k, seed: 4), Self.values(n * k, seed: 5))
+        let (n, k) = (21, 19)
+        let w = Self.values(n * k, seed: 5)
         let transposed = (0..<(k * n)).map { e in w[(e % n) * k + e / n] }  // [k][n]
         let p1 = w.withUnsafeBufferPointer { PackedMatrix(transposing: $0.baseAddress!, stride: k, columns: n, depth: k) }
-        let p2 = transposed.withUnsafeBufferPointer { PackedMatrix($0.baseAddress!, stride: n, depth: k, columns: n) }
-        #expect(p1.values == p2.values)
+        var p2 = [Float](repeating: .nan, count: PackedMatrix.size(columns: n, depth: k))
+        transposed.withUnsafeBufferPointer { b in
+            p2.withUnsafeMutableBufferPointer { PackedMatrix.pack(b.baseAddress!, stride: n, depth: k, columns: n, into: $0.baseAddress!) }
+        }
+        #expect(p1.values.map(\.bitPattern) == p2.map(\.bitPattern))
+    }
+
+    /// GELU gives the same bits on every path, for lengths that leave a tail after whole vectors, and the formula
+    /// x·½(1 + erf(x/√2)) with the kernel's erf, computed here step by step.
+    @Test(arguments: [1, 15, 16, 17, 33, 1_536])
+    func geluGivesOneAnswerOnEveryPath(_ n: Int) throws {
+        let x = Self.values(n, seed: 8).map { $0 * 6 }
+        let expected = x.map { 0.5 * $0 * (1 + EncoderKernel.erf($0 * 0.70710678118654752)) }
+        for path in EncoderKernel.available {
+            var y = x
+            EncoderKernel.gelu(path, &y)
+            #expect(y.map(\.bitPattern) == expected.map(\.bitPattern), "\(path), \(n) values")
+        }
+        var large: [Float] = [-50, 0, 50]
+        EncoderKernel.gelu(EncoderKernel.best, &large)
+        #expect(large.map(\.bitPattern) == [Float(-0.0), 0, 50].map(\.bitPattern))
+    }
+
+    /// Softmax gives the same bits on every path (rows with a tail after whole vectors), sums to 1 within rounding and
+    /// agrees with a Float64 softmax of the same x − max within (6 + n)·2⁻²⁴ relative; eˣ within 3 ulp of libm's exp over [−87, 0].
+    @Test(arguments: [1, 7, 16, 23, 128])
+    func softmaxGivesOneAnswerOnEveryPath(_ n: Int) throws {
+        let rows = 3
+        let x = Self.values(rows * n, seed: 9).map { $0 * 12 }
+        var answers: [[Float]] = []
+        for path in EncoderKernel.available {
+            var y = x
+            y.withUnsafeMutableBufferPointer { EncoderKernel.softmax(path, $0.baseAddress!, rows: rows, columns: n) }
+            answers.append(y)
+        }
+        #expect(answers.allSatisfy { $0.map(\.bitPattern) == answers[0].map(\.bitPattern) })
+        for r in 0..<rows {
+            let row = Array(x[(r * n)..<((r + 1) * n)])
+            let exps = row.map { Foundation.exp(Double($0 - row.max()!)) }  // x − max rounded as the kernel rounds it
+            let total = exps.reduce(0, +)
+            let bound = Double(6 + n) * 0x1p-24  // eˣ 2 ulp, the product 1, a Float32 sum of n terms n units (Higham §3.1)
+            for (j, e) in exps.enumerated() { #expect(abs(Double(answers[0][r * n + j]) - e / total) <= bound * e / total) }
+        }
+        for i in 0...8_700 {
+            let v = -Float(i) / 100
+            let exact = Foundation.exp(Double(v))
+            #expect(abs(Double(EncoderKernel.exp(v)) - exact) <= 3 * Double(Float(exact).ulp), "exp(\(v))")
+        }
+    }
+
+    /// Layer norm gives the same bits on every path (widths with a tail after whole vectors) and agrees with a Float64
+    /// reference within Float32 rounding.
+    @Test(arguments: [5, 16, 19, 384])
+    func layerNormGivesOneAnswerOnEveryPath(_ width: Int) throws {
+        let rows = 4
+        let x = Self.values(rows * width, seed: 10).map { $0 * 3 + 0.5 }
+        let (gamma, beta) = (Self.values(width, seed: 11), Self.values(width, seed: 12))
+        var answers: [[Float]] = []
+        for path in EncoderKernel.available {
+            var y = x
+            EncoderKernel.layerNorm(path, &y, rows: rows, width: width, gamma: gamma, beta: beta, epsilon: 1e-12)
+            answers.append(y)
+        }
+        #expect(answers.allSatisfy { $0.map(\.bitPattern) == answers[0].map(\.bitPattern) })
+        for r in 0..<rows {
+            let row = x[(r * width)..<((r + 1) * width)].map(Double.init)
+            let mean = row.reduce(0, +) / Double(width)
+            let sd = (row.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(width) + 1e-12).squareRoot()
+            for k in 0..<width {
+                let expected = (row[k] - mean) / sd * Double(gamma[k]) + Double(beta[k])
+                #expect(abs(Double(answers[0][r * width + k]) - expected) <= 1e-6, "row \(r), column \(k)")
+            }
+        }
     }
 
     /// Against OpenBLAS's sgemm: the same product within the error bound of a k-term Float32 sum, k·2⁻²⁴·Σ|aᵢbᵢ| per element

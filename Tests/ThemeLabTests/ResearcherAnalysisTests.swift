@@ -83,6 +83,39 @@ import ThemeLabReport
                 + "the experiment file's folder)\n")
     }
 
+    /// `ablate --vectors DIR` writes each space's unit vectors as the analysis computes them, with the labels; with
+    /// `--shard` it is refused.
+    @Test func ablateWritesTheVectorsEachSpaceIsComputedOn() throws {
+        let folder = Self.synthetic()
+        let experiment = """
+            {"name": "own", "corpora": [{"name": "file", "path": "c.jsonl", "as": "mine"}], "encoders": [{"embeddings": "x.npy"}],
+             "spaces": ["raw", "centred"], "thresholds": ["otsu"], "groupings": ["average"]}
+            """
+        try AtomicFile.write(experiment, to: folder + "/own.json")
+        let r = CLI.run(["ablate", folder + "/own.json", "--out", folder + "/results", "--vectors", folder + "/vectors"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let x = try NPY.read(path: folder + "/x.npy")
+        for space in [EmbeddingSpace.raw, .centred] {
+            let stem = folder + "/vectors/mine--embeddings-x-npy--\(space)"
+            #expect(try NPY.read(path: stem + ".npy") == (try space.transform(x)))
+            let about = try JSONDecoder().decode(SpaceVectors.self, from: Data(contentsOf: URL(fileURLWithPath: stem + ".json")))
+            let topics = try Self.rows(folder).map(\.label)
+            #expect(about.labels?.count == 15 && Set(zip(topics, about.labels!).map { "\($0)=\($1)" }).count == 3)
+        }
+        let shard = CLI.run(["ablate", folder + "/own.json", "--shard", "0/1", "--out", folder + "/p.json", "--vectors", folder + "/v"])
+        #expect(
+            shard.status == 2 && shard.stderr.contains("--vectors writes a whole run's vectors; give it without --shard"), "\(shard.stderr)"
+        )
+        let file = CLI.run(["ablate", folder + "/own.json", "--out", folder + "/results", "--vectors", folder + "/c.jsonl"])
+        #expect(file.status != 0 && file.stderr.contains("output \(folder)/c.jsonl is the input"), "\(file.stderr)")
+        try AtomicFile.write("", to: folder + "/plain")
+        let plain = CLI.run(["ablate", folder + "/own.json", "--out", folder + "/results", "--vectors", folder + "/plain"])
+        #expect(
+            plain.stderr
+                == "themelab: ablate: --vectors \(folder)/plain is a file; give a folder (it is created when missing) "
+                + "(see themelab ablate --help)\n")
+    }
+
     @Test func twoCorporaOfOneNameAreRefusedBeforeAnyWorkAndAnAsNameSeparatesThem() throws {
         let a = Self.synthetic()
         try FileManager.default.createDirectory(atPath: a + "/other", withIntermediateDirectories: true)

@@ -89,7 +89,8 @@ import Testing
         let pass = PassPlan(needs: PassNeeds(averageLinkage: true), exactHistogramPairLimit: 0).run(x, labels: nil, engine: PairEngine())
         let dendrogram = try pass.dendrogram().get()
         let context = ThresholdContext(
-            distribution: pass.distribution, dimensions: x.cols, silhouettes: SilhouetteCurve(vectors: x, dendrogram: dendrogram))
+            distribution: pass.distribution, dimensions: x.cols, silhouettes: CriterionCurve.silhouettes(vectors: x, dendrogram: dendrogram)
+        )
         let t = try #require(SilhouetteThreshold().threshold(in: context))
         #expect(t.isApproximatelyEqual(to: c.threshold, absoluteTolerance: 1e-5), "\(t) vs \(c.threshold) (best k \(c.bestK))")
         #expect(Set(dendrogram.cut(atSimilarity: t)).count == c.bestK)

@@ -33,4 +33,21 @@ void tl_pack(const float *b, int ldb, int k, int n, float *packed);
 void tl_gemm(int path, int m, int n, int k, const float *a, int lda, const float *packed, float scale, const float *bias,
              float *c, int ldc);
 
+/// GELU in place, x·½(1 + erf(x/√2)), erf as `tl_erf`: the same bits on every path.
+void tl_gelu(int path, float *x, size_t n);
+
+/// erf by the rational approximation of Eigen and XLA on [−4, 4] (absolute error below 5e-7).
+float tl_erf(float x);
+
+/// Softmax of each of `rows` rows of n scores in place, exp as `tl_exp`, each row's sum in index order: the same bits
+/// on every path.
+void tl_softmax(int path, float *s, int rows, int n);
+
+/// eˣ for x ≤ 0 by Cephes's expf in single roundings (relative error about 2 ulp; below e⁻⁸⁷ it gives e⁻⁸⁷).
+float tl_exp(float x);
+
+/// Layer norm of each of `rows` rows of h in place, (x − mean)/√(var + ε)·γ + β, the statistics in Float64 as eight
+/// partial sums in a fixed order: the same bits on every path.
+void tl_layer_norm(int path, float *x, int rows, int h, const float *gamma, const float *beta, double eps);
+
 #endif

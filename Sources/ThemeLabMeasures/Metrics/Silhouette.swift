@@ -47,29 +47,3 @@ package func silhouette(_ x: Matrix, groups: [Int32]) -> Double? {
     }
     return total / Double(n)
 }
-
-/// The mean cosine silhouette of average-linkage cuts at 32 group counts spaced geometrically from
-/// 2 to N/2 (every count for small N), each with the similarity of the weakest merge it keeps:
-/// what the `silhouette` rule chooses from.
-package struct SilhouetteCurve: Sendable {
-    package struct Cut: Sendable {
-        package var groups: Int
-        package var threshold: Double
-        package var score: Double
-    }
-    /// In increasing group count; cuts whose silhouette is undefined are left out.
-    package let cuts: [Cut]
-
-    package init(vectors x: Matrix, dendrogram tree: Dendrogram) {
-        guard x.rows >= 3 else {
-            cuts = []
-            return
-        }
-        let merges = tree.merges.map(\.similarity).sorted(by: >)
-        let most = Swift.max(2, x.rows / 2)
-        let counts = Set((0..<32).map { Int((2 * pow(Double(most) / 2, Double($0) / 31)).rounded()) }).sorted()
-        cuts = counts.filter { $0 <= x.rows - 1 && $0 <= merges.count }.compactMap { k in
-            silhouette(x, groups: tree.cut(groups: k)).map { Cut(groups: k, threshold: Double(merges[x.rows - k - 1]), score: $0) }
-        }
-    }
-}

@@ -119,7 +119,8 @@ package let groupingRegistry = Registry<any Grouping>(
     [
         SingleLinkageComponents.entry, LeaderAssignment.entry, AverageLinkageCut.entry, SphericalKMeansReference.entry,
         AverageLinkageReference.entry, HDBSCANGrouping.entry, HDBSCANGrouping.leafEntry, LeidenGrouping.entry, LeidenSqrtGrouping.entry,
-        AverageModularityGrouping.entry,
+        AverageModularityGrouping.entry, SilhouetteCriterion.entry, CalinskiHarabaszCriterion.entry, DaviesBouldinCriterion.entry,
+        StabilityCriterion.entry,
     ])
 
 /// The grouping `name` names (`groupingRegistry`).

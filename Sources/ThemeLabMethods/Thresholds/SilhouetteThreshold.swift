@@ -15,10 +15,7 @@ package struct SilhouetteThreshold: ThresholdRule {
     package var isDataDerived: Bool { true }
 
     package func threshold(in context: ThresholdContext) -> Double? {
-        // The first cut with the highest score, in increasing group count.
-        var best: SilhouetteCurve.Cut?
-        for cut in context.silhouettes?.cuts ?? [] where cut.score > (best?.score ?? -.infinity) { best = cut }
-        return best?.threshold
+        context.silhouettes?.best(higherIsBetter: true)?.threshold
     }
 
     package func whyNoThreshold(in context: ThresholdContext) -> String {

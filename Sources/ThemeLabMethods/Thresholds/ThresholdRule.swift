@@ -52,11 +52,11 @@ package struct ThresholdContext: Sendable {
     /// Each item's nearest-neighbour similarities, when a rule asked for them.
     package let neighbours: NearestNeighbours?
     /// The silhouettes of average-linkage cuts, when a rule asked for the dendrogram.
-    package let silhouettes: SilhouetteCurve?
+    package let silhouettes: CriterionCurve?
 
     package init(
         distribution: PairDistribution, dimensions: Int, exactCoarse: CoarseHistogram? = nil, neighbours: NearestNeighbours? = nil,
-        silhouettes: SilhouetteCurve? = nil
+        silhouettes: CriterionCurve? = nil
     ) {
         self.distribution = distribution
         self.dimensions = dimensions

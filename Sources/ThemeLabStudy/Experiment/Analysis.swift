@@ -16,6 +16,8 @@ package struct Analysis {
     /// Whether each row keeps which entries form its groups (`GroupingOutcome.members`): the corpus's own analysis, not
     /// its replicates.
     package var keepsMembers = false
+    /// A folder that receives each space's unit vectors and the labels (`SpaceVectors`): the corpus's own analysis only.
+    package var vectorsFolder: String?
 
     package init(settings: AnalysisSettings) { self.settings = settings }
 
@@ -47,6 +49,9 @@ package struct Analysis {
             } catch {
                 notes.append("\(space) space skipped: \(error)")
                 continue
+            }
+            if let folder = vectorsFolder {
+                try SpaceVectors(corpus: corpus.name, source: source, space: space.description, labels: labels).write(x, into: folder)
             }
             results.append(try analyzeSpace(space, x, labels: labels, topics: topics, rules: rules, groupings: groupings, order: order))
         }
@@ -167,7 +172,8 @@ package struct Analysis {
         let context = ThresholdContext(
             distribution: distribution, dimensions: x.cols, exactCoarse: pass.exactCoarse,
             neighbours: gathered.neighbours > 0 ? try pass.nearestNeighbours() : nil,
-            silhouettes: rules.contains(where: \.needsDendrogram) ? dendrogram.map { SilhouetteCurve(vectors: x, dendrogram: $0) } : nil)
+            silhouettes: rules.contains(where: \.needsDendrogram)
+                ? dendrogram.map { CriterionCurve.silhouettes(vectors: x, dendrogram: $0) } : nil)
         let observed =
             rules.contains(where: \.isDataDerived)
             ? ThresholdPlacement.observedValues(

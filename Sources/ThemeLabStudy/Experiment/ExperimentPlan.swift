@@ -332,9 +332,11 @@ package struct ExperimentPlan: Decodable, Sendable {
         analysis.log = environment.log
         analysis.perturbation = environment.perturbation
         analysis.keepsMembers = environment.keepsMembers || settings.assignments == true
+        analysis.vectorsFolder = environment.vectorsFolder
         var replicateAnalysis = analysis
         replicateAnalysis.settings.shuffles = 0
         replicateAnalysis.keepsMembers = false
+        replicateAnalysis.vectorsFolder = nil
         replicateAnalysis.log = { _ in }
         return (analysis, replicateAnalysis)
     }

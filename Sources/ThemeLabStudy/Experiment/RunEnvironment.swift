@@ -26,6 +26,8 @@ package struct RunEnvironment {
     /// Whether each corpus's analysis keeps which entries form its groups (`analyze` lists them); an experiment keeps
     /// them when it asks for `assignments` files.
     package var keepsMembers = false
+    /// Where `ablate --vectors` writes each corpus's vectors per space (`SpaceVectors`); nil: nowhere.
+    package var vectorsFolder: String?
 
     package init(
         dataDirectory: String? = nil, cacheFolder: String = ProcessEnvironment.cacheFolder, command: [String] = CommandLine.arguments,

@@ -124,15 +124,15 @@ package struct RegretTable: Sendable {
 
 extension ReportLayout.Regret {
     /// One table per threshold grouping of the layout (the groupings that choose their own cuts as extra columns of the
-    /// `ownCutsCeiling` grouping's), then one per grouping that cuts itself, against its own best parameter; none
-    /// without results.
+    /// `ownCutsCeiling` grouping's), then one per grouping that cuts itself and has a parameter, against its own best
+    /// parameter; none without results.
     package func tables(_ results: AnalysisResults?) -> [RegretTable] {
         guard let results else { return [] }
         let (analyses, settings) = (results.analyses, results.settings)
         let own = settings.groupings.filter { $0.kind == .cutsItself }.map(\.key)
         return groupings.map {
             RegretTable(analyses: analyses, grouping: $0, settings: settings, alongside: $0 == ownCutsCeiling ? own : [])
-        } + own.map { RegretTable(analyses: analyses, grouping: $0, settings: settings) }
+        } + own.map { RegretTable(analyses: analyses, grouping: $0, settings: settings) }.filter { !$0.rows.isEmpty && !$0.rules.isEmpty }
     }
 
     /// Whether a row's corpus is in the subset whose worst case is also given apart.

@@ -1,0 +1,24 @@
+import Foundation
+import ThemeLabCore
+
+/// The vectors an analysis computes a space's figures on (unit rows, corpus order) with the corpus's labels, written
+/// by `ablate --vectors DIR` as DIR/CORPUS--SOURCE--SPACE.npy and .json, for peers that run on the same vectors
+/// (`Experiments/bench/peer-clustering`).
+package struct SpaceVectors: Codable, Sendable, Equatable {
+    package var corpus: String
+    package var source: String
+    package var space: String
+    /// Topic numbers (0 … topics − 1) in corpus order; nil for an unlabelled corpus.
+    package var labels: [Int32]?
+
+    /// The file name both files share, without extension.
+    package var stem: String { [corpus, source, space].map(fileNameSlug).joined(separator: "--") }
+
+    /// Writes `x` and this description into `folder` (atomically; two analyses of one run never share a name, as the
+    /// experiment's corpora and encoders are refused when their names coincide).
+    package func write(_ x: Matrix, into folder: String) throws {
+        let path = "\(folder)/\(stem)"
+        try NPY.write(x, to: path + ".npy")
+        try AtomicFile.write(try JSONOutput.string(self), to: path + ".json")
+    }
+}

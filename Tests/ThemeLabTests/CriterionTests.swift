@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@testable import ThemeLabCore
+@testable import ThemeLabMeasures
+@testable import ThemeLabMethods
+@testable import ThemeLabPairs
+
+/// The label-free criteria that choose average linkage's level against scikit-learn (Fixtures/criteria.json, made by
+/// scripts/fixtures/make_criteria_fixtures.py on the 60 vectors of scipy-grouping.npy), and stability by hand.
+@Suite struct CriterionTests {
+    struct Scores: Decodable {
+        var labels: [Int32]
+        var calinskiHarabasz: Double
+        var daviesBouldin: Double
+        var silhouette: Double
+        var k: Int?
+    }
+    struct File: Decodable {
+        var counts: [Int]
+        var cuts: [Scores]
+        var picks: [String: Int]
+        var random: Scores
+    }
+    static let file = try! decodeFixture(File.self, "criteria.json")
+
+    func unitVectors() throws -> Matrix { try unitRows(try NPY.read(path: fixture("scipy-grouping.npy"))) }
+
+    /// Labels renumbered 0 … G − 1 in order of first appearance (scikit-learn accepts any labels).
+    func dense(_ labels: [Int32]) -> [Int32] {
+        var names: [Int32: Int32] = [:]
+        return labels.map { l in
+            names[l]
+                ?? {
+                    names[l] = Int32(names.count)
+                    return Int32(names.count - 1)
+                }()
+        }
+    }
+
+    @Test func criteriaMatchScikitLearn() throws {
+        let x = try unitVectors()
+        for cut in Self.file.cuts + [Self.file.random] {
+            let groups = dense(cut.labels)
+            let what = "k = \(cut.k.map(String.init) ?? "random")"
+            #expect(
+                try #require(calinskiHarabasz(x, groups: groups)).isApproximatelyEqual(
+                    to: cut.calinskiHarabasz, absoluteTolerance: 1e-5 * cut.calinskiHarabasz), "\(what)")
+            #expect(
+                try #require(daviesBouldin(x, groups: groups)).isApproximatelyEqual(
+                    to: cut.daviesBouldin, absoluteTolerance: 1e-5 * cut.daviesBouldin), "\(what)")
+            #expect(
+                try #require(silhouette(x, groups: groups)).isApproximatelyEqual(to: cut.silhouette, absoluteTolerance: 1e-5), "\(what)")
+        }
+        #expect(calinskiHarabasz(x, groups: [Int32](repeating: 0, count: 60)) == nil)
+        #expect(daviesBouldin(x, groups: (0..<60).map(Int32.init)) == nil)
+    }
+
+    @Test(arguments: [
+        ("calinski_harabasz", "average-calinski-harabasz"), ("davies_bouldin", "average-davies-bouldin"),
+        ("silhouette", "average-silhouette"),
+    ])
+    func selectorsPickScikitLearnsBestCut(_ criterion: String, _ name: String) throws {
+        let x = try unitVectors()
+        #expect(CriterionCurve.counts(items: 60, merges: 59) == Self.file.counts)
+        let selector = try grouping(named: name)
+        let pass = AdaptiveGroupingTests.pass(x, selector)
+        let labels = try #require(try selector.groups(GroupingRequest(target: .ownCuts, order: Array(0..<60)), in: pass).labels)
+        let expected = try #require(Self.file.cuts.first { $0.k == Self.file.picks[criterion] })
+        #expect(Set(labels).count == expected.k && Recovery(topics: expected.labels.map(Int.init), groups: labels).ari == 1, "\(name)")
+    }
+
+    /// Two tight groups of 30 along orthogonal axes: every pair of subsamples cuts them apart at k = 2 (ARI 1), while a
+    /// third group splits one of them along its noise, not always alike in each subsample (ARI 0.97 here, 0.88 at k = 4).
+    @Test func stabilityFindsTwoSeparatedGroups() throws {
+        var rng = SeededRandom(seed: 5)
+        var rows: [Float] = []
+        for i in 0..<60 {
+            var v = (0..<8).map { _ in Float(rng.gaussian() * 0.05) }
+            v[i / 30] += 1
+            rows += v
+        }
+        let x = try unitRows(Matrix(rows: 60, cols: 8, storage: rows))
+        let selector = try grouping(named: "average-stability")
+        let pass = AdaptiveGroupingTests.pass(x, selector)
+        let labels = try #require(try selector.groups(GroupingRequest(target: .ownCuts, order: Array(0..<60), seed: 1), in: pass).labels)
+        #expect(Recovery(topics: (0..<60).map { $0 / 30 }, groups: labels).ari == 1)
+        let scores = try StabilityCriterion().scores([2, 3, 4], tree: try pass.dendrogram().get(), vectors: x, seed: 1)
+        #expect(scores[0] == 1 && scores[1]! < 1 && scores[2]! < 1, "\(scores)")
+    }
+
+    /// The `silhouette` rule and `average-silhouette` read one curve, so they give one partition.
+    @Test func silhouetteSelectorIsTheSilhouetteRulesCut() throws {
+        let x = try unitVectors()
+        let selector = try grouping(named: "average-silhouette")
+        let pass = AdaptiveGroupingTests.pass(x, selector)
+        let tree = try pass.dendrogram().get()
+        let threshold = try #require(CriterionCurve.silhouettes(vectors: x, dendrogram: tree).best(higherIsBetter: true)?.threshold)
+        let labels = try #require(try selector.groups(GroupingRequest(target: .ownCuts, order: Array(0..<60)), in: pass).labels)
+        #expect(labels == tree.cut(atSimilarity: threshold))
+    }
+}
