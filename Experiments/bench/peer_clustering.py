@@ -59,13 +59,17 @@ def peer_rows(x, truth):
 
 
 def themelab_rows(results):
+    """ThemeLab's figures by (corpus, vector source), for the analyses with a centred space and an average ceiling."""
     out = {}
     for a in results["analyses"]:
-        space = next(s for s in a["spaces"] if s["space"] == "centred")
-        ceiling = next(c["ari"] for c in space["ceilings"] if c["grouping"] == "average")
+        space = next((s for s in a["spaces"] if s["space"] == "centred"), None)
+        ceiling = next((c["ari"] for c in space["ceilings"] if c["grouping"] == "average"), None) if space else None
+        if ceiling is None:
+            continue
         found = {(g["grouping"], g.get("rule")): g["recovery"]["ari"] for g in space["groupings"] if "recovery" in g}
-        out[a["corpus"]["name"]] = {"ceiling": ceiling, "topics": a["corpus"]["topics"], "items": a["corpus"]["items"],
-                                    **{f"{g}" + (f" + {r}" if r else ""): found.get((g, r)) for g, r in THEMELAB}}
+        out[(a["corpus"]["name"], a["source"])] = {
+            "ceiling": ceiling, "topics": a["corpus"]["topics"], "items": a["corpus"]["items"], "source": a["source"],
+            **{f"{g}" + (f" + {r}" if r else ""): found.get((g, r)) for g, r in THEMELAB}}
     return out
 
 
@@ -74,10 +78,10 @@ def main(folder, results_path, stem):
     lines = []
     for meta in sorted(glob.glob(f"{folder}/*--centred.json")):
         about = json.load(open(meta))
-        if about.get("labels") is None or about["corpus"] not in ours:
+        if about.get("labels") is None or (about["corpus"], about["source"]) not in ours:
             continue
         x = np.load(meta[:-5] + ".npy")
-        lines.append({"corpus": about["corpus"], "peers": peer_rows(x, np.array(about["labels"]))})
+        lines.append({"corpus": about["corpus"], "source": about["source"], "peers": peer_rows(x, np.array(about["labels"]))})
         print(f"{about['corpus']}: done", file=sys.stderr)
     write(lines, ours, stem)
 
@@ -88,15 +92,15 @@ def render(results_path, stem):
     for line in open(stem + ".jsonl"):
         d = json.loads(line)
         if d["peer"] != "themelab":
-            peers.setdefault(d["corpus"], {})[d["peer"]] = {
+            peers.setdefault((d["corpus"], d["source"]), {})[d["peer"]] = {
                 "one_topic": d["ari_one_topic"], "singletons": d["ari_singletons"], "assigned_only": d["ari_assigned_only"],
                 "left_out_share": d["left_out_share"], "groups": d["groups"],
                 "stability": {"seeds": d["stability_seeds"], "order": d["stability_order"]}}
-    write([{"corpus": c, "peers": p} for c, p in sorted(peers.items())], themelab_rows(json.load(open(results_path))), stem)
+    write([{"corpus": c, "source": s, "peers": p} for (c, s), p in peers.items()], themelab_rows(json.load(open(results_path))), stem)
 
 
 def write(lines, ours, stem):
-    lines = [{**row, **ours[row["corpus"]]} for row in lines]
+    lines = sorted(({**row, **ours[(row["corpus"], row["source"])]} for row in lines), key=lambda r: (r["corpus"], r["source"]))
     with open(stem + ".jsonl", "w") as f:
         for line in flat(lines):
             f.write(json.dumps(line, sort_keys=True) + "\n")
@@ -107,7 +111,7 @@ def write(lines, ours, stem):
 def flat(lines):
     """One line per corpus and method, numbers and strings only (results/bench's line schema)."""
     for r in lines:
-        base = {"corpus": r["corpus"], "ceiling_ari": r["ceiling"], "topics": r["topics"], "n": r["items"]}
+        base = {"corpus": r["corpus"], "source": r["source"], "ceiling_ari": r["ceiling"], "topics": r["topics"], "n": r["items"]}
         for g, rule in THEMELAB:
             name = f"{g}" + (f" + {rule}" if rule else "")
             if r[name] is not None:

@@ -121,8 +121,8 @@ __attribute__((target("avx2,fma"))) static void avx2_block(int rows, int k, int 
     }
 }
 
-/// Stores a row's panel finished: `finish` lane by lane (the same two rounded operations), whole vectors where all 8
-/// lanes are columns.
+/// Stores a row's panel finished: the two rounded operations of `finish` on whole vectors where all 8 lanes are columns
+/// (each lane rounds as the scalar path does), `finish` itself on a partial panel.
 __attribute__((target("avx2,fma"))) static inline void avx2_store(__m256 acc[2], int width, float scale, const float *bias, int j0,
                                                                    float *c) {
     for (int h = 0; h < 2; h++) {
@@ -197,7 +197,8 @@ __attribute__((target("avx512f"))) static void avx512_block(int rows, int two, i
     }
 }
 
-/// Stores `width` ≤ 16 finished lanes of a row's panel: `finish` lane by lane (the same two rounded operations), masked.
+/// Stores `width` ≤ 16 finished lanes of a row's panel: the two rounded operations of `finish` on a whole vector (each
+/// lane rounds as the scalar path does), masked to the panel's columns.
 __attribute__((target("avx512f"))) static inline void avx512_store(__m512 acc, int width, float scale, const float *bias, int j0,
                                                                     float *c) {
     __mmask16 mask = (__mmask16)((1u << width) - 1);
@@ -235,6 +236,11 @@ __attribute__((target("avx512f"))) static void gemm_avx512(int m, int n, int k, 
 
 void tl_gemm(int path, int m, int n, int k, const float *a, int lda, const float *packed, float scale, const float *bias,
              float *c, int ldc) {
+    if (k <= 0) {  // an empty sum: every element is finish(0), as the scalar path gives
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < n; j++) c[(size_t)i * ldc + j] = finish(0, scale, bias, j);
+        return;
+    }
     switch (path) {
     case TL_PATH_AVX512: gemm_avx512(m, n, k, a, lda, packed, scale, bias, c, ldc); break;
     case TL_PATH_AVX2: gemm_avx2(m, n, k, a, lda, packed, scale, bias, c, ldc); break;
@@ -411,12 +417,9 @@ void tl_softmax(int path, float *s, int rows, int n) {
 
 static inline double add_lanes(const double s[8]) { return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7])); }
 
-/// The row's mean and 1/√(var + ε) from its eight lanes of sums and sums of squared deviations.
-typedef struct { double mean, inverse; } row_moments;
-
-static inline row_moments moments(double mean, const double deviations[8], int h, double eps) {
-    row_moments m = {mean, 1 / sqrt(add_lanes(deviations) / h + eps)};
-    return m;
+/// 1/√(var + ε) from the eight lanes of squared deviations from the mean.
+static inline double inverse_deviation(const double deviations[8], int h, double eps) {
+    return 1 / sqrt(add_lanes(deviations) / h + eps);
 }
 
 static void layer_norm_scalar(float *x, int rows, int h, const float *gamma, const float *beta, double eps) {
@@ -426,8 +429,8 @@ static void layer_norm_scalar(float *x, int rows, int h, const float *gamma, con
         for (int k = 0; k < h; k++) s[k % 8] += (double)row[k];
         double mean = add_lanes(s) / h;
         for (int k = 0; k < h; k++) d[k % 8] += ((double)row[k] - mean) * ((double)row[k] - mean);
-        row_moments m = moments(mean, d, h, eps);
-        for (int k = 0; k < h; k++) row[k] = (float)(((double)row[k] - m.mean) * m.inverse) * gamma[k] + beta[k];
+        double inverse = inverse_deviation(d, h, eps);
+        for (int k = 0; k < h; k++) row[k] = (float)(((double)row[k] - mean) * inverse) * gamma[k] + beta[k];
     }
 }
 
@@ -450,13 +453,13 @@ __attribute__((target("avx512f"))) static void layer_norm_avx512(float *x, int r
         }
         _mm512_storeu_pd(d, acc);
         for (int k = whole; k < h; k++) d[k % 8] += ((double)row[k] - mean) * ((double)row[k] - mean);
-        row_moments m = moments(mean, d, h, eps);
-        __m512d inverse = _mm512_set1_pd(m.inverse);
+        double inverse = inverse_deviation(d, h, eps);
+        __m512d scale = _mm512_set1_pd(inverse);
         for (int k = 0; k < whole; k += 8) {
-            __m256 v = _mm512_cvtpd_ps(_mm512_mul_pd(_mm512_sub_pd(_mm512_cvtps_pd(_mm256_loadu_ps(row + k)), mu), inverse));
+            __m256 v = _mm512_cvtpd_ps(_mm512_mul_pd(_mm512_sub_pd(_mm512_cvtps_pd(_mm256_loadu_ps(row + k)), mu), scale));
             _mm256_storeu_ps(row + k, _mm256_add_ps(_mm256_mul_ps(v, _mm256_loadu_ps(gamma + k)), _mm256_loadu_ps(beta + k)));
         }
-        for (int k = whole; k < h; k++) row[k] = (float)(((double)row[k] - m.mean) * m.inverse) * gamma[k] + beta[k];
+        for (int k = whole; k < h; k++) row[k] = (float)(((double)row[k] - mean) * inverse) * gamma[k] + beta[k];
     }
 }
 

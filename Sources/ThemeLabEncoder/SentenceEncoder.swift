@@ -52,6 +52,7 @@ package final class SentenceEncoder: @unchecked Sendable {
     /// Names the encoder's own arithmetic (the forward pass's code): raised whenever a change moves a vector's bits, so
     /// no cache hands back vectors the current code would not compute.
     /// 3: the encoder's own fixed-order kernel in place of BLAS.
+    /// 4: softmax's exp by Cephes's expf (was libm's), layer norm's sums in eight fixed lanes, on every path.
     package static let arithmeticVersion = 4
 
     /// What the embedding cache is keyed by: the weights, the configuration and the encoder's arithmetic (its own

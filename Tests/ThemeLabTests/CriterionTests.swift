@@ -26,22 +26,10 @@ import Testing
 
     func unitVectors() throws -> Matrix { try unitRows(try NPY.read(path: fixture("scipy-grouping.npy"))) }
 
-    /// Labels renumbered 0 … G − 1 in order of first appearance (scikit-learn accepts any labels).
-    func dense(_ labels: [Int32]) -> [Int32] {
-        var names: [Int32: Int32] = [:]
-        return labels.map { l in
-            names[l]
-                ?? {
-                    names[l] = Int32(names.count)
-                    return Int32(names.count - 1)
-                }()
-        }
-    }
-
     @Test func criteriaMatchScikitLearn() throws {
         let x = try unitVectors()
         for cut in Self.file.cuts + [Self.file.random] {
-            let groups = dense(cut.labels)
+            let groups = renumbered(cut.labels)  // scikit-learn takes any labels
             let what = "k = \(cut.k.map(String.init) ?? "random")"
             #expect(
                 try #require(calinskiHarabasz(x, groups: groups)).isApproximatelyEqual(
@@ -52,8 +40,11 @@ import Testing
             #expect(
                 try #require(silhouette(x, groups: groups)).isApproximatelyEqual(to: cut.silhouette, absoluteTolerance: 1e-5), "\(what)")
         }
-        #expect(calinskiHarabasz(x, groups: [Int32](repeating: 0, count: 60)) == nil)
-        #expect(daviesBouldin(x, groups: (0..<60).map(Int32.init)) == nil)
+        // Defined for 2 ≤ G ≤ N − 1 with every label used, as scikit-learn's check_number_of_labels.
+        for bad in [[Int32](repeating: 0, count: 60), (0..<60).map(Int32.init), (0..<60).map { Int32($0 % 3 * 2) }] {
+            #expect(calinskiHarabasz(x, groups: bad) == nil && daviesBouldin(x, groups: bad) == nil)
+        }
+        #expect(calinskiHarabasz(x, groups: (0..<60).map { Int32($0 % 59) }) != nil)
     }
 
     @Test(arguments: [

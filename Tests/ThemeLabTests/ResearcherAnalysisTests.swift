@@ -108,6 +108,8 @@ import ThemeLabReport
         )
         let file = CLI.run(["ablate", folder + "/own.json", "--out", folder + "/results", "--vectors", folder + "/c.jsonl"])
         #expect(file.status != 0 && file.stderr.contains("output \(folder)/c.jsonl is the input"), "\(file.stderr)")
+        let inside = CLI.run(["ablate", folder + "/own.json", "--out", folder + "/results", "--vectors", folder + "/results/own/v"])
+        #expect(inside.status != 0 && inside.stderr.contains("\(folder)/results/own is replaced whole"), "\(inside.stderr)")
         try AtomicFile.write("", to: folder + "/plain")
         let plain = CLI.run(["ablate", folder + "/own.json", "--out", folder + "/results", "--vectors", folder + "/plain"])
         #expect(

@@ -11,7 +11,7 @@ package struct CriterionCurve: Sendable {
         package var threshold: Double
         package var score: Double
     }
-    /// In increasing group count.
+    /// In increasing group count, none with an undefined (nil or NaN) score.
     package let cuts: [Cut]
 
     /// The candidate group counts for `items` items (none below 3 items).
@@ -27,7 +27,7 @@ package struct CriterionCurve: Sendable {
         let merges = tree.merges.map(\.similarity).sorted(by: >)
         let counts = Self.counts(items: n, merges: merges.count)
         cuts = zip(counts, try scores(counts)).compactMap { k, score in
-            score.map { Cut(groups: k, threshold: Double(merges[n - k - 1]), score: $0) }
+            score.flatMap { $0.isNaN ? nil : Cut(groups: k, threshold: Double(merges[n - k - 1]), score: $0) }
         }
     }
 

@@ -4,7 +4,8 @@ import ThemeLabCore
 /// The Davies–Bouldin index (Davies & Bouldin 1979), Euclidean on the rows as given, as
 /// `sklearn.metrics.davies_bouldin_score`:
 ///   DB = (1/G) Σ_g max_{h≠g} (s_g + s_h) / ‖c_g − c_h‖,  s_g = the mean distance of group g's items to its centroid c_g
-/// (a pair of coinciding centroids counts 0; DB = 0 when every s_g or every centroid distance is 0). Lower is better.
+/// (a pair of coinciding centroids counts 0; DB = 0 when every s_g or every centroid distance is within 1e-8 of 0, as
+/// scikit-learn's `np.allclose`). Lower is better.
 /// Centroid distances from one Gram product (dgemm), ‖c_g‖² + ‖c_h‖² − 2·c_g·c_h, in row blocks. nil unless 2 ≤ G ≤ N − 1.
 package func daviesBouldin(_ x: Matrix, groups: [Int32]) -> Double? {
     guard let g = criterionGroupCount(x, groups: groups) else { return nil }
@@ -31,11 +32,11 @@ package func daviesBouldin(_ x: Matrix, groups: [Int32]) -> Double? {
             for h in 0..<g where h != k {
                 let distance = Swift.max(0, norms[k] + norms[h] - 2 * gram[r * g + h]).squareRoot()
                 guard distance > 0 else { continue }
-                anyApart = true
+                anyApart = anyApart || distance > 1e-8
                 worst = Swift.max(worst, (spread[k] + spread[h]) / distance)
             }
             total += worst
         }
     }
-    return spread.allSatisfy({ $0 == 0 }) || !anyApart ? 0 : total / Double(g)
+    return spread.allSatisfy({ $0 <= 1e-8 }) || !anyApart ? 0 : total / Double(g)
 }

@@ -45,7 +45,7 @@ package struct GroupCentroids {
 /// The number of groups when 2 ≤ G ≤ N − 1 with labels 0 … G − 1 and every label used, the range in which
 /// scikit-learn's internal criteria are defined; nil otherwise.
 package func criterionGroupCount(_ x: Matrix, groups: [Int32]) -> Int? {
-    let g = Int(groups.max() ?? -1) + 1
-    guard groups.count == x.rows, groups.allSatisfy({ $0 >= 0 }), g >= 2, g <= x.rows - 1 else { return nil }
+    let g = groupCount(groups)
+    guard groups.count == x.rows, groups.allSatisfy({ $0 >= 0 }), g >= 2, g <= x.rows - 1, Set(groups).count == g else { return nil }
     return g
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ThemeLabCore
 
 /// The vectors an analysis computes a space's figures on (unit rows, corpus order) with the corpus's labels, written
@@ -14,11 +15,17 @@ package struct SpaceVectors: Codable, Sendable, Equatable {
     /// The file name both files share, without extension.
     package var stem: String { [corpus, source, space].map(fileNameSlug).joined(separator: "--") }
 
-    /// Writes `x` and this description into `folder` (atomically; two analyses of one run never share a name, as the
-    /// experiment's corpora and encoders are refused when their names coincide).
+    /// Writes `x` and this description into `folder`, refusing a name this process has written before (two sources of
+    /// one corpus can share a description: `embeddings x.npy` from two folders).
     package func write(_ x: Matrix, into folder: String) throws {
         let path = "\(folder)/\(stem)"
+        guard Self.written.withLock({ $0.insert(path).inserted }) else {
+            throw ThemeLabError.input("\(path).npy would be written twice: two corpora or vector sources share its name")
+        }
         try NPY.write(x, to: path + ".npy")
         try AtomicFile.write(try JSONOutput.string(self), to: path + ".json")
     }
+
+    /// Every path written so far by this process (analyses run two at a time).
+    private static let written = Mutex<Set<String>>([])
 }
