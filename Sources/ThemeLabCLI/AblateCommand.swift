@@ -11,7 +11,7 @@ import ThemeLabStudy
 let ablateCommand = Command(
     summary: "run an experiment file's grid and write results/NAME/",
     help: """
-        usage: themelab ablate Experiments/NAME.json [--out DIR] [--data-dir DIR] [--replicates R]
+        usage: themelab ablate Experiments/NAME.json [--out DIR] [--data-dir DIR] [--replicates R] [--vectors DIR]
                themelab ablate Experiments/NAME.json --shard i/n --out PART.json [--data-dir DIR] [--replicates R]
 
         Runs every corpus × encoder/layer × space × threshold × grouping the experiment file
