@@ -15,6 +15,11 @@ THEMELAB = [("leader", "kittler-illingworth"), ("average", "kittler-illingworth"
             ("average-stability", None)]
 
 
+def column(grouping, rule):
+    """A ThemeLab row's name: the grouping, and its threshold rule when it has one."""
+    return grouping + (f" + {rule}" if rule else "")
+
+
 def bertopic(x, seed):
     """BERTopic 0.17's default clustering: UMAP then HDBSCAN with its parameters."""
     reduced = umap.UMAP(n_neighbors=15, n_components=5, min_dist=0.0, metric="cosine", random_state=seed).fit_transform(x)
@@ -69,7 +74,7 @@ def themelab_rows(results):
         found = {(g["grouping"], g.get("rule")): g["recovery"]["ari"] for g in space["groupings"] if "recovery" in g}
         out[(a["corpus"]["name"], a["source"])] = {
             "ceiling": ceiling, "topics": a["corpus"]["topics"], "items": a["corpus"]["items"], "source": a["source"],
-            **{f"{g}" + (f" + {r}" if r else ""): found.get((g, r)) for g, r in THEMELAB}}
+            **{column(g, r): found.get((g, r)) for g, r in THEMELAB}}
     return out
 
 
@@ -112,8 +117,7 @@ def flat(lines):
     """One line per corpus and method, numbers and strings only (results/bench's line schema)."""
     for r in lines:
         base = {"corpus": r["corpus"], "source": r["source"], "ceiling_ari": r["ceiling"], "topics": r["topics"], "n": r["items"]}
-        for g, rule in THEMELAB:
-            name = f"{g}" + (f" + {rule}" if rule else "")
+        for name in (column(g, rule) for g, rule in THEMELAB):
             if r[name] is not None:
                 yield {**base, "peer": "themelab", "mode": name, "ari": r[name]}
         for peer, figures in r["peers"].items():
@@ -126,7 +130,7 @@ def ratio(value, ceiling):
 
 
 def markdown(lines):
-    names = [f"{g}" + (f" + {r}" if r else "") for g, r in THEMELAB]
+    names = [column(g, r) for g, r in THEMELAB]
     head = ["corpus", "topics", "ceiling ARI"] + names + ["BERTopic default (outliers one topic / singletons / left out, share out)",
                                                           "k-means at true k (label-informed)", "stability: BERTopic seeds / order",
                                                           "stability: k-means seeds / order"]

@@ -276,38 +276,31 @@ static void gelu_scalar(float *x, size_t n) {
     for (size_t i = 0; i < n; i++) x[i] = 0.5f * x[i] * (1.0f + tl_erf(x[i] * SQRT_HALF));
 }
 
-__attribute__((target("avx2,fma"))) static void gelu_avx2(float *x, size_t n) {
-    size_t whole = n - n % 8;
-    for (size_t i = 0; i < whole; i += 8) {
-        __m256 v = _mm256_loadu_ps(x + i);
-        __m256 e = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(v, _mm256_set1_ps(SQRT_HALF)), _mm256_set1_ps(-4)), _mm256_set1_ps(4));
-        __m256 e2 = _mm256_mul_ps(e, e), p = _mm256_set1_ps(ERF_P[0]), q = _mm256_set1_ps(ERF_Q[0]);
-        for (int j = 1; j < 7; j++) p = _mm256_add_ps(_mm256_mul_ps(p, e2), _mm256_set1_ps(ERF_P[j]));
-        for (int j = 1; j < 5; j++) q = _mm256_add_ps(_mm256_mul_ps(q, e2), _mm256_set1_ps(ERF_Q[j]));
-        __m256 erf = _mm256_div_ps(_mm256_mul_ps(e, p), q);
-        _mm256_storeu_ps(x + i, _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), v), _mm256_add_ps(_mm256_set1_ps(1), erf)));
+/// GELU over whole vectors of W bits (LANES floats), the operations of `gelu_scalar` lane by lane, the tail by it.
+#define VECTOR_GELU(W, LANES, TARGET)                                                                                          \
+    __attribute__((target(TARGET))) static void gelu_##W(float *x, size_t n) {                                              \
+        size_t whole = n - n % LANES;                                                                                         \
+        for (size_t i = 0; i < whole; i += LANES) {                                                                           \
+            __m##W v = _mm##W##_loadu_ps(x + i);                                                                              \
+            __m##W e = _mm##W##_mul_ps(v, _mm##W##_set1_ps(SQRT_HALF));                                                       \
+            e = _mm##W##_min_ps(_mm##W##_max_ps(e, _mm##W##_set1_ps(-4)), _mm##W##_set1_ps(4));                               \
+            __m##W e2 = _mm##W##_mul_ps(e, e), p = _mm##W##_set1_ps(ERF_P[0]), q = _mm##W##_set1_ps(ERF_Q[0]);                \
+            for (int j = 1; j < 7; j++) p = _mm##W##_add_ps(_mm##W##_mul_ps(p, e2), _mm##W##_set1_ps(ERF_P[j]));              \
+            for (int j = 1; j < 5; j++) q = _mm##W##_add_ps(_mm##W##_mul_ps(q, e2), _mm##W##_set1_ps(ERF_Q[j]));              \
+            __m##W erf = _mm##W##_div_ps(_mm##W##_mul_ps(e, p), q);                                                           \
+            __m##W half = _mm##W##_mul_ps(_mm##W##_set1_ps(0.5f), v);                                                         \
+            _mm##W##_storeu_ps(x + i, _mm##W##_mul_ps(half, _mm##W##_add_ps(_mm##W##_set1_ps(1), erf)));                      \
+        }                                                                                                                     \
+        gelu_scalar(x + whole, n - whole);                                                                                    \
     }
-    gelu_scalar(x + whole, n - whole);
-}
 
-__attribute__((target("avx512f"))) static void gelu_avx512(float *x, size_t n) {
-    size_t whole = n - n % 16;
-    for (size_t i = 0; i < whole; i += 16) {
-        __m512 v = _mm512_loadu_ps(x + i);
-        __m512 e = _mm512_min_ps(_mm512_max_ps(_mm512_mul_ps(v, _mm512_set1_ps(SQRT_HALF)), _mm512_set1_ps(-4)), _mm512_set1_ps(4));
-        __m512 e2 = _mm512_mul_ps(e, e), p = _mm512_set1_ps(ERF_P[0]), q = _mm512_set1_ps(ERF_Q[0]);
-        for (int j = 1; j < 7; j++) p = _mm512_add_ps(_mm512_mul_ps(p, e2), _mm512_set1_ps(ERF_P[j]));
-        for (int j = 1; j < 5; j++) q = _mm512_add_ps(_mm512_mul_ps(q, e2), _mm512_set1_ps(ERF_Q[j]));
-        __m512 erf = _mm512_div_ps(_mm512_mul_ps(e, p), q);
-        _mm512_storeu_ps(x + i, _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), v), _mm512_add_ps(_mm512_set1_ps(1), erf)));
-    }
-    gelu_scalar(x + whole, n - whole);
-}
+VECTOR_GELU(256, 8, "avx2,fma")
+VECTOR_GELU(512, 16, "avx512f")
 
 void tl_gelu(int path, float *x, size_t n) {
     switch (path) {
-    case TL_PATH_AVX512: gelu_avx512(x, n); break;
-    case TL_PATH_AVX2: gelu_avx2(x, n); break;
+    case TL_PATH_AVX512: gelu_512(x, n); break;
+    case TL_PATH_AVX2: gelu_256(x, n); break;
     default: gelu_scalar(x, n); break;
     }
 }
@@ -355,39 +348,33 @@ static void softmax_scalar(float *s, int rows, int n) {
     }
 }
 
-__attribute__((target("avx2,fma"))) static __m256 exp_avx2(__m256 v) {
-    __m256 x = _mm256_min_ps(_mm256_max_ps(v, _mm256_set1_ps(-87.0f)), _mm256_setzero_ps());
-    __m256 round = _mm256_set1_ps(EXP_ROUND);
-    __m256 n = _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(x, _mm256_set1_ps(EXP_LOG2E)), round), round);
-    __m256 r = _mm256_sub_ps(_mm256_sub_ps(x, _mm256_mul_ps(n, _mm256_set1_ps(EXP_C1))), _mm256_mul_ps(n, _mm256_set1_ps(EXP_C2)));
-    __m256 p = _mm256_set1_ps(EXP_P[0]);
-    for (int i = 1; i < 6; i++) p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(EXP_P[i]));
-    __m256 e = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(p, _mm256_mul_ps(r, r)), r), _mm256_set1_ps(1));
-    __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
-    return _mm256_mul_ps(e, _mm256_castsi256_ps(bits));
-}
+/// eˣ of a vector of W bits, the operations of `tl_exp` lane by lane.
+#define VECTOR_EXP(W, TARGET)                                                                                                  \
+    __attribute__((target(TARGET))) static __m##W exp_##W(__m##W v) {                                                       \
+        __m##W x = _mm##W##_min_ps(_mm##W##_max_ps(v, _mm##W##_set1_ps(-87.0f)), _mm##W##_setzero_ps());                      \
+        __m##W round = _mm##W##_set1_ps(EXP_ROUND);                                                                           \
+        __m##W n = _mm##W##_sub_ps(_mm##W##_add_ps(_mm##W##_mul_ps(x, _mm##W##_set1_ps(EXP_LOG2E)), round), round);          \
+        __m##W r = _mm##W##_sub_ps(x, _mm##W##_mul_ps(n, _mm##W##_set1_ps(EXP_C1)));                                         \
+        r = _mm##W##_sub_ps(r, _mm##W##_mul_ps(n, _mm##W##_set1_ps(EXP_C2)));                                                 \
+        __m##W p = _mm##W##_set1_ps(EXP_P[0]);                                                                                \
+        for (int i = 1; i < 6; i++) p = _mm##W##_add_ps(_mm##W##_mul_ps(p, r), _mm##W##_set1_ps(EXP_P[i]));                 \
+        __m##W e = _mm##W##_add_ps(_mm##W##_add_ps(_mm##W##_mul_ps(p, _mm##W##_mul_ps(r, r)), r), _mm##W##_set1_ps(1));        \
+        __m##W##i bits = _mm##W##_slli_epi32(_mm##W##_add_epi32(_mm##W##_cvtps_epi32(n), _mm##W##_set1_epi32(127)), 23);    \
+        return _mm##W##_mul_ps(e, _mm##W##_castsi##W##_ps(bits));                                                             \
+    }
+
+VECTOR_EXP(256, "avx2,fma")
+VECTOR_EXP(512, "avx512f")
 
 __attribute__((target("avx2,fma"))) static void softmax_avx2(float *s, int rows, int n) {
     int whole = n - n % 8;
     for (int r = 0; r < rows; r++) {
         float *p = s + (size_t)r * n, top = -INFINITY;
         for (int i = 0; i < n; i++) top = p[i] > top ? p[i] : top;
-        for (int i = 0; i < whole; i += 8) _mm256_storeu_ps(p + i, exp_avx2(_mm256_sub_ps(_mm256_loadu_ps(p + i), _mm256_set1_ps(top))));
+        for (int i = 0; i < whole; i += 8) _mm256_storeu_ps(p + i, exp_256(_mm256_sub_ps(_mm256_loadu_ps(p + i), _mm256_set1_ps(top))));
         for (int i = whole; i < n; i++) p[i] = tl_exp(p[i] - top);
         normalise_row(p, n);
     }
-}
-
-__attribute__((target("avx512f"))) static __m512 exp_avx512(__m512 v) {
-    __m512 x = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(-87.0f)), _mm512_setzero_ps());
-    __m512 round = _mm512_set1_ps(EXP_ROUND);
-    __m512 n = _mm512_sub_ps(_mm512_add_ps(_mm512_mul_ps(x, _mm512_set1_ps(EXP_LOG2E)), round), round);
-    __m512 r = _mm512_sub_ps(_mm512_sub_ps(x, _mm512_mul_ps(n, _mm512_set1_ps(EXP_C1))), _mm512_mul_ps(n, _mm512_set1_ps(EXP_C2)));
-    __m512 p = _mm512_set1_ps(EXP_P[0]);
-    for (int i = 1; i < 6; i++) p = _mm512_add_ps(_mm512_mul_ps(p, r), _mm512_set1_ps(EXP_P[i]));
-    __m512 e = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(p, _mm512_mul_ps(r, r)), r), _mm512_set1_ps(1));
-    __m512i bits = _mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127)), 23);
-    return _mm512_mul_ps(e, _mm512_castsi512_ps(bits));
 }
 
 __attribute__((target("avx512f"))) static void softmax_avx512(float *s, int rows, int n) {
@@ -397,7 +384,7 @@ __attribute__((target("avx512f"))) static void softmax_avx512(float *s, int rows
         for (int i = 0; i < n; i += 16) {
             __mmask16 mask = (__mmask16)(n - i >= 16 ? 0xFFFF : (1u << (n - i)) - 1);
             __m512 x = _mm512_sub_ps(_mm512_maskz_loadu_ps(mask, p + i), _mm512_set1_ps(top));
-            _mm512_mask_storeu_ps(p + i, mask, exp_avx512(x));
+            _mm512_mask_storeu_ps(p + i, mask, exp_512(x));
         }
         normalise_row(p, n);
     }

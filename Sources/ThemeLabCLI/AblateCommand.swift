@@ -63,12 +63,10 @@ let ablateCommand = Command(
         return
     }
     let root = try ResultsRoot(path: args["out"] ?? "results")
-    try root.prepare(plan.name, reading: try plan.inputFiles(dataDirectory: args["data-dir"]))
+    let inputs = try plan.inputFiles(dataDirectory: args["data-dir"])
+    try root.prepare(plan.name, reading: inputs)
     if let folder = args["vectors"] {
-        try CommandPaths(
-            reads: try plan.inputFiles(dataDirectory: args["data-dir"]),
-            writes: [(folder, .folder), ("\(root.path)/\(plan.name)", .replacedFolder)]
-        ).check()
+        try CommandPaths(reads: inputs, writes: [(folder, .folder), ("\(root.path)/\(plan.name)", .replacedFolder)]).check()
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
             throw ThemeLabError.usage("--vectors \(folder) is a file; give a folder (it is created when missing)")

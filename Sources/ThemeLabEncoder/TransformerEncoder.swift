@@ -182,39 +182,31 @@ package final class TransformerEncoder: @unchecked Sendable {
 
     /// Scaled dot-product attention per sentence and head over its real tokens, softmax(QKᵀ/√dₕ)·V, reading Q, K and V
     /// from the rows of the stacked projection [Q | K | V]; K and V of a head are packed for the kernel as they are used,
-    /// into two buffers kept for the whole batch.
+    /// into one scratch buffer (scores, keys, values) kept for the whole batch.
     package func attention(_ qkv: [Float], _ packing: TokenRows, path: EncoderKernel.Path) -> [Float] {
         let h = shape.hidden
         let dh = h / shape.heads
         let scale = 1 / Float(dh).squareRoot()
         var context = [Float](repeating: 0, count: packing.rows * h)
         let longest = packing.lengths.max() ?? 0
-        var scores = [Float](repeating: 0, count: longest * longest)
-        var keys = [Float](repeating: 0, count: PackedMatrix.size(columns: longest, depth: dh))
-        var values = [Float](repeating: 0, count: PackedMatrix.size(columns: dh, depth: longest))
+        let (keysSize, valuesSize) = (PackedMatrix.size(columns: longest, depth: dh), PackedMatrix.size(columns: dh, depth: longest))
+        let s = UnsafeMutablePointer<Float>.allocate(capacity: longest * longest + keysSize + valuesSize)
+        defer { s.deallocate() }
+        let (keys, values) = (s + longest * longest, s + longest * longest + keysSize)
         qkv.withUnsafeBufferPointer { qkv in
             context.withUnsafeMutableBufferPointer { c in
-                scores.withUnsafeMutableBufferPointer { s in
-                    keys.withUnsafeMutableBufferPointer { keys in
-                        values.withUnsafeMutableBufferPointer { values in
-                            let (q, k, v) = (qkv.baseAddress!, qkv.baseAddress! + h, qkv.baseAddress! + 2 * h)
-                            let (s, keys, values) = (s.baseAddress!, keys.baseAddress!, values.baseAddress!)
-                            for (start, n) in zip(packing.starts, packing.lengths) {
-                                for head in 0..<shape.heads {
-                                    let (input, output) = (start * 3 * h + head * dh, start * h + head * dh)
-                                    PackedMatrix.pack(transposing: k + input, stride: 3 * h, columns: n, depth: dh, into: keys)
-                                    EncoderKernel.product(
-                                        path, rows: n, q + input, lda: 3 * h, packed: keys, columns: n, depth: dh, scale: scale, into: s,
-                                        ldc: n)
-                                    if let bias = relativeBias { addRelativeBias(bias, head: head, to: s, n) }
-                                    EncoderKernel.softmax(path, s, rows: n, columns: n)
-                                    PackedMatrix.pack(v + input, stride: 3 * h, depth: n, columns: dh, into: values)
-                                    EncoderKernel.product(
-                                        path, rows: n, s, lda: n, packed: values, columns: dh, depth: n, into: c.baseAddress! + output,
-                                        ldc: h)
-                                }
-                            }
-                        }
+                let (q, k, v) = (qkv.baseAddress!, qkv.baseAddress! + h, qkv.baseAddress! + 2 * h)
+                for (start, n) in zip(packing.starts, packing.lengths) {
+                    for head in 0..<shape.heads {
+                        let (input, output) = (start * 3 * h + head * dh, start * h + head * dh)
+                        PackedMatrix.pack(transposing: k + input, stride: 3 * h, columns: n, depth: dh, into: keys)
+                        EncoderKernel.product(
+                            path, rows: n, q + input, lda: 3 * h, packed: keys, columns: n, depth: dh, scale: scale, into: s, ldc: n)
+                        if let bias = relativeBias { addRelativeBias(bias, head: head, to: s, n) }
+                        EncoderKernel.softmax(path, s, rows: n, columns: n)
+                        PackedMatrix.pack(v + input, stride: 3 * h, depth: n, columns: dh, into: values)
+                        EncoderKernel.product(
+                            path, rows: n, s, lda: n, packed: values, columns: dh, depth: n, into: c.baseAddress! + output, ldc: h)
                     }
                 }
             }

@@ -62,15 +62,10 @@ extension AnalysisResults {
     /// parameter; none without labels.
     package func regretTables() -> [(space: EmbeddingSpace, tables: [RegretTable])] {
         let threshold = settings.groupings.filter { $0.kind == .threshold }.map(\.key)
-        let own = settings.groupings.filter { $0.kind == .cutsItself }.map(\.key)
         let host = threshold.contains(AverageLinkageCut().key) ? AverageLinkageCut().key : threshold.first
         return settings.spaces.compactMap { space in
-            let tables =
-                threshold.map { g in
-                    RegretTable(analyses: analyses, grouping: g, settings: settings, space: space, alongside: g == host ? own : [])
-                } + own.map { RegretTable(analyses: analyses, grouping: $0, settings: settings, space: space) }
-            let kept = tables.filter { !$0.rows.isEmpty && !$0.rules.isEmpty }
-            return kept.isEmpty ? nil : (space, kept)
+            let tables = RegretTable.tables(analyses, settings: settings, space: space, groupings: threshold, host: host)
+            return tables.isEmpty ? nil : (space, tables)
         }
     }
 }

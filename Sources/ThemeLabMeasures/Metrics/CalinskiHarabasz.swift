@@ -18,9 +18,6 @@ package func calinskiHarabasz(_ x: Matrix, groups: [Int32]) -> Double? {
         between += c.sizes[k] * s
     }
     var within = 0.0
-    for i in 0..<x.rows {
-        let r = c.distanceToCentroid(x, i, group: Int(groups[i]))
-        within += r * r
-    }
+    for i in 0..<x.rows { within += c.squaredDistance(x, i, toCentroidOf: Int(groups[i])) }
     return within == 0 ? 1 : between * Double(x.rows - g) / (within * Double(g - 1))
 }

@@ -38,14 +38,6 @@ package struct CriterionCurve: Sendable {
 
     /// The first cut of the highest score, or of the lowest when lower is better.
     package func best(higherIsBetter: Bool) -> Cut? {
-        var best: Cut?
-        for cut in cuts {
-            guard let b = best else {
-                best = cut
-                continue
-            }
-            if higherIsBetter ? cut.score > b.score : cut.score < b.score { best = cut }
-        }
-        return best
+        higherIsBetter ? cuts.max { $0.score < $1.score } : cuts.min { $0.score < $1.score }
     }
 }

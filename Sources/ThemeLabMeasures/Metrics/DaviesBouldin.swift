@@ -12,7 +12,7 @@ package func daviesBouldin(_ x: Matrix, groups: [Int32]) -> Double? {
     let c = GroupCentroids(x, groups: groups, count: g)
     let d = x.cols
     var spread = [Double](repeating: 0, count: g)
-    for i in 0..<x.rows { spread[Int(groups[i])] += c.distanceToCentroid(x, i, group: Int(groups[i])) }
+    for i in 0..<x.rows { spread[Int(groups[i])] += c.squaredDistance(x, i, toCentroidOf: Int(groups[i])).squareRoot() }
     for k in 0..<g { spread[k] /= c.sizes[k] }
     let norms = (0..<g).map { k in (0..<d).reduce(0.0) { $0 + c.centroids[k * d + $1] * c.centroids[k * d + $1] } }
     let block = 256

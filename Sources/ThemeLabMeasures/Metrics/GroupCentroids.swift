@@ -30,15 +30,15 @@ package struct GroupCentroids {
         mean = total.map { $0 / Double(x.rows) }
     }
 
-    /// ‖xᵢ − c_{gᵢ}‖ for item i (Euclidean, Float64).
-    package func distanceToCentroid(_ x: Matrix, _ i: Int, group k: Int) -> Double {
+    /// ‖xᵢ − c_k‖² for item i and group k (Float64).
+    package func squaredDistance(_ x: Matrix, _ i: Int, toCentroidOf k: Int) -> Double {
         let d = x.cols
         var s = 0.0
         for c in 0..<d {
             let v = Double(x[i, c]) - centroids[k * d + c]
             s += v * v
         }
-        return s.squareRoot()
+        return s
     }
 }
 

@@ -8,12 +8,12 @@ import ThemeLabPairs
 ///   s(i) = (b − a) / max(a, b),  a = mean distance to the rest of i's group,
 ///   b = the smallest mean distance to another group;  s(i) = 0 for a singleton.
 /// Mean distances come from group sums, x·Σ_g y / |g|, so the cost is one sgemm of N × d × G
-/// (in row blocks) instead of N² distances. nil unless 2 ≤ groups ≤ N − 1 (sklearn refuses those).
+/// (in row blocks) instead of N² distances. nil unless 2 ≤ groups ≤ N − 1, every label used
+/// (`criterionGroupCount`; sklearn refuses the rest).
 package func silhouette(_ x: Matrix, groups: [Int32]) -> Double? {
     let n = x.rows
     let d = x.cols
-    let g = Int(groups.max() ?? -1) + 1
-    guard groups.count == n, g >= 2, g <= n - 1 else { return nil }
+    guard let g = criterionGroupCount(x, groups: groups) else { return nil }
     var sums = [Float](repeating: 0, count: g * d)
     var sizes = [Double](repeating: 0, count: g)
     x.storage.withUnsafeBufferPointer { buffer in

@@ -122,17 +122,29 @@ package struct RegretTable: Sendable {
     }
 }
 
+extension RegretTable {
+    /// Each of `groupings` against its best threshold (the experiment's groupings that choose their own cuts as extra
+    /// columns of `host`'s table), then each of those against its own best parameter; tables without rows or columns
+    /// (no labels, no parameter) left out.
+    package static func tables(
+        _ analyses: [CorpusAnalysis], settings: AnalysisSettings, space: EmbeddingSpace = .centred, groupings: [GroupingKey],
+        host: GroupingKey?
+    ) -> [RegretTable] {
+        let own = settings.groupings.filter { $0.kind == .cutsItself }.map(\.key)
+        let tables =
+            groupings.map {
+                RegretTable(analyses: analyses, grouping: $0, settings: settings, space: space, alongside: $0 == host ? own : [])
+            }
+            + own.map { RegretTable(analyses: analyses, grouping: $0, settings: settings, space: space) }
+        return tables.filter { !$0.rows.isEmpty && !$0.rules.isEmpty }
+    }
+}
+
 extension ReportLayout.Regret {
-    /// One table per threshold grouping of the layout (the groupings that choose their own cuts as extra columns of the
-    /// `ownCutsCeiling` grouping's), then one per grouping that cuts itself and has a parameter, against its own best
-    /// parameter; none without results.
+    /// The layout's regret tables (`RegretTable.tables`, centred space); none without results.
     package func tables(_ results: AnalysisResults?) -> [RegretTable] {
         guard let results else { return [] }
-        let (analyses, settings) = (results.analyses, results.settings)
-        let own = settings.groupings.filter { $0.kind == .cutsItself }.map(\.key)
-        return groupings.map {
-            RegretTable(analyses: analyses, grouping: $0, settings: settings, alongside: $0 == ownCutsCeiling ? own : [])
-        } + own.map { RegretTable(analyses: analyses, grouping: $0, settings: settings) }.filter { !$0.rows.isEmpty && !$0.rules.isEmpty }
+        return RegretTable.tables(results.analyses, settings: results.settings, groupings: groupings, host: ownCutsCeiling)
     }
 
     /// Whether a row's corpus is in the subset whose worst case is also given apart.
