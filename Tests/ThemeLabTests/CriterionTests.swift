@@ -21,6 +21,8 @@ import Testing
         var cuts: [Scores]
         var picks: [String: Int]
         var random: Scores
+        var laplacianEigenvalues: [Double]
+        var eigengaps: [Double]
     }
     static let file = try! decodeFixture(File.self, "criteria.json")
 
@@ -49,7 +51,7 @@ import Testing
 
     @Test(arguments: [
         ("calinski_harabasz", "average-calinski-harabasz"), ("davies_bouldin", "average-davies-bouldin"),
-        ("silhouette", "average-silhouette"),
+        ("silhouette", "average-silhouette"), ("eigengap", "average-eigengap"),
     ])
     func selectorsPickScikitLearnsBestCut(_ criterion: String, _ name: String) throws {
         let x = try unitVectors()
@@ -78,6 +80,32 @@ import Testing
         #expect(Recovery(topics: (0..<60).map { $0 / 30 }, groups: labels).ari == 1)
         let scores = try StabilityCriterion().scores([2, 3, 4], tree: try pass.dendrogram().get(), vectors: x, seed: 1)
         #expect(scores[0] == 1 && scores[1]! < 1 && scores[2]! < 1, "\(scores)")
+    }
+
+    /// scipy's normalised Laplacian of the positive-cosine graph, eigenvalues by numpy; the gaps at every candidate count.
+    @Test func laplacianSpectrumMatchesScipy() throws {
+        let x = try unitVectors()
+        let eigenvalues = try normalisedLaplacianEigenvalues(x)
+        #expect(zip(eigenvalues, Self.file.laplacianEigenvalues).allSatisfy { abs($0 - $1) < 1e-6 })
+        let tree = try AdaptiveGroupingTests.pass(x, try grouping(named: "average")).dendrogram().get()
+        let gaps = try EigengapCriterion().scores(Self.file.counts, tree: tree, vectors: x, seed: 0)
+        #expect(zip(gaps, Self.file.eigengaps).allSatisfy { abs($0! - $1) < 1e-6 })
+        // Two orthogonal rows and an isolated one: three components, eigenvalues 0, 0, 0 (scipy: isolated diagonal 0).
+        let parts = try normalisedLaplacianEigenvalues(Matrix(rows: 3, cols: 3, storage: [1, 0, 0, 0, 1, 0, 0, 0, 1]))
+        #expect(parts.allSatisfy { abs($0) < 1e-12 })
+    }
+
+    /// Above the sample limit the spectrum is a seeded sample's: the same seed gives the same scores, counts past the
+    /// sample are undefined.
+    @Test func eigengapSamplesLargeCorpora() throws {
+        var rng = SeededRandom(seed: 9)
+        let n = EigengapCriterion.sampleLimit + 40
+        let x = try unitRows(Matrix(rows: n, cols: 6, storage: (0..<(n * 6)).map { _ in Float(rng.gaussian()) }))
+        let tree = try AdaptiveGroupingTests.pass(x, try grouping(named: "average")).dendrogram().get()
+        let counts = [2, 3, EigengapCriterion.sampleLimit]
+        let first = try EigengapCriterion().scores(counts, tree: tree, vectors: x, seed: 4)
+        #expect(first == (try EigengapCriterion().scores(counts, tree: tree, vectors: x, seed: 4)))
+        #expect(first[0] != nil && first[2] == nil)
     }
 
     /// The `silhouette` rule and `average-silhouette` read one curve, so they give one partition.

@@ -80,7 +80,7 @@ import ThemeLabStudy
             try grouping(named: "nope")
         }
         #expect(throws: ThemeLabError.invalid("mixture(3): takes no arguments")) { try thresholdRule(named: "mixture(3)") }
-        let spaces = "raw, centred, centred-unnormalised, abtt, abtt(D), whiten, whiten(k)"
+        let spaces = "raw, centred, centred-unnormalised, abtt, abtt(D), whiten, whiten(k), standardised"
         #expect(throws: ThemeLabError.invalid("unknown space 'raw2' (expected \(spaces))")) {
             try EmbeddingSpace(name: "raw2")
         }

@@ -11,7 +11,7 @@ import ThemeLabMethods
     static let reference = try! decodeFixture(File.self, "numpy-spaces.json")
         .cosines
 
-    @Test(arguments: ["raw", "centred", "centred-unnormalised", "abtt(1)", "whiten(4)"])
+    @Test(arguments: ["raw", "centred", "centred-unnormalised", "abtt(1)", "whiten(4)", "standardised"])
     func cosinesMatchNumpy(_ name: String) throws {
         let x = try NPY.read(path: fixture("scipy-grouping.npy"))
         let y = try EmbeddingSpace(name: name).transform(x)

@@ -15,6 +15,10 @@ package enum EmbeddingSpace: Sendable, Hashable, Codable, CustomStringConvertibl
     case allButTheTop(directions: Int?)
     /// Whitening (Su et al. 2021): centred, times U_k·diag(1/√λ_k), then renormalise.
     case whiten(components: Int?)
+    /// Per-dimension standardisation (Timkey & van Schijndel 2021, "rogue dimensions"): the unit vectors' mean
+    /// subtracted and each dimension divided by its standard deviation over the corpus (1 where it is 0, as
+    /// scikit-learn's StandardScaler), then normalised.
+    case standardised
 
     /// Every space, in the order help texts and docs list them.
     package static let registry = Registry<EmbeddingSpace>(
@@ -35,6 +39,10 @@ package enum EmbeddingSpace: Sendable, Hashable, Codable, CustomStringConvertibl
                 summary: "centred, then whitened on the top k principal components (default all)",
                 examples: ["whiten", "whiten(3)"]
             ) { .whiten(components: $0.whole(at: 0)) },
+            RegistryEntry(
+                "standardised",
+                summary: "the mean unit vector subtracted and each dimension divided by its standard deviation, then normalised"
+            ) { _ in .standardised },
         ])
 
     /// The memory the space's transform holds beyond the vectors, in bytes: the d×d covariance (three copies of
@@ -69,6 +77,7 @@ package enum EmbeddingSpace: Sendable, Hashable, Codable, CustomStringConvertibl
         case .centredUnnormalised: "centred-unnormalised"
         case .allButTheTop(let d): d.map { "abtt(\($0))" } ?? "abtt"
         case .whiten(let k): k.map { "whiten(\($0))" } ?? "whiten"
+        case .standardised: "standardised"
         }
     }
 
@@ -102,6 +111,9 @@ package enum EmbeddingSpace: Sendable, Hashable, Codable, CustomStringConvertibl
                     "whiten(\(k)): the covariance has rank below \(k) (\(c.rows) items in \(c.cols) dims); choose a smaller k")
             }
             return try unitRows(pca.whitened(c, components: k), itemName: { "\(itemName($0)) after whitening" })
+        case .standardised:
+            let u = try unitRows(x, itemName: itemName)
+            return try unitRows(standardisingColumns(u), itemName: { "\(itemName($0)) after standardising" })
         }
     }
 }
@@ -113,6 +125,19 @@ package func columnMean(_ x: Matrix) -> [Float] {
         for i in 0..<x.rows { for k in 0..<x.cols { sums[k] += Double(p[i * x.cols + k]) } }
     }
     return sums.map { Float($0 / Double(max(x.rows, 1))) }
+}
+
+/// Each column minus its mean, divided by its standard deviation (population, in Float64; 1 where it is 0).
+package func standardisingColumns(_ x: Matrix) -> Matrix {
+    var y = subtracting(columnMean(x), from: x)
+    let n = Double(max(x.rows, 1))
+    var sums = [Double](repeating: 0, count: x.cols)
+    y.withUnsafeMutablePointer { p in
+        for i in 0..<x.rows { for k in 0..<x.cols { sums[k] += Double(p[i * x.cols + k]) * Double(p[i * x.cols + k]) } }
+        let scale = sums.map { s in s > 0 ? 1 / (s / n).squareRoot() : 1 }
+        for i in 0..<x.rows { for k in 0..<x.cols { p[i * x.cols + k] = Float(Double(p[i * x.cols + k]) * scale[k]) } }
+    }
+    return y
 }
 
 package func subtracting(_ mean: [Float], from x: Matrix) -> Matrix {

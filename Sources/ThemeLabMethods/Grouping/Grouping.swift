@@ -120,7 +120,7 @@ package let groupingRegistry = Registry<any Grouping>(
         SingleLinkageComponents.entry, LeaderAssignment.entry, AverageLinkageCut.entry, SphericalKMeansReference.entry,
         AverageLinkageReference.entry, HDBSCANGrouping.entry, HDBSCANGrouping.leafEntry, LeidenGrouping.entry, LeidenSqrtGrouping.entry,
         AverageModularityGrouping.entry, SilhouetteCriterion.entry, CalinskiHarabaszCriterion.entry, DaviesBouldinCriterion.entry,
-        StabilityCriterion.entry,
+        StabilityCriterion.entry, EigengapCriterion.entry,
     ])
 
 /// The grouping `name` names (`groupingRegistry`).
