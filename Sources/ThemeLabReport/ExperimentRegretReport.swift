@@ -14,6 +14,8 @@ package struct ExperimentRegret {
     package let space: EmbeddingSpace
     /// The suggested default over every labelled corpus of the experiment, in `space`.
     package let recommendation: Recommendation
+    /// Run to run, in `space`.
+    package let reruns: RerunSummary
 
     /// Nil when no space has a table (no labelled corpus, or no rule).
     package init?(_ results: AnalysisResults) {
@@ -21,12 +23,14 @@ package struct ExperimentRegret {
         guard let chosen = tables.first(where: { $0.space == .centred }) ?? tables.first else { return nil }
         space = chosen.space
         recommendation = Recommendation(study: chosen.tables, tuning: [], subset: { _ in true })
+        reruns = RerunSummary(results.analyses, space: chosen.space)
     }
 
     /// STEM-regret.md: how regret is measured, the suggested default, then every table.
     package func markdown(title: String) -> String {
         var out = "# \(title): regret of each rule and the suggested default\n\n" + Self.definition
         out += "\n## Suggested default (\(space) space)\n\n" + recommendation.experimentMarkdown()
+        if let rerun = reruns.markdown() { out += "\n## Run to run (\(space) space)\n\n" + rerun }
         for (space, tables) in tables {
             out += "\n## \(space) space\n"
             for t in tables {

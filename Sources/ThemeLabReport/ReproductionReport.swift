@@ -44,7 +44,15 @@ package struct ReproductionReport {
         let tables = regretTables(study)
         guard !tables.isEmpty else { return "" }
         return "# Regret of each threshold rule, per grouping\n" + Self.regretIntroduction
-            + tables.map { regretSubsection($0, study: study) }.joined()
+            + tables.map { regretSubsection($0, study: study) }.joined() + rerunSection(study)
+    }
+
+    /// Issue 46: how far the study's order- and seed-dependent groupings agree with their reruns (centred space).
+    private func rerunSection(_ study: String) -> String {
+        guard let e = experiments.first(where: { $0.name == study }),
+            let table = RerunSummary(e.results.analyses, space: .centred).markdown()
+        else { return "" }
+        return "\n## Run to run (centred space)\n\n" + table
     }
 
     /// The recommendation procedure over the study's tables (the grouping × rule with the smallest worst-case relative regret).

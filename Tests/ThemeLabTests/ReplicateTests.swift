@@ -167,3 +167,27 @@ import ThemeLabStudy
         #expect(try JSONOutput.encode(together[k]!) == JSONOutput.encode(alone), "replicate \(k)")
     }
 }
+
+/// Issue 46: groupings that depend on the visiting order or a seed are rerun under another of each on the corpus's own
+/// analysis, and report the agreement; the others, and replicates, report none.
+@Suite struct RerunAgreementTests {
+    @Test func orderAndSeedDependentGroupingsReportTheirRerun() throws {
+        let settings = try AnalysisSettings.named(
+            spaces: ["raw"], thresholds: ["fixed(0.3)"], groupings: ["average", "leader", "leiden(5)", "kmeans-k"])
+        let x = try unitRows(randomMatrix(rows: 60, cols: 6, seed: 4))
+        let corpus = Corpus(name: "c", items: (0..<60).map { CorpusItem(id: "\($0)", text: nil, label: "t\($0 % 4)") })
+        let rows = try Analysis(settings: settings).run(corpus: corpus, vectors: x, source: "x").spaces[0].groupings
+        let row = { (name: String) in rows.first { $0.grouping == GroupingKey(name) } }
+        #expect(row("average") != nil && row("average")?.rerunARI == nil)
+        // The leader by hand: corpus order, then the seeded shuffle the rerun visits (seed 0 + 1).
+        let first = try LeaderGrouping.group(x, threshold: 0.3, order: Array(0..<60))
+        let second = try LeaderGrouping.group(x, threshold: 0.3, order: SeededRandom.permutation(count: 60, seed: 1))
+        let expected = adjustedRandIndex(Contingency(classes: first, clusters: second))
+        #expect(expected < 1 && row("leader")?.rerunARI == expected, "the leader depends on the order here")
+        #expect(row("leiden(5)")?.rerunARI != nil && row("kmeans-k")?.rerunARI != nil)
+        var replicate = Analysis(settings: settings)
+        replicate.reruns = false
+        let quiet = try replicate.run(corpus: corpus, vectors: x, source: "x").spaces[0].groupings
+        #expect(quiet.allSatisfy { $0.rerunARI == nil })
+    }
+}

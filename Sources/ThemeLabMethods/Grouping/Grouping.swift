@@ -9,6 +9,9 @@ package protocol Grouping: Sendable {
     var name: String { get }
     /// How its rows are made: at each rule's threshold, at cuts of its own, or told the number of topics.
     var kind: GroupingKind { get }
+    /// What its partition depends on besides the vectors: the visiting order, a seed (the study reruns such a grouping
+    /// under another of each and reports the agreement, `GroupingOutcome.rerunARI`).
+    var dependsOn: RunDependence { get }
     /// What the pairwise pass must gather for it on a corpus of `items` items; it reads nothing else of the pass.
     func needs(items: Int) -> PassNeeds
     /// The groups for `request.target` (a threshold, the number of topics, or its own cuts); a note
@@ -36,6 +39,7 @@ extension Grouping {
     /// Its name as a value, the key of its rows.
     package var key: GroupingKey { GroupingKey(name) }
     package var kind: GroupingKind { .threshold }
+    package var dependsOn: RunDependence { [] }
     package func needs(items: Int) -> PassNeeds { PassNeeds() }
     package func groups(at thresholds: [Double], _ request: GroupingRequest, in pass: PassProducts) throws -> [GroupingCut] {
         try thresholds.map { t in
@@ -45,6 +49,16 @@ extension Grouping {
         }
     }
     package func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? { nil }
+}
+
+/// What a partition depends on besides the vectors.
+package struct RunDependence: OptionSet, Sendable {
+    package let rawValue: Int
+    package init(rawValue: Int) { self.rawValue = rawValue }
+    /// The order items are visited in (the leader).
+    package static let order = RunDependence(rawValue: 1)
+    /// A random seed (Leiden, k-means, subsamples).
+    package static let seed = RunDependence(rawValue: 2)
 }
 
 /// What a grouping is asked for: a threshold, a number of groups or its own cuts, and what seeded

@@ -6,6 +6,7 @@ import ThemeLabPairs
 /// The app's grouping (`LeaderGrouping`) in corpus order, with its spread over seeded shuffles of
 /// the visiting order.
 package struct LeaderAssignment: Grouping {
+    package var dependsOn: RunDependence { .order }
     package init() {}
 
     package var name: String { "leader" }

@@ -233,6 +233,7 @@ package struct LeidenGrouping: Grouping {
 
     package var name: String { "leiden(\(neighbours)\(resolution == 1 ? "" : "," + formatArgument(resolution)))" }
     package var kind: GroupingKind { .cutsItself }
+    package var dependsOn: RunDependence { .seed }
     package func needs(items: Int) -> PassNeeds { PassNeeds(neighbours: neighbours, neighbourGraphs: [neighbours]) }
 
     package func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {

@@ -20,6 +20,7 @@ package struct LeidenSqrtGrouping: Grouping {
 
     package var name: String { parameters.name("leiden-sqrt") }
     package var kind: GroupingKind { .cutsItself }
+    package var dependsOn: RunDependence { .seed }
     package func needs(items: Int) -> PassNeeds { parameters.needs(items: items) }
 
     package func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {

@@ -8,6 +8,7 @@ package struct SphericalKMeansReference: Grouping {
 
     package var name: String { "kmeans-k" }
     package var kind: GroupingKind { .labelInformedReference }
+    package var dependsOn: RunDependence { .seed }
 
     package func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {
         GroupingCut(labels: SphericalKMeans.cluster(pass.vectors, k: try request.topics(), seed: request.seed))

@@ -16,6 +16,9 @@ package struct Analysis {
     /// Whether each row keeps which entries form its groups (`GroupingOutcome.members`): the corpus's own analysis, not
     /// its replicates.
     package var keepsMembers = false
+    /// Whether a grouping that depends on order or a seed is run again under another of each (`GroupingOutcome.rerunARI`):
+    /// the corpus's own analysis, not its replicates.
+    package var reruns = true
     /// A folder that receives each space's unit vectors and the labels (`SpaceVectors`): the corpus's own analysis only.
     package var vectorsFolder: String?
 
@@ -90,6 +93,7 @@ package struct Analysis {
         let thresholds = try thresholdOutcomes(rules.filter { !$0.isLabelInformed || labels != nil }, pass)
         let request = GroupingRequest(target: .ownCuts, order: order, labels: labels, shuffles: settings.shuffles, seed: settings.seed)
         var rows = try groupingRows(groupings, thresholds: thresholds, topics: topics, request: request, pass)
+        if reruns { try addRerunAgreement(&rows, groupings, thresholds: thresholds, topics: topics, request: request, pass) }
         for k in rows.indices {
             if keepsMembers, let labels = rows[k].partition { rows[k].members = GroupMembers(labels: labels, vectors: x) }
             rows[k].partition = nil
@@ -139,6 +143,27 @@ package struct Analysis {
             rows += try inReportOrder(groupings).filter { $0.kind == .labelInformedReference }.map { try row($0, nil, .topics(topics)) }
         }
         return rows
+    }
+
+    /// Each row of a grouping that depends on order or a seed gets the ARI between its partition and the grouping's rerun
+    /// in a seeded shuffle of the visiting order with the next seed (noise items as singletons).
+    package func addRerunAgreement(
+        _ rows: inout [GroupingOutcome], _ groupings: [Grouping], thresholds: [ThresholdOutcome], topics: Int?, request: GroupingRequest,
+        _ pass: PassProducts
+    ) throws {
+        let varying = groupings.filter { !$0.dependsOn.isEmpty }
+        guard !varying.isEmpty else { return }
+        var other = request
+        other.order = SeededRandom.permutation(count: request.order.count, seed: request.seed &+ 1).map { request.order[$0] }
+        other.seed = request.seed &+ 1
+        other.shuffles = 0
+        for rerun in try groupingRows(varying, thresholds: thresholds, topics: topics, request: other, pass) {
+            guard let b = rerun.partition, let k = rows.firstIndex(where: { $0.grouping == rerun.grouping && $0.rule == rerun.rule }),
+                let a = rows[k].partition
+            else { continue }
+            let (first, second) = (GroupingCut.noiseAsSingletons(a), GroupingCut.noiseAsSingletons(b))
+            rows[k].rerunARI = adjustedRandIndex(Contingency(classes: first, clusters: second))
+        }
     }
 
     /// Each grouping's ceiling: the fixed ones in report order, then those that cut themselves.

@@ -97,6 +97,9 @@ package struct GroupingOutcome: Codable, Sendable, Equatable {
     package var spread: LeaderSpread?
     /// Why a cell is N/A.
     package var note: String?
+    /// Groupings that depend on order or a seed, the corpus's own analysis: the ARI between this partition and a rerun
+    /// in another visiting order with another seed (`Analysis.addRerunAgreement`).
+    package var rerunARI: Double? = nil
     /// Over replicates: each metric (`Metric.recovery`, and the noise share) where the cell has a value.
     package var replicates: [Metric: Estimate]?
     /// The ARI of each replicate (nil where N/A), for paired comparisons and regret.
@@ -110,7 +113,7 @@ package struct GroupingOutcome: Codable, Sendable, Equatable {
     package var members: GroupMembers?
 
     package enum CodingKeys: String, CodingKey {
-        case grouping, rule, threshold, labelInformed, groups, recovery, spread, note, replicates, replicateARI, noise
+        case grouping, rule, threshold, labelInformed, groups, recovery, spread, note, rerunARI, replicates, replicateARI, noise
     }
 }
 

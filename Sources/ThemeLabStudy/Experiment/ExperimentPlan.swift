@@ -336,6 +336,7 @@ package struct ExperimentPlan: Decodable, Sendable {
         var replicateAnalysis = analysis
         replicateAnalysis.settings.shuffles = 0
         replicateAnalysis.keepsMembers = false
+        replicateAnalysis.reruns = false
         replicateAnalysis.vectorsFolder = nil
         replicateAnalysis.log = { _ in }
         return (analysis, replicateAnalysis)

@@ -11,6 +11,8 @@ package protocol CutCriterion: Sendable {
     /// One line for help texts and docs.
     var summary: String { get }
     var higherIsBetter: Bool { get }
+    /// Whether its scores draw on the seed (subsamples, samples).
+    var isSeeded: Bool { get }
     /// A score per candidate group count of `tree` (nil where undefined), on the space's unit vectors `x`.
     func scores(_ counts: [Int], tree: Dendrogram, vectors x: Matrix, seed: UInt64) throws -> [Double?]
 }
@@ -18,6 +20,10 @@ package protocol CutCriterion: Sendable {
 /// A criterion computed on each cut's partition alone.
 package protocol PartitionCriterion: CutCriterion {
     func score(_ x: Matrix, groups: [Int32]) -> Double?
+}
+
+extension CutCriterion {
+    package var isSeeded: Bool { false }
 }
 
 extension PartitionCriterion {
@@ -33,6 +39,7 @@ package struct CriterionCut: Grouping {
 
     package var name: String { "average-\(criterion.name)" }
     package var kind: GroupingKind { .cutsItself }
+    package var dependsOn: RunDependence { criterion.isSeeded ? .seed : [] }
     package func needs(items: Int) -> PassNeeds { PassNeeds(averageLinkage: true) }
 
     /// The scored candidates, or why there are none.

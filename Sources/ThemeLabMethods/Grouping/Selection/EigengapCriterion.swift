@@ -15,6 +15,7 @@ package struct EigengapCriterion: CutCriterion {
             + "(a seeded sample of \(Self.sampleLimit) items above that size)"
     }
     package var higherIsBetter: Bool { true }
+    package var isSeeded: Bool { true }
 
     package func scores(_ counts: [Int], tree: Dendrogram, vectors x: Matrix, seed: UInt64) throws -> [Double?] {
         let sample = SeededRandom.permutation(count: x.rows, seed: seed).prefix(Self.sampleLimit).sorted()

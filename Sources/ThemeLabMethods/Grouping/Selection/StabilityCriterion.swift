@@ -13,6 +13,7 @@ package struct StabilityCriterion: CutCriterion {
     package var name: String { "stability" }
     package var summary: String { "average linkage's cut that agrees most across 5 pairs of 80% subsamples (mean ARI)" }
     package var higherIsBetter: Bool { true }
+    package var isSeeded: Bool { true }
 
     package func scores(_ counts: [Int], tree: Dendrogram, vectors x: Matrix, seed: UInt64) throws -> [Double?] {
         let n = x.rows
