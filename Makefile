@@ -6,9 +6,10 @@
 # `make lint`: swift format (committed .swift-format) and no line over 140 characters.
 # `make bench`: the benchmarks of Experiments/bench (pairs, scale, encoder) into results/bench/.
 # `make fixtures`: re-create the reference fixtures (pinned numpy/scipy/scikit-learn and torch/sentence-transformers
-# in a throwaway venv).
+# in a throwaway venv).   `make train-mlm`: train the masked-LM encoder of Datasets/encoders/ again (pinned torch,
+# one thread, about 40 minutes; nothing else ever trains).
 # Everything the commands read is in this repository or installed by scripts/bootstrap.
-.PHONY: bootstrap test reproduce reproduce-cold gate fuzz lint bench fixtures
+.PHONY: bootstrap test reproduce reproduce-cold gate fuzz lint bench fixtures train-mlm
 
 bootstrap:
 	@scripts/bootstrap
@@ -43,3 +44,6 @@ bench: bootstrap
 
 fixtures: bootstrap
 	scripts/fixtures/make-all
+
+train-mlm: bootstrap
+	scripts/fixtures/train-mlm

@@ -38,12 +38,29 @@ package enum ClaimsSummary {
             + "the range of the rows' own draws |\n"
             + "|---|---|---|---|---|---|\n"
         for claim in claims {
-            let line = replayLine(claim, replays) ?? corpusLine(claim, rows.filter { $0.claim == claim.id })
-            out +=
-                "| \(line.id) | \(line.short) | \(counts(line.verdicts)) | \(names(line.holdsOn)) | \(names(line.failsOn)) | "
-                + "\(line.key) |\n"
+            for (encoder, subset) in byEncoder(rows.filter { $0.claim == claim.id }, split: perEncoder.contains(claim.id)) {
+                var line = replayLine(claim, replays) ?? corpusLine(claim, subset)
+                if let encoder { line.id += " · \(encoder)" }
+                out +=
+                    "| \(line.id) | \(line.short) | \(counts(line.verdicts)) | \(names(line.holdsOn)) | \(names(line.failsOn)) | "
+                    + "\(line.key) |\n"
+            }
         }
         return out
+    }
+
+    /// The claims read per encoder (issue 47: does the seed's anisotropy picture hold on the kind of encoder it was
+    /// measured on?).
+    package static let perEncoder: Set<String> = ["C1", "C2"]
+
+    /// `rows` split by encoder in order of first appearance (the source without its layer; the generator is one), when
+    /// `split` and there is more than one; else all of them, unnamed.
+    package static func byEncoder(_ rows: [ClaimsReport.Row], split: Bool) -> [(encoder: String?, rows: [ClaimsReport.Row])] {
+        let encoder = { (r: ClaimsReport.Row) in VectorSource.encoder(inDescription: r.source) }
+        var names: [String] = []
+        for r in rows where !names.contains(encoder(r)) { names.append(encoder(r)) }
+        guard split, names.count > 1 else { return [(nil, rows)] }
+        return names.map { name in (name, rows.filter { encoder($0) == name }) }
     }
 
     /// A claim read on corpus analyses (C1–C7): its verdicts, and its key figure at each corpus's own draw.

@@ -327,7 +327,7 @@ package struct ReproductionReport {
         let layers = layout.layers
         guard let sweep = experiments.first(where: { $0.name == layers.experiment }) else { return "" }
         var out =
-            "\n## Anisotropy by layer (all-MiniLM-L6-v2, \(layers.corpus))\n\n| source | raw unrelated median | raw band (p99 − p1) | "
+            "\n## Anisotropy by layer (\(layers.corpus))\n\n| source | raw unrelated median | raw band (p99 − p1) | "
             + "centred "
             + "unrelated median | centred band | Otsu (centred) | average ARI at Otsu (centred) |\n|---|---|---|---|---|---|---|\n"
         for a in sweep.results.analyses { out += layerRow(a) }

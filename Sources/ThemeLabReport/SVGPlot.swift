@@ -25,7 +25,8 @@ package enum SVGPlot {
     package static func frame(
         title: String, xLabel: String, yLabel: String, x: ClosedRange<Double>, y: ClosedRange<Double>,
         xTicks: [Double], yTicks: [Double], xText: (Double) -> String = { String(format: "%g", $0) },
-        yText: (Double) -> String = { String(format: "%g", $0 == 0 ? 0 : $0) }, height: Double = height, bottom: Double = bottom
+        yText: (Double) -> String = { String(format: "%g", $0 == 0 ? 0 : $0) }, height: Double = height, bottom: Double = bottom,
+        right: Double = right
     ) -> (svg: String, px: (Double) -> Double, py: (Double) -> Double) {
         let plotW = width - left - right
         let plotH = height - top - bottom
@@ -53,7 +54,7 @@ package enum SVGPlot {
     }
 
     /// The legend, one entry a line right of the plot; `dash` is an SVG dash pattern ("" solid).
-    package static func legend(_ entries: [(label: String, colour: String, dash: String)]) -> String {
+    package static func legend(_ entries: [(label: String, colour: String, dash: String)], right: Double = right) -> String {
         var s = ""
         for (i, e) in entries.enumerated() {
             let y = top + 10 + Double(i) * 18
@@ -276,6 +277,21 @@ package enum SVGPlot {
         }
     }
 
+    /// An axis's range over values `v`: whole decades on a log axis, else 5% of padding each side (0…1 without values).
+    package static func axisRange(_ v: [Double], log: Bool) -> ClosedRange<Double> {
+        guard var lo = v.min(), var hi = v.max() else { return 0...1 }
+        if log {
+            lo = floor(lo)
+            hi = ceil(hi)
+        } else {
+            let pad = max((hi - lo) * 0.05, 1e-9)
+            lo -= pad
+            hi += pad
+        }
+        return lo < hi ? lo...hi : (lo - 1)...(hi + 1)
+    }
+
+    /// Lines through each series' points (a shaded band beneath where it has one), with the legend at the right.
     package static func lines(
         title: String, xLabel: String, yLabel: String, series: [Series], logX: Bool = false, logY: Bool = false,
         xTicks fixedX: [Double]? = nil
@@ -291,26 +307,16 @@ package enum SVGPlot {
         }
         let xs = series.flatMap { $0.points.map { tx($0.x) } }
         let ys = series.flatMap { $0.points.map { ty($0.y) } + $0.band.flatMap { [ty($0.low), ty($0.high)] } }
-        func range(_ v: [Double], log: Bool) -> ClosedRange<Double> {
-            guard var lo = v.min(), var hi = v.max() else { return 0...1 }
-            if log {
-                lo = floor(lo)
-                hi = ceil(hi)
-            } else {
-                let pad = max((hi - lo) * 0.05, 1e-9)
-                lo -= pad
-                hi += pad
-            }
-            return lo < hi ? lo...hi : (lo - 1)...(hi + 1)
-        }
-        let xr = range(xs, log: logX)
-        let yr = range(ys, log: logY)
+        let xr = axisRange(xs, log: logX)
+        let yr = axisRange(ys, log: logY)
+        // Room for the longest legend label (about 7 px a character at 12 px), never less than the usual margin.
+        let margin = max(right, 50 + 7 * Double(series.map(\.label.count).max() ?? 0))
         func logTicks(_ r: ClosedRange<Double>) -> [Double] { stride(from: r.lowerBound, through: r.upperBound, by: 1).map { $0 } }
         let f = frame(
             title: title, xLabel: xLabel + (logX ? " (log scale)" : ""), yLabel: yLabel + (logY ? " (log scale)" : ""),
             x: xr, y: yr, xTicks: fixedX.map { $0.map(tx) } ?? (logX ? logTicks(xr) : ticks(xr)), yTicks: logY ? logTicks(yr) : ticks(yr),
             xText: { String(format: "%g", logX ? pow(10, $0) : $0) },
-            yText: { String(format: "%g", logY ? pow(10, $0) : ($0 == 0 ? 0 : $0)) })
+            yText: { String(format: "%g", logY ? pow(10, $0) : ($0 == 0 ? 0 : $0)) }, right: margin)
         var svg = f.svg
         let colours = palette + ["#882255", "#999999", "#44AA99", "#332288", "#AA4499", "#DDCC77"]
         func colour(_ k: Int) -> String { series[k].stroke ?? colours[(series[k].colour ?? k) % colours.count] }
@@ -334,27 +340,38 @@ package enum SVGPlot {
             }
             svg += "\n"
         }
-        return svg + legend(series.enumerated().map { ($0.element.label, colour($0.offset), $0.element.dashed ? "6 3" : "") }) + "</svg>\n"
+        let entries = series.enumerated().map { ($0.element.label, colour($0.offset), $0.element.dashed ? "6 3" : "") }
+        return svg + legend(entries, right: margin) + "</svg>\n"
     }
 
-    /// Median raw cosine of unrelated pairs and unrelated band width, per layer, raw vs centred.
+    /// Median raw cosine of unrelated pairs and unrelated band width, per layer, raw vs centred; one set of lines per
+    /// encoder, named when there are several.
     package static func layers(_ analyses: [CorpusAnalysis], corpus: String) -> String {
         let layers = analyses.compactMap { a -> (Int, CorpusAnalysis)? in
             guard let k = VectorSource.layer(inDescription: a.source) else { return nil }
             return (k, a)
         }.sorted { $0.0 < $1.0 }
+        var encoders: [String] = []
+        for (_, a) in layers where !encoders.contains(VectorSource.encoder(inDescription: a.source)) {
+            encoders.append(VectorSource.encoder(inDescription: a.source))
+        }
         var series: [Series] = []
-        for space in [EmbeddingSpace.raw, .centred] {
-            for (metric, pick) in [("median", { (s: PairStatistics) in s.median }), ("band", { (s: PairStatistics) in s.p99 - s.p1 })] {
-                let points = layers.compactMap { l, a in
-                    a.space(space)?.statistics[.unrelated].map { (x: Double(l), y: pick($0)) }
+        for encoder in encoders {
+            let own = layers.filter { VectorSource.encoder(inDescription: $0.1.source) == encoder }
+            let name = encoders.count > 1 ? "\(encoder.components(separatedBy: " (")[0]) " : ""
+            for space in [EmbeddingSpace.raw, .centred] {
+                for (metric, pick) in [("median", { (s: PairStatistics) in s.median }), ("band", { (s: PairStatistics) in s.p99 - s.p1 })] {
+                    let points = own.compactMap { l, a in
+                        a.space(space)?.statistics[.unrelated].map { (x: Double(l), y: pick($0)) }
+                    }
+                    series.append(Series(label: "\(name)\(space): \(metric)", points: points, dashed: space == .centred))
                 }
-                series.append(Series(label: "\(space): \(metric)", points: points, dashed: space == .centred))
             }
         }
         return lines(
             title: "Anisotropy by layer — \(corpus)", xLabel: "encoder layer (0 = embedding output)",
-            yLabel: "unrelated pairs: cosine median, band p99 − p1", series: series, xTicks: layers.map { Double($0.0) })
+            yLabel: "unrelated pairs: cosine median, band p99 − p1", series: series,
+            xTicks: Array(Set(layers.map { Double($0.0) })).sorted())
     }
 
     /// A file-name-safe form: lower case, anything but letters and digits as "-".
@@ -388,9 +405,10 @@ package enum SVGPlot {
         return files.written
     }
 
-    /// Whether a corpus's analyses are one model at several distinct layers (a layer sweep), which the layer plot draws.
+    /// Whether a corpus's analyses are models each at several distinct layers (a layer sweep), which the layer plot draws.
     package static func isLayerSweep(_ list: [CorpusAnalysis]) -> Bool {
-        let layers = list.compactMap { VectorSource.layer(inDescription: $0.source) }
-        return list.count > 1 && layers.count == list.count && Set(layers).count == list.count
+        let layers = list.compactMap { a in VectorSource.layer(inDescription: a.source).map { (a.source, $0) } }
+        let sources = Set(layers.map { VectorSource.encoder(inDescription: $0.0) })
+        return list.count > sources.count && layers.count == list.count && Set(layers.map(\.0)).count == list.count
     }
 }

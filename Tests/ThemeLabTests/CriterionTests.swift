@@ -119,3 +119,34 @@ import Testing
         #expect(labels == tree.cut(atSimilarity: threshold))
     }
 }
+
+/// Leiden's resolutions as a second family of candidates (issue 46): the partition chosen is the grid's best under the
+/// criterion, and two separated groups come out whole.
+@Suite struct LeidenSelectionTests {
+    @Test func picksTheResolutionOfBestSilhouette() throws {
+        let x = try unitRows(try NPY.read(path: fixture("scipy-grouping.npy")))
+        let selector = try grouping(named: "leiden-silhouette")
+        let pass = AdaptiveGroupingTests.pass(x, selector)
+        let labels = try #require(try selector.groups(GroupingRequest(target: .ownCuts, order: Array(0..<60), seed: 2), in: pass).labels)
+        let graph = try pass.neighbourGraph(k: 6)  // round(0.75·√60)
+        let scores = LeidenGrouping.resolutionGrid(1.5).compactMap {
+            silhouette(x, groups: Leiden(resolution: $0, seed: 2).communities(graph))
+        }
+        #expect(silhouette(x, groups: labels) == scores.max())
+        #expect(try grouping(named: "leiden-davies-bouldin").name == "leiden-davies-bouldin")
+    }
+
+    @Test func twoSeparatedGroupsComeOutWhole() throws {
+        var rng = SeededRandom(seed: 3)
+        let rows = (0..<40).flatMap { i -> [Float] in
+            var v = (0..<6).map { _ in Float(rng.gaussian() * 0.05) }
+            v[i / 20] += 1
+            return v
+        }
+        let x = try unitRows(Matrix(rows: 40, cols: 6, storage: rows))
+        let selector = try grouping(named: "leiden-silhouette")
+        let pass = AdaptiveGroupingTests.pass(x, selector)
+        let labels = try #require(try selector.groups(GroupingRequest(target: .ownCuts, order: Array(0..<40)), in: pass).labels)
+        #expect(Recovery(topics: (0..<40).map { $0 / 20 }, groups: labels).ari == 1)
+    }
+}

@@ -55,9 +55,9 @@ package enum VectorSource: Sendable, Equatable {
                     : "embedding \(fresh) of \(texts.count) texts of \(corpus.name) (layer \(k))"
                         + (fresh < texts.count ? "; the rest from the cache" : ""))
             let m = try encoder.embed(texts, layer: k, cache: &cache, progress: progress)
-            let name =
-                URL(fileURLWithPath: encoder.folder.path).standardizedFileURL.pathComponents.suffix(2)
-                .first(where: { $0 != "model" }) ?? "model"
+            // The folder's name, or its parent's when it is called `model` (the bootstrap package's layout).
+            let parts = URL(fileURLWithPath: encoder.folder.path).standardizedFileURL.pathComponents
+            let name = (parts.last == "model" ? parts.dropLast().last : parts.last) ?? "model"
             return Vectors(
                 matrix: m, description: "\(name) (\(encoder.modelHash.prefix(8)))\(Self.layerMark)\(k)", modelHash: encoder.modelHash,
                 files: try encoder.folder.files())
@@ -88,5 +88,12 @@ extension VectorSource {
     package static func layer(inDescription description: String) -> Int? {
         guard let range = description.range(of: layerMark, options: .backwards) else { return nil }
         return Int(description[range.upperBound...])
+    }
+
+    /// The encoder an encoder's description names, without its layer ("all-MiniLM-L6-v2 (53aa5117)"); the whole
+    /// description for other sources.
+    package static func encoder(inDescription description: String) -> String {
+        guard let range = description.range(of: layerMark, options: .backwards) else { return description }
+        return String(description[..<range.lowerBound])
     }
 }
