@@ -219,7 +219,7 @@ package struct ReproductionReport {
 
     package func markdown() -> String {
         var out = header() + summary() + "\n## Recommendation\n" + recommendation() + keyFigures()
-        out += layerSweep()
+        out += layerSweep() + seedPicture()
         out += "\n## Threshold ablation\n\nAverage linkage's ARI per rule, one row per experiment × corpus × space: "
         out += "[ablation.md](ablation.md).\n"
         out += regretSection()
@@ -332,6 +332,38 @@ package struct ReproductionReport {
             + "unrelated median | centred band | Otsu (centred) | average ARI at Otsu (centred) |\n|---|---|---|---|---|---|---|\n"
         for a in sweep.results.analyses { out += layerRow(a) }
         return out
+    }
+
+    /// Issue 47: the seed's anisotropy picture point by point (C1, C2 and C6 as reported) on every encoder and corpus of the
+    /// layout's `seedPicture` experiment.
+    private func seedPicture() -> String {
+        guard let name = layout.seedPicture, let e = experiments.first(where: { $0.name == name }) else { return "" }
+        var out =
+            "\n## The seed's picture, per encoder\n\nThe seed reports, on a pooled encoder not trained for sentence similarity: "
+            + "C1 \(C1NarrowRawBand.reported); C2 \(C2CentringSpreads.reported); C6 \(C6OtsuFindsTheValley.reported). The same "
+            + "figures here, on each encoder of [`\(name)`](\(name)/\(name).md) (a masked-LM encoder is the kind the seed measured; "
+            + "docs/encoders.md):\n\n"
+            + "| corpus | source | raw unrelated p1 to p99 (band) | raw unrelated median | centred unrelated median | "
+            + "centred related p99 | Otsu (centred) | related pairs above Otsu | components at Otsu: groups, ARI |\n"
+            + "|---|---|---|---|---|---|---|---|---|\n"
+        for a in e.results.analyses { out += seedPictureRow(a) }
+        return out
+    }
+
+    /// One corpus × encoder of the seed's picture.
+    private func seedPictureRow(_ a: CorpusAnalysis) -> String {
+        let (r, c, otsu) = (a.space(.raw), a.space(.centred), C6OtsuFindsTheValley.rule)
+        let (ru, cu, cr) = (r?.statistics[.unrelated], c?.statistics[.unrelated], c?.statistics[.related])
+        let (t, row) = (c?.threshold(otsu), c?.outcome(rule: otsu, grouping: SingleLinkageComponents()))
+        let above = t?.relatedAbove.map { "\($0) of \(cr.map { String($0.count) } ?? "n/a") (\(t?.pairsAbove ?? 0) pairs above)" }
+        return
+            "| \(a.corpus.name) | \(a.source) | \(formatShort(ru?.p1)) to \(formatShort(ru?.p99)) "
+            + "(\(formatShort(ru.map { $0.p99 - $0.p1 }, r?.replicateSeparation?[.bandWidth]))) | "
+            + "\(formatShort(ru?.median, r?.replicateStatistics?[.unrelated]?[.median])) | "
+            + "\(formatShort(cu?.median, c?.replicateStatistics?[.unrelated]?[.median])) | "
+            + "\(formatShort(cr?.p99, c?.replicateStatistics?[.related]?[.p99])) | \(formatShort(t?.value, t?.replicates)) | "
+            + "\(above ?? "n/a") | \(row?.groups.map(String.init) ?? "n/a"), "
+            + "ARI \(formatShort(row?.recovery?.ari, row?.replicates?[.ari])) |\n"
     }
 
     /// Writes one layer's row: raw and centred unrelated median and band, centred Otsu and average linkage's ARI there.
