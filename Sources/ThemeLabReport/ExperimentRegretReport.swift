@@ -23,7 +23,7 @@ package struct ExperimentRegret {
         guard let chosen = tables.first(where: { $0.space == .centred }) ?? tables.first else { return nil }
         space = chosen.space
         recommendation = Recommendation(study: chosen.tables, tuning: [], subset: { _ in true })
-        reruns = RerunSummary(results.analyses, space: chosen.space)
+        reruns = RerunSummary(results.analyses, settings: results.settings, space: chosen.space)
     }
 
     /// STEM-regret.md: how regret is measured, the suggested default, then every table.

@@ -50,7 +50,7 @@ package struct ReproductionReport {
     /// Issue 46: how far the study's order- and seed-dependent groupings agree with their reruns (centred space).
     private func rerunSection(_ study: String) -> String {
         guard let e = experiments.first(where: { $0.name == study }),
-            let table = RerunSummary(e.results.analyses, space: .centred).markdown()
+            let table = RerunSummary(e.results.analyses, settings: e.results.settings, space: .centred).markdown()
         else { return "" }
         return "\n## Run to run (centred space)\n\n" + table
     }

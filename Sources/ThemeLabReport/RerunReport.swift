@@ -13,7 +13,8 @@ package struct RerunSummary {
     }
     package let rows: [Row]
 
-    package init(_ analyses: [CorpusAnalysis], space: EmbeddingSpace) {
+    /// The rows in the order of `settings`' groupings, then rules.
+    package init(_ analyses: [CorpusAnalysis], settings: AnalysisSettings, space: EmbeddingSpace) {
         var rows: [Row] = []
         for a in analyses {
             for o in a.spaces.first(where: { $0.space == space })?.groupings ?? [] {
@@ -25,7 +26,12 @@ package struct RerunSummary {
                 }
             }
         }
-        self.rows = rows
+        let groupings = settings.groupings.map(\.key)
+        let rules = settings.rules.map(\.key)
+        func place(_ r: Row) -> (Int, Int) {
+            (groupings.firstIndex(of: r.grouping) ?? groupings.count, r.rule.flatMap { rules.firstIndex(of: $0) } ?? -1)
+        }
+        self.rows = rows.sorted { place($0) < place($1) }
     }
 
     /// The table, or nil when no grouping here depends on order or a seed.

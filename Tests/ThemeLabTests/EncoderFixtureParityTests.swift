@@ -54,6 +54,19 @@ import ThemeLabEncoder
         try Self.checkParity(folder: ReproducibilityTests.root + "/Datasets/encoders/wordnet-mlm-4x256", name: "wordnet-mlm-4x256")
     }
 
+    /// The model card's SHA-256 of each file is the file's (Datasets/encoders/README.md).
+    @Test func theModelCardNamesEachFilesChecksum() throws {
+        let folder = ReproducibilityTests.root + "/Datasets/encoders"
+        let card = try String(contentsOfFile: folder + "/README.md", encoding: .utf8)
+        let rows = card.split(separator: "\n").filter { $0.hasPrefix("| `") && $0.split(separator: "|").count == 2 }
+        #expect(rows.count == 10)
+        for row in rows {
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            let file = cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            #expect(try SHA256.hex(file: "\(folder)/wordnet-mlm-4x256/\(file)") == cells[1], "\(file)")
+        }
+    }
+
     static func checkParity(folder: String, name: String) throws {
         let expected = try Self.expected(folder: folder)
         let encoder = try SentenceEncoder(folder: ModelFolder(path: folder))

@@ -108,7 +108,8 @@ package enum EmbeddingSpace: Sendable, Hashable, Codable, CustomStringConvertibl
             let smallest = pca.eigenvalues[pca.eigenvalues.count - k]
             guard smallest > 1e-6 * pca.eigenvalues.last! else {
                 throw ThemeLabError.input(
-                    "whiten(\(k)): the covariance has rank below \(k) (\(c.rows) items in \(c.cols) dims); choose a smaller k")
+                    "whiten(\(k)): the covariance has rank below \(k), or nearly (its \(k)th eigenvalue is under 1e-6 of the largest; "
+                        + "\(c.rows) items in \(c.cols) dims); choose a smaller k")
             }
             return try unitRows(pca.whitened(c, components: k), itemName: { "\(itemName($0)) after whitening" })
         case .standardised:
