@@ -21,8 +21,8 @@ package struct LeidenSelection: Grouping {
             return GroupingCut(labels: nil, note: Self.graph.neighbourhood.tooFewItems(name, items: x.rows))
         }
         let graph = try pass.neighbourGraph(k: k)
-        let scored = LeidenGrouping.resolutionGrid(Self.graph.resolution).compactMap { γ -> (labels: [Int32], score: Double)? in
-            let labels = Leiden(resolution: γ, seed: request.seed).communities(graph)
+        let scored = LeidenGrouping.resolutionGrid(Self.graph.resolution).compactMap { resolution -> (labels: [Int32], score: Double)? in
+            let labels = Leiden(resolution: resolution, seed: request.seed).communities(graph)
             return criterion.score(x, groups: labels).flatMap { $0.isNaN ? nil : (labels, $0) }
         }
         let best = criterion.higherIsBetter ? scored.max { $0.score < $1.score } : scored.min { $0.score < $1.score }
