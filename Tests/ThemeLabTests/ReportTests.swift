@@ -158,7 +158,13 @@ import Testing
         #expect(lines.count <= 300, "REPORT.md has \(lines.count) lines")
         let sections = lines.filter { $0.hasPrefix("## ") }.map { String($0.dropFirst(3)) }
         #expect(Array(sections.prefix(3)) == ["Summary", "Recommendation", "Key figures"])
-        for id in (1...9).map({ "C\($0)" }) { #expect(lines.contains { $0.hasPrefix("| \(id) | ") }, "no summary row for \(id)") }
+        for id in (1...9).map({ "C\($0)" }) {
+            #expect(lines.contains { $0.hasPrefix("| \(id) | ") || $0.hasPrefix("| \(id) · ") }, "no summary row for \(id)")
+        }
+        // Issue 47: C1 and C2 read per encoder, the masked-LM encoder's rows among them.
+        for id in ["C1", "C2"] {
+            #expect(lines.filter { $0.hasPrefix("| \(id) · ") }.count >= 2 && md.contains("| \(id) · wordnet-mlm-4x256"))
+        }
         #expect(md.contains("Suggested default, all corpora") && md.contains("[claims.md](claims.md)"))
         #expect(Set(files.map(\.path)).isSuperset(of: ["claims.md", "claims.csv", "claims.json", "regret.md", "ablation.md"]))
         let claims = try #require(files.first { $0.path == "claims.md" }?.text)
