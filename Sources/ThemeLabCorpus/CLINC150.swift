@@ -137,7 +137,7 @@ package enum CLINC150 {
         for label in labels where chosen.contains(label) {
             let members = items.indices.filter { items[$0].label == label }
             let take = perIntent.map { min($0, members.count) } ?? members.count
-            let picked = SeededRandom.permutation(count: members.count, seed: rng.next()).prefix(take).sorted()
+            let picked = SeededRandom.sample(take, of: members.count, seed: rng.next())
             kept += picked.map { items[members[$0]] }
         }
         let position = Dictionary(uniqueKeysWithValues: items.enumerated().map { ($1.id, $0) })

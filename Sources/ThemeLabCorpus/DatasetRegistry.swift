@@ -213,7 +213,7 @@ package enum DatasetRegistry {
             var c = try corpus(WordNet.defaultFolder, spec.minimumTopicSize ?? 20)
             let isSample = spec.maxItems.map { $0 < c.count } ?? false
             if let cap = spec.maxItems, cap < c.count {
-                let keep = SeededRandom.permutation(count: c.count, seed: spec.seed ?? 0).prefix(cap).sorted()
+                let keep = SeededRandom.sample(cap, of: c.count, seed: spec.seed ?? 0)
                 c.items = keep.map { c.items[$0] }
                 c.name += "-\(cap)" + (spec.seed.map { "-seed\($0)" } ?? "")
             }

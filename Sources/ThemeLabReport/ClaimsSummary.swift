@@ -57,8 +57,7 @@ package enum ClaimsSummary {
     /// `split` and there is more than one; else all of them, unnamed.
     package static func byEncoder(_ rows: [ClaimsReport.Row], split: Bool) -> [(encoder: String?, rows: [ClaimsReport.Row])] {
         let encoder = { (r: ClaimsReport.Row) in VectorSource.encoder(inDescription: r.source) }
-        var names: [String] = []
-        for r in rows where !names.contains(encoder(r)) { names.append(encoder(r)) }
+        let names = rows.map(encoder).distinctInOrder()
         guard split, names.count > 1 else { return [(nil, rows)] }
         return names.map { name in (name, rows.filter { encoder($0) == name }) }
     }
@@ -138,8 +137,7 @@ package enum ClaimsSummary {
 
     /// Distinct names in the order first met, at most three and how many more; "none" without any.
     package static func names(_ all: [String]) -> String {
-        var seen: [String] = []
-        for n in all where !seen.contains(n) { seen.append(n) }
+        let seen = all.distinctInOrder()
         guard !seen.isEmpty else { return "none" }
         return seen.prefix(3).joined(separator: ", ") + (seen.count > 3 ? " and \(seen.count - 3) more" : "")
     }

@@ -351,10 +351,7 @@ package enum SVGPlot {
             guard let k = VectorSource.layer(inDescription: a.source) else { return nil }
             return (k, a)
         }.sorted { $0.0 < $1.0 }
-        var encoders: [String] = []
-        for (_, a) in layers where !encoders.contains(VectorSource.encoder(inDescription: a.source)) {
-            encoders.append(VectorSource.encoder(inDescription: a.source))
-        }
+        let encoders = layers.map { VectorSource.encoder(inDescription: $0.1.source) }.distinctInOrder()
         var series: [Series] = []
         for encoder in encoders {
             let own = layers.filter { VectorSource.encoder(inDescription: $0.1.source) == encoder }

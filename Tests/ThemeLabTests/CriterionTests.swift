@@ -105,8 +105,8 @@ import Testing
         let tree = try AdaptiveGroupingTests.pass(x, try grouping(named: "average")).dendrogram().get()
         let counts = [2, 3, EigengapCriterion.sampleLimit]
         let first = try EigengapCriterion().scores(counts, tree: tree, vectors: x, seed: 4)
-        let sample = SeededRandom.permutation(count: n, seed: 4).prefix(EigengapCriterion.sampleLimit).sorted()
-        let spectrum = try normalisedLaplacianEigenvalues(x.rows(Array(sample)))
+        let sample = Array(SeededRandom.permutation(count: n, seed: 4).prefix(EigengapCriterion.sampleLimit)).sorted()
+        let spectrum = try normalisedLaplacianEigenvalues(x.rows(sample))
         #expect(abs(first[0]! - (spectrum[2] - spectrum[1])) < 1e-9 && abs(first[1]! - (spectrum[3] - spectrum[2])) < 1e-9)
         #expect(first[2] == nil)
     }

@@ -27,6 +27,11 @@ package struct SeededRandom: RandomNumberGenerator, Sendable {
         return order
     }
 
+    /// `count` of the indices 0..<n, the first of a seeded permutation (`permutation`), in increasing order.
+    package static func sample(_ count: Int, of n: Int, seed: UInt64) -> [Int] {
+        permutation(count: n, seed: seed).prefix(count).sorted()
+    }
+
     /// Standard normal by Box–Muller (one value per call; deterministic).
     package mutating func gaussian() -> Double {
         let u1 = 1 - uniform()

@@ -37,7 +37,12 @@ package struct CriterionCurve: Sendable {
     }
 
     /// The first cut of the highest score, or of the lowest when lower is better.
-    package func best(higherIsBetter: Bool) -> Cut? {
-        higherIsBetter ? cuts.max { $0.score < $1.score } : cuts.min { $0.score < $1.score }
-    }
+    package func best(higherIsBetter: Bool) -> Cut? { firstBest(cuts, higherIsBetter: higherIsBetter) { $0.score } }
+}
+
+/// The first of `candidates` (in their order) with the highest score, or the lowest when lower is better, leaving out
+/// those whose score is undefined (nil or NaN); nil when none has one.
+package func firstBest<T>(_ candidates: [T], higherIsBetter: Bool, score: (T) -> Double?) -> T? {
+    let scored = candidates.compactMap { c in score(c).flatMap { $0.isNaN ? nil : (c, $0) } }
+    return (higherIsBetter ? scored.max { $0.1 < $1.1 } : scored.min { $0.1 < $1.1 })?.0
 }

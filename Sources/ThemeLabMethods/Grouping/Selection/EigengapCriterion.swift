@@ -18,8 +18,7 @@ package struct EigengapCriterion: CutCriterion {
     package var isSeeded: Bool { true }
 
     package func scores(_ counts: [Int], tree: Dendrogram, vectors x: Matrix, seed: UInt64) throws -> [Double?] {
-        let sample = SeededRandom.permutation(count: x.rows, seed: seed).prefix(Self.sampleLimit).sorted()
-        let kept = x.rows <= Self.sampleLimit ? x : x.rows(Array(sample))
+        let kept = x.rows <= Self.sampleLimit ? x : x.rows(SeededRandom.sample(Self.sampleLimit, of: x.rows, seed: seed))
         let eigenvalues = try normalisedLaplacianEigenvalues(kept)
         return counts.map { k in k < eigenvalues.count ? eigenvalues[k] - eigenvalues[k - 1] : nil }
     }

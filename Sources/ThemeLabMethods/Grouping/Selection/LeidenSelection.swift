@@ -21,13 +21,13 @@ package struct LeidenSelection: Grouping {
             return GroupingCut(labels: nil, note: Self.graph.neighbourhood.tooFewItems(name, items: x.rows))
         }
         let graph = try pass.neighbourGraph(k: k)
-        let scored = LeidenGrouping.resolutionGrid(Self.graph.resolution).compactMap { resolution -> (labels: [Int32], score: Double)? in
-            let labels = Leiden(resolution: resolution, seed: request.seed).communities(graph)
-            return criterion.score(x, groups: labels).flatMap { $0.isNaN ? nil : (labels, $0) }
+        let candidates = LeidenGrouping.resolutionGrid(Self.graph.resolution).map {
+            Leiden(resolution: $0, seed: request.seed).communities(graph)
         }
-        let best = criterion.higherIsBetter ? scored.max { $0.score < $1.score } : scored.min { $0.score < $1.score }
-        guard let best else { return GroupingCut(labels: nil, note: "\(name): no resolution gives a partition with a defined score") }
-        return GroupingCut(labels: best.labels)
+        guard let best = firstBest(candidates, higherIsBetter: criterion.higherIsBetter, score: { criterion.score(x, groups: $0) }) else {
+            return GroupingCut(labels: nil, note: "\(name): no resolution gives a partition with a defined score")
+        }
+        return GroupingCut(labels: best)
     }
 
     /// The registry entry of the grouping a criterion makes.

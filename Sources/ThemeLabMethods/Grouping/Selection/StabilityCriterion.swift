@@ -20,7 +20,9 @@ package struct StabilityCriterion: CutCriterion {
         let m = Int((Self.fraction * Double(n)).rounded(.up))
         var sums = [Double](repeating: 0, count: counts.count)
         for b in 0..<Self.pairs {
-            let (first, second) = (subsample(n, m, seed: seed &+ UInt64(2 * b)), subsample(n, m, seed: seed &+ UInt64(2 * b + 1)))
+            let (first, second) = (
+                SeededRandom.sample(m, of: n, seed: seed &+ UInt64(2 * b)), SeededRandom.sample(m, of: n, seed: seed &+ UInt64(2 * b + 1))
+            )
             let (t1, t2) = (try dendrogram(x.rows(first)), try dendrogram(x.rows(second)))
             var place = [Int](repeating: -1, count: n)
             for (p, i) in second.enumerated() { place[i] = p }
@@ -31,11 +33,6 @@ package struct StabilityCriterion: CutCriterion {
             }
         }
         return zip(counts, sums).map { k, sum in k < m ? sum / Double(Self.pairs) : nil }
-    }
-
-    /// m of n items, drawn by a seeded permutation, in increasing order.
-    func subsample(_ n: Int, _ m: Int, seed: UInt64) -> [Int] {
-        SeededRandom.permutation(count: n, seed: seed).prefix(m).sorted()
     }
 
     /// Average linkage of unit vectors, from a pass of their own.
