@@ -25,7 +25,7 @@ package struct EmbeddingCache {
     package init(folder: String = ProcessEnvironment.cacheFolder, encoder: SentenceEncoder, layer: Int) throws {
         identity = encoder.cacheIdentity
         dimensions = encoder.dimensions
-        file = "\(folder)/\(identity.prefix(16))-layer\(layer).tlec3"
+        file = Self.file(folder: folder, encoder: encoder, layer: layer)
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         guard let probe = try? AtomicFile.makeTemporaryFolder(in: folder, prefix: ".probe-") else {
             throw ThemeLabError.input(
@@ -34,6 +34,11 @@ package struct EmbeddingCache {
         }
         rmdir(probe)
         vectors = try stored()
+    }
+
+    /// The file holding the vectors of `encoder`'s `layer` in `folder`.
+    package static func file(folder: String, encoder: SentenceEncoder, layer: Int) -> String {
+        "\(folder)/\(encoder.cacheIdentity.prefix(16))-layer\(layer).tlec3"
     }
 
     /// What to tell the user when records were dropped (nil when none were).
@@ -160,5 +165,26 @@ extension SentenceEncoder {
             for k in 0..<dimensions { out[i, k] = v[k] }
         }
         return out
+    }
+}
+
+/// Caches read once per process: an experiment's replicates each ask for their texts, and a file holds tens of
+/// thousands of records. One is handed out again only while its file is in the state it was kept in
+/// (`FileSnapshot.state`: inode, size, times); a file another process saved since, or one deleted, is read again.
+extension EmbeddingCache {
+    nonisolated(unsafe) private static var kept: [String: (state: String, cache: EmbeddingCache)] = [:]
+    private static let keptLock = NSLock()
+
+    /// The cache of `encoder`'s `layer` in `folder`: the one kept for its file if that is unchanged, else read.
+    package static func shared(folder: String, encoder: SentenceEncoder, layer: Int) throws -> EmbeddingCache {
+        let file = file(folder: folder, encoder: encoder, layer: layer)
+        if let state = try? FileSnapshot.state(file), let k = keptLock.withLock({ kept[file] }), k.state == state { return k.cache }
+        return try EmbeddingCache(folder: folder, encoder: encoder, layer: layer)
+    }
+
+    /// Keeps `cache` (saved, or with nothing to save) for the next `shared` of its file, as the file stands now.
+    package static func keep(_ cache: EmbeddingCache) {
+        guard !cache.dirty, let state = try? FileSnapshot.state(cache.file) else { return }
+        keptLock.withLock { kept[cache.file] = (state, cache) }
     }
 }

@@ -4,8 +4,8 @@ import ThemeLabCore
 
 /// Text → sentence vectors of a chosen layer: the folder's prompt, tokenizer, transformer, pooling modes and Dense
 /// layers together (Normalize is the harness's own unit-normalisation, applied where a vector is used).
-/// Sentences are sorted by token count and packed into batches of similar length; two workers each run whole batches
-/// on the fixed-order kernel (`EncoderKernel`), whose bits depend on neither the batch nor the SIMD path.
+/// Sentences are sorted by token count and packed into batches of similar length; two workers each run whole batches,
+/// longest first, on the fixed-order kernel (`EncoderKernel`), whose bits depend on neither the batch nor the SIMD path.
 package final class SentenceEncoder: @unchecked Sendable {
     package let folder: ModelFolder
     package let configuration: EncoderConfiguration
@@ -100,7 +100,9 @@ package final class SentenceEncoder: @unchecked Sendable {
         let queue = WorkQueue(count: packed.count, state: Results(pooled: Array(repeating: nil, count: packed.count), progress: progress))
         let path = path
         DispatchQueue.concurrentPerform(iterations: min(workers, packed.count)) { _ in
-            while let b = queue.take() {
+            // Longest batches first, so the last ones to finish are short and no worker waits long on the other.
+            while let taken = queue.take() {
+                let b = packed.count - 1 - taken
                 let pooled = layerDense.reduce(
                     model.pooled(packed[b].map { ids[$0] }, layer: layer, modes: configuration.pooling, path: path)
                 ) { $1.apply($0, path: path) }

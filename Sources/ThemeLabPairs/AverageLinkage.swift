@@ -50,7 +50,8 @@ package final class AverageLinkage: PairConsumer {
         }
     }
 
-    /// The N − 1 merges, by the nearest-neighbour chain (overwrites the similarity matrix).
+    /// The N − 1 merges, by the nearest-neighbour chain (overwrites the similarity matrix: a merged-away group's
+    /// similarities become −∞, so the scans need no test of which groups are left).
     package func dendrogram() -> Dendrogram {
         let n = items
         var active = [Bool](repeating: true, count: n)
@@ -59,44 +60,70 @@ package final class AverageLinkage: PairConsumer {
         var chain: [Int] = []
         var remaining = n
         var nextStart = 0
-        do {
-            let s = condensed
-            while remaining > 1 {
-                if chain.isEmpty {
-                    while !active[nextStart] { nextStart += 1 }
-                    chain.append(nextStart)
-                }
-                let a = chain[chain.count - 1]
-                let previous = chain.count >= 2 ? chain[chain.count - 2] : -1
-                var b = previous
-                var best = previous >= 0 ? s[index(a, previous)] : -Float.infinity
-                for c in 0..<n where active[c] && c != a {
-                    let v = s[index(a, c)]
-                    if v > best {
-                        best = v
-                        b = c
-                    }
-                }
-                if b == previous {
-                    chain.removeLast(2)
-                    let (keep, drop) = a < b ? (a, b) : (b, a)
-                    merges.append(Merge(a: keep, b: drop, similarity: best))
-                    let (na, nb) = (Float(size[keep]), Float(size[drop]))
-                    for k in 0..<n where active[k] && k != keep && k != drop {
-                        s[index(keep, k)] = (na * s[index(keep, k)] + nb * s[index(drop, k)]) / (na + nb)
-                    }
-                    active[drop] = false
-                    size[keep] += size[drop]
-                    remaining -= 1
-                } else {
-                    chain.append(b)
-                }
+        while remaining > 1 {
+            if chain.isEmpty {
+                while !active[nextStart] { nextStart += 1 }
+                chain.append(nextStart)
             }
+            let a = chain[chain.count - 1]
+            let previous = chain.count >= 2 ? chain[chain.count - 2] : -1
+            let (found, best) = nearest(to: a, previous: previous)
+            guard found == previous else {
+                chain.append(found)
+                continue
+            }
+            chain.removeLast(2)
+            let (keep, drop) = a < found ? (a, found) : (found, a)
+            merges.append(Merge(a: keep, b: drop, similarity: best))
+            merge(keep, drop, sizes: Float(size[keep]), Float(size[drop]))
+            active[drop] = false
+            size[keep] += size[drop]
+            remaining -= 1
         }
         let tree = Dendrogram(items: n, merges: merges)
         tree.checkInvariants()
         return tree
     }
+
+    /// The group most similar to `a`, the first in item order among equals, unless none beats `previous` (the chain's
+    /// last link, kept on a tie): a scan down column a (items before it), then along row a (items after it).
+    private func nearest(to a: Int, previous: Int) -> (item: Int, similarity: Float) {
+        var (b, best) = (previous, previous >= 0 ? condensed[index(a, previous)] : -Float.infinity)
+        var position = a - 1
+        for c in 0..<a {
+            if condensed[position] > best { (b, best) = (c, condensed[position]) }
+            position += items - c - 2
+        }
+        guard a + 1 < items else { return (b, best) }
+        let row = UnsafeBufferPointer(rebasing: condensed[index(a, a + 1)..<index(a, a + 1) + items - a - 1])
+        if let (offset, value) = firstMaximum(row), value > best { (b, best) = (a + 1 + offset, value) }
+        return (b, best)
+    }
+
+    /// s(k, keep∪drop) = (n_keep·s(k, keep) + n_drop·s(k, drop))/(n_keep + n_drop) for every k (−∞ stays −∞), then
+    /// drop's similarities become −∞.
+    private func merge(_ keep: Int, _ drop: Int, sizes na: Float, _ nb: Float) {
+        for k in 0..<items where k != keep && k != drop {
+            let (p, q) = (index(keep, k), index(drop, k))
+            condensed[p] = (na * condensed[p] + nb * condensed[q]) / (na + nb)
+        }
+        for k in 0..<items where k != drop { condensed[index(drop, k)] = -.infinity }
+    }
+}
+
+/// The largest value and the first index holding it; nil for no values. Values are finite or −∞.
+func firstMaximum(_ values: UnsafeBufferPointer<Float>) -> (index: Int, value: Float)? {
+    guard !values.isEmpty else { return nil }
+    let whole = values.count - values.count % 16
+    var top = SIMD16<Float>(repeating: -.infinity)
+    let raw = UnsafeRawPointer(values.baseAddress!)
+    func load(_ i: Int) -> SIMD16<Float> { raw.loadUnaligned(fromByteOffset: i * MemoryLayout<Float>.size, as: SIMD16<Float>.self) }
+    for i in stride(from: 0, to: whole, by: 16) { top = pointwiseMax(top, load(i)) }
+    var value = top.max()
+    for i in whole..<values.count { value = max(value, values[i]) }
+    var block = 0
+    while block < whole && !any(load(block) .== SIMD16(repeating: value)) { block += 16 }
+    return (values[block...].firstIndex(of: value)!, value)
 }
 
 /// A hierarchy of merges, cut at a similarity or at a number of groups.

@@ -54,6 +54,18 @@ import Testing
         }
     }
 
+    /// The chain's scan along a row: the largest value and its first index, ties across whole vectors and in the tail.
+    @Test(arguments: [0, 1, 15, 16, 17, 40])
+    func firstMaximumIsTheFirstOfTheLargest(_ count: Int) {
+        var values = (0..<count).map { Float(($0 * 7) % 5) - 2 }  // −2 … 2, repeating
+        if count > 3 { values[count - 1] = 3 }
+        if count > 20 { values[18] = 3 }  // a tie past the first vector: the earlier wins
+        if count == 16 { values = values.map { _ in -.infinity } }
+        let expected = values.indices.max { (values[$0], -$0) < (values[$1], -$1) }.map { ($0, values[$0]) }
+        let found = values.withUnsafeBufferPointer { firstMaximum($0) }
+        #expect(found?.index == expected?.0 && found?.value == expected?.1, "\(values)")
+    }
+
     @Test(arguments: [1, 2])
     func spanningForestMatchesScipySingleLinkageAndComponents(workers: Int) throws {
         let x = try unitVectors()

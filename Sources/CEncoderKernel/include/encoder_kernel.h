@@ -47,7 +47,7 @@ void tl_softmax(int path, float *s, int rows, int n);
 float tl_exp(float x);
 
 /// Layer norm of each of `rows` rows of h in place, (x − mean)/√(var + ε)·γ + β, the statistics in Float64 as eight
-/// partial sums in a fixed order: the same bits on every path (an AVX-512 path; AVX2 runs the scalar loop).
+/// partial sums in a fixed order: the same bits on every path.
 void tl_layer_norm(int path, float *x, int rows, int h, const float *gamma, const float *beta, double eps);
 
 #endif

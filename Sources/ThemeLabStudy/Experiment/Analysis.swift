@@ -63,25 +63,37 @@ package struct Analysis {
             source: source, dimensions: vectors.cols, spaces: results, notes: notes, items: keepsMembers ? corpus.items : nil)
     }
 
-    /// `run` on each input (nil in, nil out), two at a time when the machine has the cores and the
-    /// memory for two passes. Each analysis computes the same numbers either way (the pass's BLAS
-    /// runs on one thread and its workers' tiles are merged in a fixed order).
-    package func runAll(_ inputs: [(corpus: Corpus, vectors: Matrix)?], source: String) throws -> [CorpusAnalysis?] {
-        let largest = inputs.compactMap { $0 }.map { MemoryBudget.pass(items: $0.vectors.rows, dimensions: $0.vectors.cols) }.max() ?? 0
+    /// One analysis to run: the corpus, its vectors and their description, and the analysis that runs them (the
+    /// corpus's own, or the silent one of its replicates).
+    package struct Job {
+        package var analysis: Analysis
+        package var corpus: Corpus
+        package var vectors: Matrix
+        package var source: String
+
+        package init(analysis: Analysis, corpus: Corpus, vectors: Matrix, source: String) {
+            (self.analysis, self.corpus, self.vectors, self.source) = (analysis, corpus, vectors, source)
+        }
+    }
+
+    /// Runs `jobs`, two at a time when the machine has the cores and the memory for two passes, the largest first;
+    /// results in the jobs' order. Each analysis computes the same numbers either way (the pass's BLAS runs on one
+    /// thread and its workers' tiles are merged in a fixed order), so the schedule never shows in the results.
+    package static func runAll(_ jobs: [Job]) throws -> [CorpusAnalysis] {
+        let largest = jobs.map { MemoryBudget.pass(items: $0.vectors.rows, dimensions: $0.vectors.cols) }.max() ?? 0
         let side = ProcessInfo.processInfo.activeProcessorCount >= 2 && (MemoryBudget.available() ?? 0) > 2 * largest ? 2 : 1
-        let queue = WorkQueue(count: inputs.count, state: [Result<CorpusAnalysis?, Error>](repeating: .success(nil), count: inputs.count))
-        let shared = UnsafeSendable((self, inputs))
-        DispatchQueue.concurrentPerform(iterations: side) { _ in
-            let (analysis, inputs) = shared.value
-            while let k = queue.take() {
-                guard let input = inputs[k] else { continue }
-                let result = Result<CorpusAnalysis?, Error> {
-                    try analysis.run(corpus: input.corpus, vectors: input.vectors, source: source)
-                }
+        let order = jobs.indices.sorted { (-jobs[$0].vectors.rows, $0) < (-jobs[$1].vectors.rows, $1) }
+        let queue = WorkQueue(count: jobs.count, state: [Result<CorpusAnalysis, Error>?](repeating: nil, count: jobs.count))
+        let shared = UnsafeSendable(jobs)
+        DispatchQueue.concurrentPerform(iterations: min(side, jobs.count)) { _ in
+            while let next = queue.take() {
+                let k = order[next]
+                let job = shared.value[k]
+                let result = Result { try job.analysis.run(corpus: job.corpus, vectors: job.vectors, source: job.source) }
                 queue.withState { $0[k] = result }
             }
         }
-        return try queue.withState { try $0.map { try $0.get() } }
+        return try queue.withState { try $0.map { try $0!.get() } }
     }
 
     /// One space: plan → the passes (`PassPlan`) → rules → groupings → ceilings and separation.

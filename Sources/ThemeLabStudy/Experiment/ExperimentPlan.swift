@@ -231,20 +231,25 @@ package struct ExperimentPlan: Decodable, Sendable {
             selected: selected, loaded: loaded, given: given, source: source, dataDirectory: environment.dataDirectory)
 
         var analyses: [CorpusAnalysis] = []
+        var pending: [PendingAnalysis] = []
         var perCorpus: [Int] = []
         var files: [String] = []
         var modelHash: String?
         let (analysis, replicateAnalysis) = analysers(environment)
+        // Vectors are embedded corpus by corpus (the encoder has both cores); the analyses then run side by side, in
+        // rounds of at most a quarter of the memory available in vectors held.
+        let held = (MemoryBudget.available() ?? 0) / 4
         for (i, loaded) in loaded.enumerated() {
             files += loaded.files
             log("\(name): corpus \(loaded.corpus.name) (\(loaded.corpus.count) items)")
             let sources = try vectorSources(of: loaded, given: given, environment, files: &files, modelHash: &modelHash)
             for source in sources {
-                analyses.append(
-                    try analyse(loaded, source, replicates: replicateSets[i], analysis, replicateAnalysis, log: log))
+                pending.append(try prepare(loaded, source, replicates: replicateSets[i], analysis, replicateAnalysis, log: log))
+                if pending.map(\.bytes).reduce(0, +) > held { analyses += try finish(&pending) }
             }
             perCorpus.append(sources.count)
         }
+        analyses += try finish(&pending)
         return (try results(analyses, files: files, modelHash: modelHash, environment), perCorpus)
     }
 
@@ -380,23 +385,58 @@ package struct ExperimentPlan: Decodable, Sendable {
         }
     }
 
-    /// The analysis of one vector source of a corpus, with its replicates' analyses attached when `set` is given.
-    private func analyse(
+    /// The analyses of one vector source of a corpus: its own, then one per replicate but an unresampled first one
+    /// (nil: the corpus's own stands for it), and how the replicates were drawn.
+    private struct PendingAnalysis {
+        var jobs: [Analysis.Job]
+        var replicates: [Int?]
+        var scheme: String?
+
+        /// Bytes of vectors held.
+        var bytes: Double { jobs.map { Double($0.vectors.rows * $0.vectors.cols * MemoryLayout<Float>.size) }.reduce(0, +) }
+    }
+
+    /// The vectors of one vector source of a corpus and of its replicates when `set` is given, ready to analyse.
+    private func prepare(
         _ loaded: LoadedCorpus, _ source: ReplicateVectors, replicates set: Replicates?, _ analysis: Analysis,
         _ replicateAnalysis: Analysis, log: (String) -> Void
-    ) throws -> CorpusAnalysis {
+    ) throws -> PendingAnalysis {
         let (description, vectors) = source
-        var primary = try analysis.run(corpus: loaded.corpus, vectors: try vectors(ReplicateCorpus(loaded: loaded)), source: description)
+        var jobs = [
+            Analysis.Job(
+                analysis: analysis, corpus: loaded.corpus, vectors: try vectors(ReplicateCorpus(loaded: loaded)), source: description)
+        ]
+        var replicates: [Int?] = []
         if let set {
             log("\(loaded.corpus.name): \(set.replicates.count) replicates (\(set.scheme))")
-            // Embed in order (one encoder), then analyse the replicates side by side.
-            let inputs = try set.replicates.enumerated().map { r, replicate in
-                replicate.kept == nil && r == 0 ? nil : (replicate.loaded.corpus, try vectors(replicate))
+            for (r, replicate) in set.replicates.enumerated() {
+                guard replicate.kept != nil || r > 0 else {
+                    replicates.append(nil)
+                    continue
+                }
+                replicates.append(jobs.count)
+                jobs.append(
+                    Analysis.Job(
+                        analysis: replicateAnalysis, corpus: replicate.loaded.corpus, vectors: try vectors(replicate), source: description))
             }
-            let runs = try replicateAnalysis.runAll(inputs, source: description).map { $0 ?? primary }
-            primary.attach(replicates: runs, scheme: set.scheme, seed: settings.seed)
         }
-        return primary
+        return PendingAnalysis(jobs: jobs, replicates: replicates, scheme: set?.scheme)
+    }
+
+    /// Runs every pending analysis side by side (`Analysis.runAll`) and attaches each corpus's replicates to its own.
+    private func finish(_ pending: inout [PendingAnalysis]) throws -> [CorpusAnalysis] {
+        let runs = try Analysis.runAll(pending.flatMap(\.jobs))
+        var next = 0
+        let analyses = pending.map { p in
+            defer { next += p.jobs.count }
+            var primary = runs[next]
+            if let scheme = p.scheme {
+                primary.attach(replicates: p.replicates.map { $0.map { runs[next + $0] } ?? primary }, scheme: scheme, seed: settings.seed)
+            }
+            return primary
+        }
+        pending = []
+        return analyses
     }
 
     /// The grid's results: the analyses, with the checksums of every file read.

@@ -46,7 +46,7 @@ package enum VectorSource: Sendable, Equatable {
                 }
                 return t
             }
-            var cache = try EmbeddingCache(folder: cacheFolder, encoder: encoder, layer: k)
+            var cache = try EmbeddingCache.shared(folder: cacheFolder, encoder: encoder, layer: k)
             if let warning = cache.warning { log(warning) }
             let fresh = cache.uncached(texts).count
             log(
@@ -55,6 +55,7 @@ package enum VectorSource: Sendable, Equatable {
                     : "embedding \(fresh) of \(texts.count) texts of \(corpus.name) (layer \(k))"
                         + (fresh < texts.count ? "; the rest from the cache" : ""))
             let m = try encoder.embed(texts, layer: k, cache: &cache, progress: progress)
+            EmbeddingCache.keep(cache)
             // The folder's name, or its parent's when it is called `model` (the bootstrap package's layout).
             let parts = URL(fileURLWithPath: encoder.folder.path).standardizedFileURL.pathComponents
             let name = (parts.last == "model" ? parts.dropLast().last : parts.last) ?? "model"
