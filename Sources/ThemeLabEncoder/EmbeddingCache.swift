@@ -168,23 +168,30 @@ extension SentenceEncoder {
     }
 }
 
-/// Caches read once per process: an experiment's replicates each ask for their texts, and a file holds tens of
-/// thousands of records. One is handed out again only while its file is in the state it was kept in
-/// (`FileSnapshot.state`: inode, size, times); a file another process saved since, or one deleted, is read again.
+/// The last cache read, kept for the process: an experiment's replicates each ask for their texts, one after another,
+/// and a file holds tens of thousands of records. It is handed out again only while its file is in the state it was kept
+/// in (`FileSnapshot.state`: inode, size, times); a file another process saved since, or one deleted, is read again. One
+/// file at most is held, so memory stays that of one cache.
 extension EmbeddingCache {
-    nonisolated(unsafe) private static var kept: [String: (state: String, cache: EmbeddingCache)] = [:]
+    nonisolated(unsafe) private static var kept: (state: String, cache: EmbeddingCache)?
     private static let keptLock = NSLock()
 
-    /// The cache of `encoder`'s `layer` in `folder`: the one kept for its file if that is unchanged, else read.
+    /// The cache of `encoder`'s `layer` in `folder`: the one kept if it is this file's and the file is unchanged, else read.
     package static func shared(folder: String, encoder: SentenceEncoder, layer: Int) throws -> EmbeddingCache {
         let file = file(folder: folder, encoder: encoder, layer: layer)
-        if let state = try? FileSnapshot.state(file), let k = keptLock.withLock({ kept[file] }), k.state == state { return k.cache }
+        if let state = try? FileSnapshot.state(file), let k = keptLock.withLock({ kept }), k.cache.file == file, k.state == state {
+            return k.cache
+        }
+        keptLock.withLock { kept = nil }
         return try EmbeddingCache(folder: folder, encoder: encoder, layer: layer)
     }
 
-    /// Keeps `cache` (saved, or with nothing to save) for the next `shared` of its file, as the file stands now.
+    /// Keeps `cache` (saved, or with nothing to save) for the next `shared` of its file, as the file stands now; the
+    /// records it dropped are gone from the file by then, so it warns no more.
     package static func keep(_ cache: EmbeddingCache) {
         guard !cache.dirty, let state = try? FileSnapshot.state(cache.file) else { return }
-        keptLock.withLock { kept[cache.file] = (state, cache) }
+        var clean = cache
+        clean.dropped = 0
+        keptLock.withLock { kept = (state, clean) }
     }
 }

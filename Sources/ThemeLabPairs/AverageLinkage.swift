@@ -123,7 +123,8 @@ func firstMaximum(_ values: UnsafeBufferPointer<Float>) -> (index: Int, value: F
     for i in whole..<values.count { value = max(value, values[i]) }
     var block = 0
     while block < whole && !any(load(block) .== SIMD16(repeating: value)) { block += 16 }
-    return (values[block...].firstIndex(of: value)!, value)
+    let index = values[block...].firstIndex(of: value)!
+    return (index, values[index])  // the stored value: max(+0, −0) may give either zero
 }
 
 /// A hierarchy of merges, cut at a similarity or at a number of groups.

@@ -236,4 +236,30 @@ import Testing
         #expect(try encoder.embed(texts, layer: layer, cache: &reopened).storage == fresh.storage)
         #expect(try EmbeddingCache(folder: folder, encoder: encoder, layer: layer).count == 2)
     }
+
+    /// The cache a process keeps (`EmbeddingCache.shared`): handed out again while its file is unchanged, read again when
+    /// another process saved or the file was deleted; a cache whose dropped records were rewritten warns no more.
+    @Test func theKeptCacheFollowsItsFile() throws {
+        let encoder = try SentenceEncoder(folder: ModelFolder(path: fixture("encoders/bert-wordpiece-mean")))
+        let layer = encoder.configuration.layers
+        let folder = temporaryFolder()
+        var cache = try EmbeddingCache.shared(folder: folder, encoder: encoder, layer: layer)
+        _ = try encoder.embed(["the first entry", "the second entry"], layer: layer, cache: &cache)
+        EmbeddingCache.keep(cache)
+        #expect(try EmbeddingCache.shared(folder: folder, encoder: encoder, layer: layer).count == 2)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: cache.file))
+        bytes[bytes.count - 20] ^= 0x40
+        try bytes.write(to: URL(fileURLWithPath: cache.file))
+        var damaged = try EmbeddingCache.shared(folder: folder, encoder: encoder, layer: layer)
+        #expect(damaged.count == 1 && damaged.warning != nil, "a changed file is read again")
+        _ = try encoder.embed(["the first entry", "the second entry"], layer: layer, cache: &damaged)
+        EmbeddingCache.keep(damaged)
+        let kept = try EmbeddingCache.shared(folder: folder, encoder: encoder, layer: layer)
+        #expect(kept.count == 2 && kept.warning == nil)
+        var other = try EmbeddingCache(folder: folder, encoder: encoder, layer: layer)  // another process's save
+        _ = try encoder.embed(["a third entry"], layer: layer, cache: &other)
+        #expect(try EmbeddingCache.shared(folder: folder, encoder: encoder, layer: layer).count == 3)
+        try FileManager.default.removeItem(atPath: cache.file)
+        #expect(try EmbeddingCache.shared(folder: folder, encoder: encoder, layer: layer).count == 0)
+    }
 }

@@ -26,12 +26,7 @@ package struct Analysis {
 
     package func run(corpus: Corpus, vectors given: Matrix, source: String) throws -> CorpusAnalysis {
         let vectors = perturbation?.apply(to: given) ?? given
-        guard corpus.count == vectors.rows else {
-            throw ThemeLabError.input("corpus '\(corpus.name)' has \(corpus.count) items but the vectors have \(vectors.rows) rows")
-        }
-        guard vectors.rows >= 2 else {
-            throw ThemeLabError.input("corpus '\(corpus.name)' has \(vectors.rows) item; pairs need at least 2")
-        }
+        try Self.check(corpus: corpus, vectors: vectors)
         let (spaces, rules, groupings) = (settings.spaces, settings.rules, settings.groupings)
         let labels = corpus.labelIndices()
         var notes = corpus.notes
@@ -40,9 +35,7 @@ package struct Analysis {
         if topics == 1 { notes.append("one topic: every pair is related; unrelated statistics and AUC are N/A") }
         let n = vectors.rows
         let order = corpus.items.indices.sorted { (corpus.items[$0].order ?? $0, $0) < (corpus.items[$1].order ?? $1, $1) }
-        // Bad vectors fail the run; a space that cannot be built for this corpus (whitening with
-        // fewer items than dimensions) is skipped with a note.
-        _ = try EmbeddingSpace.raw.transform(vectors) { "\(corpus.name): item '\(corpus.items[$0].id)'" }
+        // A space that cannot be built for this corpus (whitening with fewer items than dimensions) is skipped with a note.
         var results: [SpaceAnalysis] = []
         for space in spaces {
             log("\(corpus.name): \(space) space")
@@ -61,6 +54,18 @@ package struct Analysis {
         return CorpusAnalysis(
             corpus: .init(name: corpus.name, items: n, topics: topics, labeled: labels != nil, relatedPairShare: corpus.relatedPairShare),
             source: source, dimensions: vectors.cols, spaces: results, notes: notes, items: keepsMembers ? corpus.items : nil)
+    }
+
+    /// Refuses vectors that do not fit the corpus (one row per item, at least two) or that are bad (a NaN, an
+    /// infinity, a zero row), naming the item: before any other work.
+    package static func check(corpus: Corpus, vectors: Matrix) throws {
+        guard corpus.count == vectors.rows else {
+            throw ThemeLabError.input("corpus '\(corpus.name)' has \(corpus.count) items but the vectors have \(vectors.rows) rows")
+        }
+        guard vectors.rows >= 2 else {
+            throw ThemeLabError.input("corpus '\(corpus.name)' has \(vectors.rows) item; pairs need at least 2")
+        }
+        _ = try EmbeddingSpace.raw.transform(vectors) { "\(corpus.name): item '\(corpus.items[$0].id)'" }
     }
 
     /// One analysis to run: the corpus, its vectors and their description, and the analysis that runs them (the

@@ -402,10 +402,9 @@ package struct ExperimentPlan: Decodable, Sendable {
         _ replicateAnalysis: Analysis, log: (String) -> Void
     ) throws -> PendingAnalysis {
         let (description, vectors) = source
-        var jobs = [
-            Analysis.Job(
-                analysis: analysis, corpus: loaded.corpus, vectors: try vectors(ReplicateCorpus(loaded: loaded)), source: description)
-        ]
+        let own = try vectors(ReplicateCorpus(loaded: loaded))
+        try Analysis.check(corpus: loaded.corpus, vectors: own)  // bad vectors fail now, not after every other corpus embeds
+        var jobs = [Analysis.Job(analysis: analysis, corpus: loaded.corpus, vectors: own, source: description)]
         var replicates: [Int?] = []
         if let set {
             log("\(loaded.corpus.name): \(set.replicates.count) replicates (\(set.scheme))")
