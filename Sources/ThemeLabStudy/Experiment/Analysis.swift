@@ -38,7 +38,7 @@ package struct Analysis {
         // A space that cannot be built for this corpus (whitening with fewer items than dimensions) is skipped with a note.
         var results: [SpaceAnalysis] = []
         for space in spaces {
-            log("\(corpus.name): \(space) space")
+            log("\(corpus.name), \(source): \(space) space")
             let x: Matrix
             do {
                 x = try space.transform(vectors) { "\(corpus.name): item '\(corpus.items[$0].id)'" }

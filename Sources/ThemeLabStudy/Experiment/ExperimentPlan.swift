@@ -407,7 +407,7 @@ package struct ExperimentPlan: Decodable, Sendable {
         var jobs = [Analysis.Job(analysis: analysis, corpus: loaded.corpus, vectors: own, source: description)]
         var replicates: [Int?] = []
         if let set {
-            log("\(loaded.corpus.name): \(set.replicates.count) replicates (\(set.scheme))")
+            log("\(loaded.corpus.name), \(description): \(set.replicates.count) replicates (\(set.scheme))")
             for (r, replicate) in set.replicates.enumerated() {
                 guard replicate.kept != nil || r > 0 else {
                     replicates.append(nil)
