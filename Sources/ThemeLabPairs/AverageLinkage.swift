@@ -95,7 +95,8 @@ package final class AverageLinkage: PairConsumer {
             position += items - c - 2
         }
         guard a + 1 < items else { return (b, best) }
-        let row = UnsafeBufferPointer(rebasing: condensed[index(a, a + 1)..<index(a, a + 1) + items - a - 1])
+        let start = index(a, a + 1)
+        let row = UnsafeBufferPointer(rebasing: condensed[start..<start + items - a - 1])
         if let (offset, value) = firstMaximum(row), value > best { (b, best) = (a + 1 + offset, value) }
         return (b, best)
     }

@@ -86,7 +86,7 @@ package struct Analysis {
     /// thread and its workers' tiles are merged in a fixed order), so the schedule never shows in the results.
     package static func runAll(_ jobs: [Job]) throws -> [CorpusAnalysis] {
         let largest = jobs.map { MemoryBudget.pass(items: $0.vectors.rows, dimensions: $0.vectors.cols) }.max() ?? 0
-        let side = ProcessInfo.processInfo.activeProcessorCount >= 2 && (MemoryBudget.available() ?? 0) > 2 * largest ? 2 : 1
+        let side = MemoryBudget.sideBySide(needing: 2 * largest)
         let order = jobs.indices.sorted { (-jobs[$0].vectors.rows, $0) < (-jobs[$1].vectors.rows, $1) }
         let queue = WorkQueue(count: jobs.count, state: [Result<CorpusAnalysis, Error>?](repeating: nil, count: jobs.count))
         let shared = UnsafeSendable(jobs)

@@ -170,7 +170,7 @@ extension ReplayPlan {
             .sorted { inputs[$0.journal].u.rows > inputs[$1.journal].u.rows }
         // A job holds the raw similarities and the centred pairs, Float64 triangles: 8·N² bytes.
         let largest = jobs.prefix(2).map { 8 * Double(inputs[$0.journal].u.rows) * Double(inputs[$0.journal].u.rows) }.reduce(0, +)
-        let side = ProcessInfo.processInfo.activeProcessorCount >= 2 && Double(MemoryBudget.available() ?? 0) > largest ? 2 : 1
+        let side = MemoryBudget.sideBySide(needing: largest)
         let empty = inputs.map { [Result<OrderReplay, Error>?](repeating: nil, count: $0.orders.count) }
         let queue = WorkQueue(count: jobs.count, state: empty)
         let shared = UnsafeSendable((inputs, jobs))

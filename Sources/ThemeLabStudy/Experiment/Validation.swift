@@ -193,6 +193,12 @@ package enum MemoryBudget {
         return best
     }
 
+    /// Workers to run side by side: two when the machine has two cores and more than `bytes` (what two at once hold)
+    /// is available, else one.
+    package static func sideBySide(needing bytes: Double) -> Int {
+        ProcessInfo.processInfo.activeProcessorCount >= 2 && (available() ?? 0) > bytes ? 2 : 1
+    }
+
     /// Refuses, naming the field, when `bytes` exceed what is available.
     package static func require(bytes: Double, for what: String, source: ParameterSource, _ path: String) throws {
         guard let free = available(), bytes > free else { return }
