@@ -48,7 +48,7 @@ let envCommand = Command(
     }
     let path = try EncoderKernel.path(asked: ProcessEnvironment.encoderPath)
     let env = EnvironmentReport(
-        provenance: p, swiftVersion: swiftVersion, encoderPath: path.rawValue, encoderPaths: EncoderKernel.available.map(\.rawValue),
+        provenance: p, swiftVersion: swiftVersion, encoderPath: path.rawValue, encoderPaths: KernelPath.available.map(\.rawValue),
         modelFolder: folder, model: model)
     if args.flag("json") {
         io.print(try JSONOutput.string(env), terminator: "")

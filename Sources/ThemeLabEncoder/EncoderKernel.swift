@@ -1,53 +1,28 @@
-import CEncoderKernel
+import CKernels
 import ThemeLabCore
 
 /// The encoder's matrix products (projections, feed-forward layers, attention scores and values, Dense modules) on the
-/// project's own kernel (`Sources/CEncoderKernel`): one fused multiply-add chain per output element over k in a fixed
+/// project's own kernel (`Sources/CKernels`): one fused multiply-add chain per output element over k in a fixed
 /// order, vectorised across output columns, so a vector's bits do not depend on the path (AVX-512, AVX2+FMA, scalar),
 /// the batch or the BLAS library. The pairwise pass stays on BLAS.
 package enum EncoderKernel {
-    /// A way through the kernel; all give the same bits.
-    package enum Path: String, CaseIterable, Sendable {
-        case scalar, avx2, avx512
-
-        var code: Int32 {
-            switch self {
-            case .scalar: Int32(TL_PATH_SCALAR.rawValue)
-            case .avx2: Int32(TL_PATH_AVX2.rawValue)
-            case .avx512: Int32(TL_PATH_AVX512.rawValue)
-            }
-        }
-    }
-
-    /// The widest path this CPU runs.
-    package static let best: Path = {
-        switch tl_best_path() {
-        case Int32(TL_PATH_AVX512.rawValue): .avx512
-        case Int32(TL_PATH_AVX2.rawValue): .avx2
-        default: .scalar
-        }
-    }()
-
-    /// The paths this CPU runs, narrowest first.
-    package static var available: [Path] { Path.allCases.filter { $0 == .scalar || $0 == best || ($0 == .avx2 && best == .avx512) } }
-
     /// The path `$THEMELAB_ENCODER_PATH` asks for (nil: the widest), refused in one line when unknown or not on this CPU.
-    package static func path(asked: String?) throws -> Path {
-        guard let asked, !asked.isEmpty else { return best }
-        guard let path = Path(rawValue: asked) else {
+    package static func path(asked: String?) throws -> KernelPath {
+        guard let asked, !asked.isEmpty else { return KernelPath.best }
+        guard let path = KernelPath(rawValue: asked) else {
             throw ThemeLabError.invalid(
-                "THEMELAB_ENCODER_PATH=\(asked): expected one of \(Path.allCases.map(\.rawValue).joined(separator: ", "))")
+                "THEMELAB_ENCODER_PATH=\(asked): expected one of \(KernelPath.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        guard available.contains(path) else {
+        guard KernelPath.available.contains(path) else {
             throw ThemeLabError.invalid(
-                "THEMELAB_ENCODER_PATH=\(asked): this CPU runs \(available.map(\.rawValue).joined(separator: ", "))")
+                "THEMELAB_ENCODER_PATH=\(asked): this CPU runs \(KernelPath.available.map(\.rawValue).joined(separator: ", "))")
         }
         return path
     }
 
     /// c = scale·(a·B) + bias for a [m][B.depth] (row stride lda) and c [m][B.columns] (row stride ldc).
     package static func product(
-        _ path: Path, rows m: Int, _ a: UnsafePointer<Float>, lda: Int, _ b: PackedMatrix, scale: Float = 1,
+        _ path: KernelPath, rows m: Int, _ a: UnsafePointer<Float>, lda: Int, _ b: PackedMatrix, scale: Float = 1,
         bias: UnsafePointer<Float>? = nil,
         into c: UnsafeMutablePointer<Float>, ldc: Int
     ) {
@@ -60,27 +35,27 @@ package enum EncoderKernel {
 
     /// The product with B packed by the caller (`PackedMatrix.size`, `pack`) into a buffer it keeps.
     package static func product(
-        _ path: Path, rows m: Int, _ a: UnsafePointer<Float>, lda: Int, packed: UnsafePointer<Float>, columns: Int, depth: Int,
+        _ path: KernelPath, rows m: Int, _ a: UnsafePointer<Float>, lda: Int, packed: UnsafePointer<Float>, columns: Int, depth: Int,
         scale: Float = 1, bias: UnsafePointer<Float>? = nil, into c: UnsafeMutablePointer<Float>, ldc: Int
     ) {
         tl_gemm(path.code, Int32(m), Int32(columns), Int32(depth), a, Int32(lda), packed, scale, bias, c, Int32(ldc))
     }
 
     /// GELU in place, x·½(1 + erf(x/√2)) with erf by Eigen's and XLA's rational approximation: the same bits on every path.
-    package static func gelu(_ path: Path, _ x: inout [Float]) {
+    package static func gelu(_ path: KernelPath, _ x: inout [Float]) {
         x.withUnsafeMutableBufferPointer { tl_gelu(path.code, $0.baseAddress!, $0.count) }
     }
 
     /// Softmax of each of `rows` rows of `columns` scores in place (exp by Cephes's expf in single roundings, each row's
     /// sum in index order): the same bits on every path.
-    package static func softmax(_ path: Path, _ s: UnsafeMutablePointer<Float>, rows: Int, columns: Int) {
+    package static func softmax(_ path: KernelPath, _ s: UnsafeMutablePointer<Float>, rows: Int, columns: Int) {
         tl_softmax(path.code, s, Int32(rows), Int32(columns))
     }
 
     /// Layer norm of each of `rows` rows of `width` in place, (x − mean)/√(var + ε)·γ + β, the statistics in Float64 as
     /// eight partial sums in a fixed order: the same bits on every path.
     package static func layerNorm(
-        _ path: Path, _ x: inout [Float], rows: Int, width: Int, gamma: [Float], beta: [Float], epsilon: Double
+        _ path: KernelPath, _ x: inout [Float], rows: Int, width: Int, gamma: [Float], beta: [Float], epsilon: Double
     ) {
         precondition(x.count >= rows * width && gamma.count == width && beta.count == width)
         x.withUnsafeMutableBufferPointer { x in

@@ -22,12 +22,12 @@ package final class SentenceEncoder: @unchecked Sendable {
     package let configurationHash: String
     package var tokensPerBatch = 2048
     package var workers = ProcessInfo.processInfo.activeProcessorCount
-    /// The kernel's path (`EncoderKernel.Path`): the same bits on each, only the speed differs.
-    package let path: EncoderKernel.Path
+    /// The kernel's path (`KernelPath`): the same bits on each, only the speed differs.
+    package let path: KernelPath
 
     /// `prompt` names one of the folder's prompts ("none" for none; nil: the folder's default); `path` the kernel's path
     /// (nil: `$THEMELAB_ENCODER_PATH`, else the widest this CPU runs).
-    package init(folder: ModelFolder, prompt promptName: String? = nil, path: EncoderKernel.Path? = nil) throws {
+    package init(folder: ModelFolder, prompt promptName: String? = nil, path: KernelPath? = nil) throws {
         self.folder = folder
         self.path = try path ?? EncoderKernel.path(asked: ProcessEnvironment.encoderPath)
         let weightsPath = "\(folder.path)/model.safetensors"

@@ -144,7 +144,7 @@ package struct DenseLayer: Sendable {
     }
 
     /// f(W·x + b) for every row x of `x`.
-    package func apply(_ x: Matrix, path: EncoderKernel.Path) -> Matrix {
+    package func apply(_ x: Matrix, path: KernelPath) -> Matrix {
         precondition(x.cols == module.inputs, "a Dense layer's input width")
         var y = Matrix(rows: x.rows, cols: module.outputs)
         x.storage.withUnsafeBufferPointer { xs in

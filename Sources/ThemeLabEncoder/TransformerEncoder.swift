@@ -92,7 +92,7 @@ package final class TransformerEncoder: @unchecked Sendable {
 
     /// The hidden states of `layer` (0 = embedding output) for each sentence of a batch of token-id sequences, pooled by
     /// each of `modes` and concatenated: an n × (hidden · modes) matrix.
-    package func pooled(_ batch: [[Int32]], layer: Int, modes: [PoolingMode], path: EncoderKernel.Path) -> Matrix {
+    package func pooled(_ batch: [[Int32]], layer: Int, modes: [PoolingMode], path: KernelPath) -> Matrix {
         precondition((0...shape.layers).contains(layer), "layer out of range")
         let h = shape.hidden
         let packing = TokenRows(lengths: batch.map(\.count))
@@ -149,7 +149,7 @@ package final class TransformerEncoder: @unchecked Sendable {
         return Array(repeating: perLayer, count: layer).flatMap { $0 }
     }
 
-    package func forward(_ l: Layer, _ x: [Float], _ packing: TokenRows, path: EncoderKernel.Path) -> [Float] {
+    package func forward(_ l: Layer, _ x: [Float], _ packing: TokenRows, path: KernelPath) -> [Float] {
         let context = attention(project(x, l.queryKeyValue, rows: packing.rows, path: path), packing, path: path)
         var a = project(context, l.attentionOutput, rows: packing.rows, path: path)
         add(x, to: &a)
@@ -168,7 +168,7 @@ package final class TransformerEncoder: @unchecked Sendable {
     }
 
     /// y = x·Wᵀ + b over all `rows` rows of a batch, one product on the kernel (a row's bits are its own).
-    package func project(_ x: [Float], _ f: Linear, rows: Int, path: EncoderKernel.Path) -> [Float] {
+    package func project(_ x: [Float], _ f: Linear, rows: Int, path: KernelPath) -> [Float] {
         [Float](unsafeUninitializedCapacity: rows * f.output) { y, count in
             x.withUnsafeBufferPointer { x in
                 f.bias.withUnsafeBufferPointer { b in
@@ -183,7 +183,7 @@ package final class TransformerEncoder: @unchecked Sendable {
     /// Scaled dot-product attention per sentence and head over its real tokens, softmax(QKᵀ/√dₕ)·V, reading Q, K and V
     /// from the rows of the stacked projection [Q | K | V]; K and V of a head are packed for the kernel as they are used,
     /// into one scratch buffer (scores, keys, values) kept for the whole batch.
-    package func attention(_ qkv: [Float], _ packing: TokenRows, path: EncoderKernel.Path) -> [Float] {
+    package func attention(_ qkv: [Float], _ packing: TokenRows, path: KernelPath) -> [Float] {
         let h = shape.hidden
         let dh = h / shape.heads
         let scale = 1 / Float(dh).squareRoot()
@@ -227,7 +227,7 @@ package final class TransformerEncoder: @unchecked Sendable {
     }
 
     /// (x − mean)/√(var + ε)·γ + β over each row (statistics in Float64, `EncoderKernel.layerNorm`).
-    package func layerNorm(_ x: inout [Float], _ n: LayerNorm, rows: Int, path: EncoderKernel.Path) {
+    package func layerNorm(_ x: inout [Float], _ n: LayerNorm, rows: Int, path: KernelPath) {
         EncoderKernel.layerNorm(
             path, &x, rows: rows, width: shape.hidden, gamma: n.gamma, beta: n.beta, epsilon: Double(shape.layerNormEpsilon))
     }

@@ -1,3 +1,4 @@
+import CKernels
 import ThemeLabCore
 
 /// Counts every pair into a coarse histogram over the first pass's [min, max], in a pass of its
@@ -80,48 +81,36 @@ package struct CoarseHistogram: Sendable, Equatable {
         return max(i, 0)
     }
 
-    /// Counts values into the bins of `edges` by numpy's rule (`bin(of:edges:scale:)`), in a tight loop: four
-    /// interleaved sets of counts, so consecutive values in one bin do not wait on each other's increments.
+    /// Counts values into the bins of `edges` by numpy's rule (`bin(of:edges:scale:)`) in the C kernel's loop
+    /// (`Sources/CKernels/include/pair_kernel.h`): eight values a step on the AVX-512 path, four on AVX2, where the edges
+    /// are even (`CoarseHistogram`'s always are), else the scalar path; every path gives the same counts.
     package struct BinCounter {
         private let edges: [Double]
-        private var lanes: [Int]
+        private let path: KernelPath
+        private var lanes: [Int64]
 
-        package init(edges: [Double]) {
+        package init(edges: [Double], path: KernelPath = .best) {
             self.edges = edges
-            lanes = [Int](repeating: 0, count: 4 * (edges.count - 1))
+            self.path = tl_edges_are_even(edges, Int32(edges.count - 1)) != 0 ? path : .scalar
+            lanes = [Int64](repeating: 0, count: 4 * (edges.count - 1))
         }
 
-        /// One entry point per element type, so a caller in another target runs the loop specialised, not generic.
-        package mutating func add(_ values: UnsafeBufferPointer<Double>) { count(values) }
+        package mutating func add(_ values: UnsafeBufferPointer<Double>) {
+            guard let start = values.baseAddress else { return }
+            let (path, bins) = (path.code, Int32(edges.count - 1))
+            lanes.withUnsafeMutableBufferPointer { tl_count_bins_f64(path, start, values.count, edges, bins, $0.baseAddress!) }
+        }
 
-        package mutating func add(_ values: UnsafeBufferPointer<Float>) { count(values) }
-
-        private mutating func count<F: BinaryFloatingPoint>(_ values: UnsafeBufferPointer<F>) {
-            let bins = edges.count - 1
-            edges.withUnsafeBufferPointer { e in
-                lanes.withUnsafeMutableBufferPointer { lane in
-                    let (first, scale, inner) = (e[0], Double(bins) / (e[bins] - e[0]), Double(bins - 1))
-                    for (k, value) in values.enumerated() {
-                        let v = Double(value)
-                        let position = (v - first) * scale
-                        var bin: Int
-                        if position >= 0 && position < inner {
-                            // Inside the first bins − 1 bins (never a NaN), `bin(of:)` reduces to its two edge comparisons.
-                            bin = Int(position)
-                            bin = Swift.max(bin &- (v < e[bin] ? 1 : 0) &+ (v >= e[bin &+ 1] ? 1 : 0), 0)
-                        } else {
-                            bin = CoarseHistogram.bin(of: v, edges: e, scale: scale)
-                        }
-                        lane[(k & 3) &* bins &+ bin] &+= 1
-                    }
-                }
-            }
+        package mutating func add(_ values: UnsafeBufferPointer<Float>) {
+            guard let start = values.baseAddress else { return }
+            let (path, bins) = (path.code, Int32(edges.count - 1))
+            lanes.withUnsafeMutableBufferPointer { tl_count_bins_f32(path, start, values.count, edges, bins, $0.baseAddress!) }
         }
 
         /// The count of each bin.
         package func counts() -> [Int] {
             let bins = edges.count - 1
-            return (0..<bins).map { lanes[$0] + lanes[bins + $0] + lanes[2 * bins + $0] + lanes[3 * bins + $0] }
+            return (0..<bins).map { Int(lanes[$0] + lanes[bins + $0] + lanes[2 * bins + $0] + lanes[3 * bins + $0]) }
         }
     }
 }

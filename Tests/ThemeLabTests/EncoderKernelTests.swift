@@ -26,7 +26,7 @@ import ThemeLabEncoder
 
     /// The kernel's product on `path`, into a fresh array.
     static func product(
-        _ path: EncoderKernel.Path, _ a: [Float], _ b: PackedMatrix, m: Int, scale: Float = 1, bias: [Float]? = nil
+        _ path: KernelPath, _ a: [Float], _ b: PackedMatrix, m: Int, scale: Float = 1, bias: [Float]? = nil
     ) -> [Float] {
         var c = [Float](repeating: .nan, count: m * b.columns)
         let biasCopy = bias ?? []
@@ -50,7 +50,7 @@ import ThemeLabEncoder
         let packed = w.withUnsafeBufferPointer { PackedMatrix(transposing: $0.baseAddress!, stride: k, columns: n, depth: k) }
         for (scale, b) in [(Float(1), Optional(bias)), (0.17677669, nil)] {
             let expected = Self.reference(a, w, m: m, n: n, k: k, scale: scale, bias: b)
-            for path in EncoderKernel.available {
+            for path in KernelPath.available {
                 let c = Self.product(path, a, packed, m: m, scale: scale, bias: b)
                 #expect(c.map(\.bitPattern) == expected.map(\.bitPattern), "\(path) \(m)×\(n)×\(k)")
             }
@@ -76,12 +76,12 @@ import ThemeLabEncoder
     func geluGivesOneAnswerOnEveryPath(_ n: Int) throws {
         let x = Self.values(n, seed: 8).map { $0 * 6 }
         let expected = x.map { 0.5 * $0 * (1 + EncoderKernel.erf($0 * 0.70710678118654752)) }
-        for path in EncoderKernel.available {
+        for path in KernelPath.available {
             var y = x
             EncoderKernel.gelu(path, &y)
             #expect(y.map(\.bitPattern) == expected.map(\.bitPattern), "\(path), \(n) values")
         }
-        for path in EncoderKernel.available {  // 48 values: whole vectors on every path
+        for path in KernelPath.available {  // 48 values: whole vectors on every path
             var large = [Float](repeating: -50, count: 16) + [Float](repeating: 0, count: 16) + [Float](repeating: 50, count: 16)
             EncoderKernel.gelu(path, &large)
             #expect(large.map(\.bitPattern) == large.indices.map { [Float(-0.0), 0, 50][$0 / 16].bitPattern }, "\(path)")
@@ -95,7 +95,7 @@ import ThemeLabEncoder
         let rows = 3
         let x = Self.values(rows * n, seed: 9).map { $0 * 12 }
         var answers: [[Float]] = []
-        for path in EncoderKernel.available {
+        for path in KernelPath.available {
             var y = x
             y.withUnsafeMutableBufferPointer { EncoderKernel.softmax(path, $0.baseAddress!, rows: rows, columns: n) }
             answers.append(y)
@@ -123,7 +123,7 @@ import ThemeLabEncoder
         let x = Self.values(rows * width, seed: 10).map { $0 * 3 + 0.5 }
         let (gamma, beta) = (Self.values(width, seed: 11), Self.values(width, seed: 12))
         var answers: [[Float]] = []
-        for path in EncoderKernel.available {
+        for path in KernelPath.available {
             var y = x
             EncoderKernel.layerNorm(path, &y, rows: rows, width: width, gamma: gamma, beta: beta, epsilon: 1e-12)
             answers.append(y)
@@ -149,7 +149,7 @@ import ThemeLabEncoder
         cblas_sgemm(
             CblasRowMajor, CblasNoTrans, CblasTrans, Int32(m), Int32(n), Int32(k), 1, a, Int32(k), w, Int32(k), 0, &expected, Int32(n))
         let packed = w.withUnsafeBufferPointer { PackedMatrix(transposing: $0.baseAddress!, stride: k, columns: n, depth: k) }
-        let c = Self.product(EncoderKernel.best, a, packed, m: m)
+        let c = Self.product(KernelPath.best, a, packed, m: m)
         for e in 0..<(m * n) {
             let (i, j) = (e / n, e % n)
             let magnitude = (0..<k).reduce(0.0) { $0 + abs(Double(a[i * k + $1]) * Double(w[j * k + $1])) }
@@ -161,7 +161,7 @@ import ThemeLabEncoder
     @Test func anUnknownOrMissingPathIsRefusedInOneLine() throws {
         #expect(
             errorMessage { _ = try EncoderKernel.path(asked: "sse") } == "THEMELAB_ENCODER_PATH=sse: expected one of scalar, avx2, avx512")
-        #expect(try EncoderKernel.path(asked: nil) == EncoderKernel.best)
+        #expect(try EncoderKernel.path(asked: nil) == KernelPath.best)
         #expect(try EncoderKernel.path(asked: "scalar") == .scalar)
     }
 }

@@ -97,7 +97,7 @@ import Testing
         let texts = Self.reference.items.map(\.text)
         let batched = try e.embed(texts, layer: 6)
         let filler = (0..<40).map { i in (0..<(i % 17 + 2)).map { "word\($0 * i)" }.joined(separator: " ") }
-        for path in EncoderKernel.available {
+        for path in KernelPath.available {
             let other = try SentenceEncoder(folder: e.folder, path: path)
             other.tokensPerBatch = 96
             let mixed = try other.embed(filler + texts.reversed(), layer: 6)

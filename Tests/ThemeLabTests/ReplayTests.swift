@@ -96,6 +96,29 @@ import Testing
         #expect(gram.meanCosine(then: 17, meanSquareThen: square17).isApproximatelyEqual(to: cosine, absoluteTolerance: 1e-12))
     }
 
+    /// Every path of the centring kernel gives the same bits, extremes included, on rows of every length around the
+    /// vector widths; the extremes are those of the values written.
+    @Test func centredPairsAreTheSameOnEveryPath() throws {
+        let u = try unitRows(randomMatrix(rows: 37, cols: 8, seed: 4))
+        let gram = JournalGram(u, order: SeededRandom.permutation(count: 37, seed: 2))
+        while gram.count < 37 { gram.addSave() }
+        let pairs = 37 * 36 / 2
+        let scalar = [Double](unsafeUninitializedCapacity: pairs) { s, count in
+            let (lo, hi) = gram.centredPairs(into: s.baseAddress!, path: .scalar)
+            count = pairs
+            #expect(lo == s.min() && hi == s.max() && lo < -0.1 && hi > 0.1)
+        }
+        for path in KernelPath.available {
+            var extremes = (0.0, 0.0)
+            let s = [Double](unsafeUninitializedCapacity: pairs) { s, count in
+                extremes = gram.centredPairs(into: s.baseAddress!, path: path)
+                count = pairs
+            }
+            #expect(s.map(\.bitPattern) == scalar.map(\.bitPattern), "\(path)")
+            #expect(extremes == (scalar.min()!, scalar.max()!), "\(path)")
+        }
+    }
+
     /// The Gram-form leader gives `LeaderGrouping`'s labels on the directly centred vectors.
     @Test func freshRegroupEqualsLeaderOnCentredVectors() throws {
         let g = SyntheticVectors(dimensions: 32, topicSizes: [9, 7, 6, 5], anisotropy: 1, topicStrength: 1, noise: 0.6, seed: 4)

@@ -159,22 +159,48 @@ import Testing
         #expect(MixtureCrossingThreshold.crossing(skewed)!.isApproximatelyEqual(to: (0.2 + 0.01 * log(9) / 0.4), absoluteTolerance: 1e-12))
     }
 
-    /// The tight counting loop (`BinCounter`) bins exactly as numpy's rule (`CoarseHistogram.bin`) value by value:
-    /// on every edge, one ulp either side of it, the extremes, values outside, infinities and a NaN.
-    @Test func binCounterEqualsTheBinRuleAtEveryEdge() {
+    /// The counting loop (`BinCounter`, C) bins exactly as numpy's rule (`CoarseHistogram.bin`) value by value, on every
+    /// path this CPU runs and for Float64 and Float values: on every edge, one ulp either side of it, the extremes, values
+    /// outside, infinities and a NaN, placed at every offset of a vector (the values are counted from each start 0…8).
+    @Test(arguments: KernelPath.available) func binCounterEqualsTheBinRuleAtEveryEdge(path: KernelPath) {
         let h = CoarseHistogram(minimum: -0.3125, maximum: 0.9, bins: 256)
         var values: [Double] = [-.infinity, .infinity, .nan, -1, 2, -0.3125, 0.9]
         for e in h.edges { values += [e, e.nextDown, e.nextUp] }
         var random = SeededRandom(seed: 5)
         for _ in 0..<5000 { values.append(-0.3125 + 1.2125 * Double(random.next() % 1_000_000) / 1_000_000) }
-        var counter = CoarseHistogram.BinCounter(edges: h.edges)
-        values.withUnsafeBufferPointer { counter.add($0) }
-        var expected = [Int](repeating: 0, count: 256)
-        h.edges.withUnsafeBufferPointer { e in
-            for v in values { expected[CoarseHistogram.bin(of: v, edges: e, scale: 256 / (e[256] - e[0]))] += 1 }
+        for start in 0...8 {
+            let part = Array(values[start...])
+            var counter = CoarseHistogram.BinCounter(edges: h.edges, path: path)
+            part.withUnsafeBufferPointer { counter.add($0) }
+            #expect(counter.counts() == Self.ruleCounts(part, edges: h.edges), "\(path), from \(start)")
         }
-        #expect(counter.counts() == expected)
+        let floats = values.map(Float.init)
+        var counter = CoarseHistogram.BinCounter(edges: h.edges, path: path)
+        floats.withUnsafeBufferPointer { counter.add($0) }
+        let expected = Self.ruleCounts(floats.map(Double.init), edges: h.edges)
+        #expect(counter.counts() == expected, "\(path), Float values")
         #expect(expected[0] >= 4 && expected[255] >= 4 && expected.reduce(0, +) == values.count)
+    }
+
+    /// Edges that are not i·step + first (here one moved by an ulp) are counted on the scalar path, by the edges given.
+    @Test(arguments: KernelPath.available) func unevenEdgesAreCountedByTheEdgesGiven(path: KernelPath) {
+        var edges = CoarseHistogram(minimum: 0, maximum: 1, bins: 8).edges
+        edges[3] = edges[3].nextUp
+        // Two whole vectors of values inside, so a SIMD path computing the edges would put 0.375 in bin 3.
+        let values = Array(repeating: [0.375, edges[3], 0.3, 0.5, 0.7, 0.8, 0.1, 0.2], count: 2).flatMap { $0 }
+        var counter = CoarseHistogram.BinCounter(edges: edges, path: path)
+        values.withUnsafeBufferPointer { counter.add($0) }
+        #expect(counter.counts() == Self.ruleCounts(values, edges: edges))
+        #expect(counter.counts() == [2, 2, 4, 2, 2, 2, 2, 0], "0.375, an ulp below the moved edge, stays in bin 2")
+    }
+
+    static func ruleCounts(_ values: [Double], edges: [Double]) -> [Int] {
+        let bins = edges.count - 1
+        var expected = [Int](repeating: 0, count: bins)
+        edges.withUnsafeBufferPointer { e in
+            for v in values { expected[CoarseHistogram.bin(of: v, edges: e, scale: Double(bins) / (e[bins] - e[0]))] += 1 }
+        }
+        return expected
     }
 
     @Test func kittlerIllingworthSplitsTwoSeparatedModes() {

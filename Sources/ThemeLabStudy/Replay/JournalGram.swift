@@ -1,3 +1,4 @@
+import CKernels
 import COpenBLAS
 import ThemeLabCore
 import ThemeLabCorpus
@@ -75,8 +76,8 @@ package final class JournalGram {
     }
 
     /// The centred similarities of the first `count` saves into `s` (row a from a(a−1)/2, entries b < a), with their
-    /// minimum and maximum.
-    package func centredPairs(into s: UnsafeMutablePointer<Double>) -> (min: Double, max: Double) {
+    /// minimum and maximum (a zero extreme as +0), by the C kernel's `tl_centre_row` on `path` (every path the same bits).
+    package func centredPairs(into s: UnsafeMutablePointer<Double>, path: KernelPath = .best) -> (min: Double, max: Double) {
         let n = count
         let m = meanSquare
         // c_a·c_b = (r_ab − h_a − h_b)·w_a·w_b with h_a = p_a − m/2 and w_a = 1/n_a.
@@ -89,26 +90,10 @@ package final class JournalGram {
                 w[a] = 1 / max(r[a * (a + 1) / 2 + a] - 2 * p + m, .leastNormalMagnitude).squareRoot()
             }
         }
-        var lo = Double.infinity
-        var hi = -Double.infinity
+        var (lo, hi) = (Double.infinity, -Double.infinity)
         raw.withUnsafeBufferPointer { r in
-            h.withUnsafeBufferPointer { h in
-                w.withUnsafeBufferPointer { w in
-                    for a in 1..<max(n, 1) {
-                        let row = r.baseAddress! + a * (a + 1) / 2
-                        let out = s + a * (a - 1) / 2
-                        let (ha, wa) = (h[a], w[a])
-                        var (rowLo, rowHi) = (Double.infinity, -Double.infinity)
-                        for b in 0..<a {
-                            let v = (row[b] - ha - h[b]) * wa * w[b]
-                            out[b] = v
-                            rowLo = v < rowLo ? v : rowLo  // Swift.min and max as written out, which the compiler vectorises
-                            rowHi = v >= rowHi ? v : rowHi
-                        }
-                        lo = Swift.min(lo, rowLo)
-                        hi = Swift.max(hi, rowHi)
-                    }
-                }
+            for a in 1..<max(n, 1) {
+                tl_centre_row(path.code, r.baseAddress! + a * (a + 1) / 2, h, w, h[a], w[a], a, s + a * (a - 1) / 2, &lo, &hi)
             }
         }
         return (lo, hi)

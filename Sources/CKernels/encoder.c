@@ -11,13 +11,6 @@
 /// accumulators are kept in memory between slices, so each element is still one unbroken chain over k.
 #define K_BLOCK 128
 
-int tl_best_path(void) {
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) return TL_PATH_AVX512;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return TL_PATH_AVX2;
-    return TL_PATH_SCALAR;
-}
-
 static int panels(int n) { return (n + PANEL - 1) / PANEL; }
 
 size_t tl_packed_size(int n, int k) { return (size_t)panels(n) * (size_t)k * PANEL; }

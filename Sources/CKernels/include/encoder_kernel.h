@@ -14,10 +14,8 @@
 
 #include <stddef.h>
 
-enum tl_path { TL_PATH_SCALAR = 0, TL_PATH_AVX2 = 1, TL_PATH_AVX512 = 2 };
+#include "kernel_path.h"
 
-/// The widest path this CPU runs (AVX-512F, else AVX2 with FMA, else scalar).
-int tl_best_path(void);
 
 /// Floats a packed B of n columns and k rows needs.
 size_t tl_packed_size(int n, int k);
