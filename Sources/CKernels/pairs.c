@@ -198,3 +198,51 @@ void tl_centre_row(int path, const double *raw, const double *h, const double *w
     if (*lo == 0) *lo = 0;
     if (*hi == 0) *hi = 0;
 }
+
+static size_t first_index_of(const float *v, size_t from, size_t n, float top) {
+    while (from < n && v[from] != top) from++;
+    return from;
+}
+
+static size_t first_maximum_scalar(const float *v, size_t n) {
+    float top = v[0];
+    for (size_t i = 1; i < n; i++)
+        if (v[i] > top) top = v[i];
+    return first_index_of(v, 0, n, top);
+}
+
+/// Sixteen lanes of maxima, folded; then the first block of sixteen holding the largest, and its first such lane.
+__attribute__((target("avx512f"))) static size_t first_maximum_avx512(const float *v, size_t n) {
+    size_t whole = n - n % 16;
+    __m512 lanes = _mm512_set1_ps(-INFINITY);
+    for (size_t i = 0; i < whole; i += 16) lanes = _mm512_max_ps(lanes, _mm512_loadu_ps(v + i));
+    float top = _mm512_reduce_max_ps(lanes);
+    for (size_t i = whole; i < n; i++)
+        if (v[i] > top) top = v[i];
+    __m512 wanted = _mm512_set1_ps(top);
+    size_t block = 0;
+    while (block < whole && !_mm512_cmp_ps_mask(_mm512_loadu_ps(v + block), wanted, _CMP_EQ_OQ)) block += 16;
+    return first_index_of(v, block, n, top);
+}
+
+__attribute__((target("avx2"))) static size_t first_maximum_avx2(const float *v, size_t n) {
+    size_t whole = n - n % 8;
+    __m256 lanes = _mm256_set1_ps(-INFINITY);
+    for (size_t i = 0; i < whole; i += 8) lanes = _mm256_max_ps(lanes, _mm256_loadu_ps(v + i));
+    float l[8], top = -INFINITY;
+    _mm256_storeu_ps(l, lanes);
+    for (int j = 0; j < 8; j++)
+        if (l[j] > top) top = l[j];
+    for (size_t i = whole; i < n; i++)
+        if (v[i] > top) top = v[i];
+    __m256 wanted = _mm256_set1_ps(top);
+    size_t block = 0;
+    while (block < whole && !_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(v + block), wanted, _CMP_EQ_OQ))) block += 8;
+    return first_index_of(v, block, n, top);
+}
+
+size_t tl_first_maximum(int path, const float *values, size_t n) {
+    if (path == TL_PATH_AVX512) return first_maximum_avx512(values, n);
+    if (path == TL_PATH_AVX2) return first_maximum_avx2(values, n);
+    return first_maximum_scalar(values, n);
+}

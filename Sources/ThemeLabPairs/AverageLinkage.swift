@@ -1,3 +1,4 @@
+import CKernels
 import ThemeLabCore
 
 /// Average-linkage (UPGMA) agglomeration on cosine similarity, exact: the full dendrogram by
@@ -104,27 +105,48 @@ package final class AverageLinkage: PairConsumer {
     /// s(k, keep∪drop) = (n_keep·s(k, keep) + n_drop·s(k, drop))/(n_keep + n_drop) for every k (−∞ stays −∞), then
     /// drop's similarities become −∞.
     private func merge(_ keep: Int, _ drop: Int, sizes na: Float, _ nb: Float) {
-        for k in 0..<items where k != keep && k != drop {
-            let (p, q) = (index(keep, k), index(drop, k))
-            condensed[p] = (na * condensed[p] + nb * condensed[q]) / (na + nb)
+        let n = items
+        func average(_ p: Int, _ q: Int) { condensed[p] = (na * condensed[p] + nb * condensed[q]) / (na + nb) }
+        // k < keep: down columns keep and drop; keep < k < drop: along row keep, down column drop (both step n − k − 2).
+        var (p, q) = (keep - 1, drop - 1)
+        for k in 0..<keep {
+            average(p, q)
+            (p, q) = (p + n - k - 2, q + n - k - 2)
         }
-        for k in 0..<items where k != drop { condensed[index(drop, k)] = -.infinity }
+        p = index(keep, keep + 1)
+        q += n - keep - 2
+        for k in (keep + 1)..<drop {
+            average(p, q)
+            p += 1
+            q += n - k - 2
+        }
+        // k > drop: along rows keep and drop, eight at a time (the same operations on each lane).
+        let (rowKeep, rowDrop, count) = (index(keep, drop) + 1, drop + 1 < n ? index(drop, drop + 1) : 0, n - drop - 1)
+        let (vna, vnb, total) = (SIMD8<Float>(repeating: na), SIMD8<Float>(repeating: nb), SIMD8<Float>(repeating: na + nb))
+        let raw = UnsafeMutableRawPointer(condensed.baseAddress!)
+        var k = 0
+        while k + 8 <= count {
+            let a = raw.loadUnaligned(fromByteOffset: 4 * (rowKeep + k), as: SIMD8<Float>.self)
+            let b = raw.loadUnaligned(fromByteOffset: 4 * (rowDrop + k), as: SIMD8<Float>.self)
+            raw.storeBytes(of: (vna * a + vnb * b) / total, toByteOffset: 4 * (rowKeep + k), as: SIMD8<Float>.self)
+            k += 8
+        }
+        for k in k..<count { average(rowKeep + k, rowDrop + k) }
+        // Drop's similarities: down its column, then along its row.
+        q = drop - 1
+        for k in 0..<drop {
+            condensed[q] = -.infinity
+            q += n - k - 2
+        }
+        for k in 0..<count { condensed[rowDrop + k] = -.infinity }
     }
 }
 
-/// The largest value and the first index holding it; nil for no values. Values are finite or −∞.
-func firstMaximum(_ values: UnsafeBufferPointer<Float>) -> (index: Int, value: Float)? {
-    guard !values.isEmpty else { return nil }
-    let whole = values.count - values.count % 16
-    var top = SIMD16<Float>(repeating: -.infinity)
-    let raw = UnsafeRawPointer(values.baseAddress!)
-    func load(_ i: Int) -> SIMD16<Float> { raw.loadUnaligned(fromByteOffset: i * MemoryLayout<Float>.size, as: SIMD16<Float>.self) }
-    for i in stride(from: 0, to: whole, by: 16) { top = pointwiseMax(top, load(i)) }
-    var value = top.max()
-    for i in whole..<values.count { value = max(value, values[i]) }
-    var block = 0
-    while block < whole && !any(load(block) .== SIMD16(repeating: value)) { block += 16 }
-    let index = values[block...].firstIndex(of: value)!
+/// The largest value and the first index holding it; nil for no values. Values are finite or −∞. By the C kernel's
+/// `tl_first_maximum` on `path` (every path the same index).
+func firstMaximum(_ values: UnsafeBufferPointer<Float>, path: KernelPath = .best) -> (index: Int, value: Float)? {
+    guard let start = values.baseAddress, !values.isEmpty else { return nil }
+    let index = tl_first_maximum(path.code, start, values.count)
     return (index, values[index])  // the stored value: max(+0, −0) may give either zero
 }
 

@@ -54,16 +54,26 @@ import Testing
         }
     }
 
-    /// The chain's scan along a row: the largest value and its first index, ties across whole vectors and in the tail.
-    @Test(arguments: [0, 1, 15, 16, 17, 40])
-    func firstMaximumIsTheFirstOfTheLargest(_ count: Int) {
+    /// The chain's scan along a row on every path: the largest value and its first index, ties across whole vectors and
+    /// in the tail.
+    @Test(arguments: [0, 1, 7, 8, 9, 15, 16, 17, 40], KernelPath.available)
+    func firstMaximumIsTheFirstOfTheLargest(_ count: Int, path: KernelPath) {
         var values = (0..<count).map { Float(($0 * 7) % 5) - 2 }  // −2 … 2, repeating
         if count > 3 { values[count - 1] = 3 }
         if count > 20 { values[18] = 3 }  // a tie past the first vector: the earlier wins
         if count == 16 { values = values.map { _ in -.infinity } }
         let expected = values.indices.max { (values[$0], -$0) < (values[$1], -$1) }.map { ($0, values[$0]) }
-        let found = values.withUnsafeBufferPointer { firstMaximum($0) }
+        let found = values.withUnsafeBufferPointer { firstMaximum($0, path: path) }
         #expect(found?.index == expected?.0 && found?.value == expected?.1, "\(values)")
+    }
+
+    /// A maximum of zero is the first zero of either sign, with its stored sign, on every path.
+    @Test(arguments: KernelPath.available)
+    func aZeroMaximumIsTheFirstZero(path: KernelPath) {
+        var values = [Float](repeating: -1, count: 40)
+        (values[20], values[25], values[38]) = (-0.0, 0, -.infinity)
+        let found = values.withUnsafeBufferPointer { firstMaximum($0, path: path) }
+        #expect(found?.index == 20 && found?.value.sign == .minus)
     }
 
     @Test(arguments: [1, 2])

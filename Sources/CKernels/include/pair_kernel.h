@@ -1,8 +1,8 @@
 #ifndef THEMELAB_PAIR_KERNEL_H
 #define THEMELAB_PAIR_KERNEL_H
 
-/// The loops of the pairwise statistics: counting values into equal bins by numpy's rule (`CoarseHistogram.BinCounter`)
-/// and a journal's centred similarities (`JournalGram.centredPairs`).
+/// The loops of the pairwise statistics: counting values into equal bins by numpy's rule (`CoarseHistogram.BinCounter`),
+/// a journal's centred similarities (`JournalGram.centredPairs`) and average linkage's scan of a row (`firstMaximum`).
 
 /// Counting. Bin i holds edges[i] ≤ v < edges[i+1], the last bin also its upper edge; values outside fall into the end bins and a
 /// NaN into bin 0. A value's bin is first ⌊(v − edges[0])·scale⌋ with scale = bins/(edges[bins] − edges[0]), then moved
@@ -30,5 +30,9 @@ void tl_count_bins_f32(int path, const float *values, size_t n, const double *ed
 /// never depends on the order the lanes saw the values in.
 void tl_centre_row(int path, const double *raw, const double *h, const double *w, double ha, double wa, size_t n, double *out,
                    double *lo, double *hi);
+
+/// Average linkage's scan. The first index of the largest of n ≥ 1 values (finite or −∞, no NaN): the maximum, then the
+/// first value equal to it (so a zero maximum finds the first zero of either sign on every path).
+size_t tl_first_maximum(int path, const float *values, size_t n);
 
 #endif
