@@ -34,7 +34,10 @@ let benchCommand = Command(
         then every matrix product that forward pass makes, with the same shapes, batches and two
         workers, as bare single-threaded cblas_sgemm calls on scratch buffers. Prints one JSON
         line: both times (best of R), their GFLOP/s and sgemm_share = sgemm time / encoder time
-        (1 would mean the encoder runs at sgemm's speed on its own shapes).
+        (1 would mean the encoder runs at sgemm's speed on its own shapes); then, for each kernel
+        path this CPU runs, fma_ceiling_gflops_PATH: the two workers' FLOP/s on chains of fused
+        multiply-adds in registers alone, the most any product on that path can reach here, and
+        ceiling_share = the encoder's GFLOP/s over its own path's ceiling.
         """,
     options: ["n", "d", "mode", "grouping", "tile", "repeat", "seed", "out", "corpus", "model", "layer", "prompt"],
     positionals: 1...1
@@ -131,13 +134,19 @@ func benchEncoder(_ args: Arguments, _ io: Invocation) throws {
         encoderSeconds = min(encoderSeconds, Date().timeIntervalSince(start))
         sgemmSeconds = min(sgemmSeconds, BLASReference.sgemmSeconds(products, workers: encoder.workers))
     }
-    let line: [String: String] = [
+    var line: [String: String] = [
         "sentences": "\(texts.count)", "tokens": "\(ids.joined().count)", "layer": "\(layer)",
         "encoder_seconds": String(format: "%.4f", encoderSeconds), "sgemm_seconds": String(format: "%.4f", sgemmSeconds),
         "encoder_gflops": String(format: "%.1f", flops / encoderSeconds / 1e9),
         "sgemm_gflops": String(format: "%.1f", flops / sgemmSeconds / 1e9),
         "sgemm_share": String(format: "%.3f", sgemmSeconds / encoderSeconds), "kernel": BLASRuntime.corename,
+        "path": encoder.path.rawValue,
     ]
+    for path in KernelPath.available {
+        let ceiling = EncoderKernel.ceiling(path, workers: encoder.workers)
+        line["fma_ceiling_gflops_\(path.rawValue)"] = String(format: "%.1f", ceiling / 1e9)
+        if path == encoder.path { line["ceiling_share"] = String(format: "%.3f", flops / encoderSeconds / ceiling) }
+    }
     try printBenchLine(line, io)
 }
 

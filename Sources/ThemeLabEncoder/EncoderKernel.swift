@@ -1,4 +1,5 @@
 import CKernels
+import Dispatch
 import ThemeLabCore
 
 /// The encoder's matrix products (projections, feed-forward layers, attention scores and values, Dense modules) on the
@@ -68,6 +69,20 @@ package enum EncoderKernel {
 
     /// The erf of `gelu` (absolute error below 5e-7).
     package static func erf(_ x: Float) -> Float { tl_erf(x) }
+
+    /// FLOP/s of `workers` threads at once each running `path`'s chains of fused multiply-adds on registers alone
+    /// (`tl_fma_ceiling`, about half a second): the most this path's products can reach on this machine.
+    package static func ceiling(_ path: KernelPath, workers: Int) -> Double {
+        let steps = path == .scalar ? 20_000_000 : 200_000_000
+        let total = WorkQueue(count: 0, state: 0.0)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            let start = DispatchTime.now().uptimeNanoseconds
+            let flops = tl_fma_ceiling(path.code, steps)
+            let rate = flops * 1e9 / Double(DispatchTime.now().uptimeNanoseconds - start)
+            total.withState { $0 += rate }
+        }
+        return total.withState { $0 }
+    }
 }
 
 /// A right-hand matrix B packed for `EncoderKernel.product` (panels of 16 columns, k-major): a weight once at load, a

@@ -1,3 +1,4 @@
+import CKernels
 import COpenBLAS
 import Foundation
 import Testing
@@ -54,6 +55,14 @@ import ThemeLabEncoder
                 let c = Self.product(path, a, packed, m: m, scale: scale, bias: b)
                 #expect(c.map(\.bitPattern) == expected.map(\.bitPattern), "\(path) \(m)×\(n)×\(k)")
             }
+        }
+    }
+
+    /// The ceiling's loop counts what it runs: twelve chains, two flops a lane a step (1, 8 or 16 lanes), by hand.
+    @Test func theCeilingCountsItsFlops() {
+        for path in KernelPath.available {
+            let lanes: Double = [.scalar: 1, .avx2: 8, .avx512: 16][path]!
+            #expect(tl_fma_ceiling(path.code, 1000) == 24 * lanes * 1000, "\(path)")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThemeLabCore
 import ThemeLabCorpus
 import ThemeLabMeasures
 import ThemeLabStudy
@@ -36,6 +37,26 @@ struct UncertaintyTests {
             #expect(
                 e.mean.isApproximatelyEqual(to: b.mean, absoluteTolerance: 1e-12)
                     && e.sd.isApproximatelyEqual(to: b.sd, absoluteTolerance: 1e-12))
+        }
+    }
+
+    /// The interval's quantiles by selection equal numpy's on the sorted values: hand-worked cases
+    /// (numpy.quantile([1, 2, 3, 4], 0.25) = 1.75), then seeded arrays full of ties at every size 1…40 and 9 999.
+    @Test func selectionGivesTheSortedQuantile() {
+        var four = [4.0, 1, 3, 2]
+        #expect(selectedQuantile(&four, 0.25) == 1.75)
+        var three = [3.0, 1, 2]
+        #expect(selectedQuantile(&three, 0.5) == 2 && selectedQuantile(&three, 1) == 3 && selectedQuantile(&three, 0) == 1)
+        var rng = SeededRandom(seed: 7)
+        for count in Array(1...40) + [9999] {
+            for ties in [3, 1000] {
+                let values = (0..<count).map { _ in Double(rng.next() % UInt64(ties)) / 7 }
+                for q in [0, 0.025, 0.1, 0.5, 0.9, 0.975, 1] {
+                    var copy = values
+                    #expect(selectedQuantile(&copy, q) == exactQuantile(values.sorted(), q), "\(count) values, q = \(q)")
+                    #expect(copy.sorted() == values.sorted())
+                }
+            }
         }
     }
 

@@ -31,6 +31,10 @@ void tl_pack(const float *b, int ldb, int k, int n, float *packed);
 void tl_gemm(int path, int m, int n, int k, const float *a, int lda, const float *packed, float scale, const float *bias,
              float *c, int ldc);
 
+/// Runs `steps` steps of twelve independent chains of fused multiply-adds on `path`, registers only, and returns the
+/// floating-point operations done: timed by the caller, the ceiling no product on that path passes on this core.
+double tl_fma_ceiling(int path, long steps);
+
 /// GELU in place, x·½(1 + erf(x/√2)), erf as `tl_erf`: the same bits on every path.
 void tl_gelu(int path, float *x, size_t n);
 

@@ -69,9 +69,9 @@ package struct PercentileBootstrap: Sendable {
 
     /// The percentile interval of `statistic`.
     package func interval(_ statistic: (UnsafeBufferPointer<Int32>) -> Double) -> (low: Double, high: Double) {
-        let sorted = distribution(statistic).sorted()
+        var values = distribution(statistic)
         let tail = (1 - Self.level) / 2
-        return (exactQuantile(sorted, tail), exactQuantile(sorted, 1 - tail))
+        return (selectedQuantile(&values, tail), selectedQuantile(&values, 1 - tail))
     }
 
     /// Mean, sd and the interval of the mean of `values` (one per replicate).

@@ -7,13 +7,17 @@ import ThemeLabPairs
 /// `Graph.modularity(membership, weights, resolution)` computes it:
 /// Q = 1/(2m) Σ_ij (A_ij − γ k_i k_j / (2m)) δ(c_i, c_j) = Σ_c [I_c / m − γ (K_c / 2m)²],
 /// with I_c the weight inside community c (self-loops included) and K_c its total degree.
-package func modularity(_ graph: WeightedGraph, membership: [Int32], resolution gamma: Double) -> Double {
-    let m = graph.totalWeight
+/// `degree` and `m` are the graph's own (`WeightedGraph.degree`, `totalWeight`), given by a caller that evaluates many
+/// memberships of one graph.
+package func modularity(
+    _ graph: WeightedGraph, membership: [Int32], resolution gamma: Double, degree: [Double]? = nil, m: Double? = nil
+) -> Double {
+    let m = m ?? graph.totalWeight
     guard m > 0 else { return .nan }
     let communities = Int(membership.max() ?? -1) + 1
     var inside = [Double](repeating: 0, count: communities)
     var total = [Double](repeating: 0, count: communities)
-    let degree = graph.degree
+    let degree = degree ?? graph.degree
     for v in 0..<graph.nodeCount {
         let c = Int(membership[v])
         total[c] += degree[v]
@@ -45,24 +49,25 @@ package struct Leiden {
     package func communities(_ graph: WeightedGraph) -> [Int32] {
         var rng = SeededRandom(seed: seed)
         var membership = (0..<Int32(graph.nodeCount)).map { $0 }
-        var quality = modularity(graph, membership: membership, resolution: resolution)
+        let (degree, m) = (graph.degree, graph.totalWeight)
+        var quality = modularity(graph, membership: membership, resolution: resolution, degree: degree, m: m)
         for _ in 0..<50 {
-            let next = once(graph, start: membership, rng: &rng)
-            let q = modularity(graph, membership: next, resolution: resolution)
+            let next = once(graph, degree: degree, m: m, start: membership, rng: &rng)
+            let q = modularity(graph, membership: next, resolution: resolution, degree: degree, m: m)
             guard q > quality + 1e-12 * abs(quality) else { break }
             (membership, quality) = (next, q)
         }
         return renumbered(membership)
     }
 
-    /// One run of the algorithm from a partition.
-    package func once(_ original: WeightedGraph, start: [Int32], rng: inout SeededRandom) -> [Int32] {
-        let twoM = 2 * original.totalWeight
+    /// One run of the algorithm from a partition of a graph with these degrees and total weight m.
+    package func once(_ original: WeightedGraph, degree first: [Double], m: Double, start: [Int32], rng: inout SeededRandom) -> [Int32] {
+        let twoM = 2 * m
         var graph = original
         var partition = start
         var node = (0..<Int32(original.nodeCount)).map { $0 }  // original node → node of `graph`
+        var degree = first
         while true {
-            let degree = graph.degree
             moveNodes(graph, degree: degree, twoM: twoM, partition: &partition, rng: &rng)
             partition = renumbered(partition)
             let communities = groupCount(partition)
@@ -74,7 +79,7 @@ package struct Leiden {
             var next = [Int32](repeating: 0, count: aggregate.nodeCount)
             for v in 0..<graph.nodeCount { next[Int(refined[v])] = partition[v] }
             for v in node.indices { node[v] = refined[Int(node[v])] }
-            (graph, partition) = (aggregate, next)
+            (graph, partition, degree) = (aggregate, next, aggregate.degree)
         }
         return node.map { partition[Int($0)] }
     }
