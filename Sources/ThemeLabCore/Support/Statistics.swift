@@ -17,14 +17,14 @@ package func exactQuantile<T: BinaryFloatingPoint>(_ sorted: [T], _ q: Double) -
     return a + (h - Double(lo)) * (b - a)
 }
 
-/// `exactQuantile` of `values` without sorting them: the two order statistics it reads are found by selection
-/// (Hoare's FIND, expected O(n); Hoare 1961, CACM 4(7) Algorithm 65), so the value is the sorted values' one.
-/// Reorders `values`.
+/// `exactQuantile` of `values` (no NaN, as for the sort) without sorting them: the two order statistics it reads are
+/// found by selection (Hoare's FIND, expected O(n); Hoare 1961, CACM 4(7) Algorithm 65), so the value is the sorted
+/// values' one. Reorders `values`.
 package func selectedQuantile(_ values: inout [Double], _ q: Double) -> Double {
     guard !values.isEmpty else { return .nan }
     let h = Double(values.count - 1) * q
     let lo = Int(h.rounded(.down))
-    let a = select(&values, rank: lo)
+    let a = orderStatistic(&values, rank: lo)
     // Everything after `lo` is ≥ a now: the next order statistic is the least of it.
     let b = lo + 1 < values.count ? values[(lo + 1)...].min()! : a
     return a + (h - Double(lo)) * (b - a)
@@ -32,7 +32,7 @@ package func selectedQuantile(_ values: inout [Double], _ q: Double) -> Double {
 
 /// Reorders `v` so that v[rank] is what a sort would put there, nothing after it smaller, nothing before it larger;
 /// returns it. Hoare's FIND: partition around the median of three, keep the side holding `rank`.
-package func select(_ v: inout [Double], rank: Int) -> Double {
+package func orderStatistic(_ v: inout [Double], rank: Int) -> Double {
     precondition(v.indices.contains(rank))
     var (lo, hi) = (0, v.count - 1)
     while lo < hi {
