@@ -63,6 +63,12 @@ static inline __attribute__((always_inline)) void scalar_rows(int m, int n, int 
     }
 }
 
+/// Whether the scalar path may use the FMA instruction (else libm's fmaf: the same bits, slower).
+static int has_fma(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("fma");
+}
+
 static void gemm_scalar(int m, int n, int k, const float *a, int lda, const float *packed, float scale, const float *bias,
                         float *c, int ldc) {
     scalar_rows(m, n, k, a, lda, packed, scale, bias, c, ldc);
@@ -238,8 +244,7 @@ void tl_gemm(int path, int m, int n, int k, const float *a, int lda, const float
     case TL_PATH_AVX512: gemm_avx512(m, n, k, a, lda, packed, scale, bias, c, ldc); break;
     case TL_PATH_AVX2: gemm_avx2(m, n, k, a, lda, packed, scale, bias, c, ldc); break;
     default:
-        __builtin_cpu_init();
-        if (__builtin_cpu_supports("fma")) gemm_scalar_fma(m, n, k, a, lda, packed, scale, bias, c, ldc);
+        if (has_fma()) gemm_scalar_fma(m, n, k, a, lda, packed, scale, bias, c, ldc);
         else gemm_scalar(m, n, k, a, lda, packed, scale, bias, c, ldc);
         break;
     }
@@ -285,7 +290,7 @@ double tl_fma_ceiling(int path, long steps) {
     switch (path) {
     case TL_PATH_AVX512: return ceiling_512(steps);
     case TL_PATH_AVX2: return ceiling_256(steps);
-    default: __builtin_cpu_init(); return __builtin_cpu_supports("fma") ? ceiling_scalar_fma(steps) : ceiling_scalar(steps);
+    default: return has_fma() ? ceiling_scalar_fma(steps) : ceiling_scalar(steps);
     }
 }
 
