@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 import ThemeLabCore
 
@@ -42,23 +43,26 @@ package final class SpanningForest: PairConsumer, @unchecked Sendable {
             levels = cuts
             let l = cuts.count
             var labels = [Int32](repeating: 0, count: items * l)
-            var sets = UnionFind(count: items)
-            var e = 0
-            for (k, cut) in cuts.enumerated() {
-                while e < f && forest[e].w >= cut {
-                    sets.union(Int(forest[e].i), Int(forest[e].j))
-                    e += 1
+            var reach = [Float](repeating: -.infinity, count: items)
+            labels.withUnsafeMutableBufferPointer { labels in
+                var sets = UnionFind(count: items)
+                var e = 0
+                for (k, cut) in cuts.enumerated() {
+                    while e < f && forest[e].w >= cut {
+                        sets.union(Int(forest[e].i), Int(forest[e].j))
+                        e += 1
+                    }
+                    // An item's root at this level is that of its root one level up (the same root, fewer steps).
+                    let (level, above) = (labels.baseAddress! + k * items, labels.baseAddress! + Swift.max(k - 1, 0) * items)
+                    for v in 0..<items { level[v] = Int32(sets.find(k == 0 ? v : Int(above[v]))) }
                 }
-                for v in 0..<items { labels[k * items + v] = Int32(sets.find(v)) }
+                guard let root = forest.first.map({ Int($0.i) }) else { return }
+                for k in (0..<l).reversed() {
+                    let level = labels.baseAddress! + k * items
+                    for v in 0..<items where level[v] == level[root] { reach[v] = cuts[k] }
+                }
             }
             self.labels = labels
-            var reach = [Float](repeating: -.infinity, count: items)
-            if let root = forest.first.map({ Int($0.i) }) {
-                for k in (0..<l).reversed() {
-                    let r = labels[k * items + root]
-                    for v in 0..<items where labels[k * items + v] == r { reach[v] = cuts[k] }
-                }
-            }
             self.reach = reach
         }
 
@@ -76,11 +80,29 @@ package final class SpanningForest: PairConsumer, @unchecked Sendable {
             let level = (lo - 1) * reach.count
             return labels[level + i] == labels[level + j]
         }
+
+        /// The columns b < n of one tile row whose pair (item, columns[b]) this snapshot does not reject (nor is NaN),
+        /// written to `kept` in order, and their number: `rejects` on every pair, by `tl_forest_row` on `path`.
+        func keep(
+            row: UnsafePointer<Float>, _ n: Int, item: Int, columns: UnsafePointer<Int32>, columnReach: [Float], rowCap: Float,
+            columnCap: [Float]?, path: KernelPath, into kept: inout [Int32]
+        ) -> Int {
+            levels.withUnsafeBufferPointer { l in
+                labels.withUnsafeBufferPointer { b in
+                    var snapshot = tl_forest_snapshot(
+                        levels: l.baseAddress, level_count: Int32(l.count), labels: b.baseAddress, items: reach.count)
+                    return tl_forest_row(
+                        path.code, row, n, Int32(item), columns, reach[item], columnReach, rowCap, columnCap, &snapshot, &kept)
+                }
+            }
+        }
     }
 
     /// One worker's candidates.
     package final class Buffer: @unchecked Sendable {
         package var edges: [Edge] = []
+        /// Prim's room for a diagonal tile's columns as rows (`tl_prim`), kept for the worker's next diagonal tile.
+        var square: [Float] = []
     }
 
     package let items: Int
@@ -89,6 +111,8 @@ package final class SpanningForest: PairConsumer, @unchecked Sendable {
     /// Candidates a worker holds before folding them in.
     package let capacity: Int
     package let levelCount: Int
+    /// The C kernels' path for the test of each tile row (every path keeps the same pairs).
+    package let path: KernelPath
     /// Guards `snapshot` and the counters (held briefly); `folding` guards `forest`.
     private let lock = NSLock()
     private let folding = NSLock()
@@ -100,9 +124,10 @@ package final class SpanningForest: PairConsumer, @unchecked Sendable {
     package private(set) var rebuilds = 0
     package private(set) var foldSeconds = 0.0
 
-    package init(items: Int, levels: Int = 32, capacity: Int? = nil, cores: [Float]? = nil) {
+    package init(items: Int, levels: Int = 32, capacity: Int? = nil, cores: [Float]? = nil, path: KernelPath = .best) {
         precondition(cores.map { $0.count == items } ?? true)
         self.items = items
+        self.path = path
         self.cores = cores
         self.levelCount = levels
         self.capacity = capacity ?? Swift.max(1 << 16, items)
@@ -115,6 +140,7 @@ package final class SpanningForest: PairConsumer, @unchecked Sendable {
         cores = nil
         levelCount = 32
         capacity = 0
+        path = .best
         forest = Self.kruskal(items: items, edges)
         snapshot = Snapshot(items: items, forest: [], levelCount: 0)
         checkInvariants()
@@ -148,7 +174,7 @@ package final class SpanningForest: PairConsumer, @unchecked Sendable {
     package func consume(_ tile: SimilarityTile, worker: Int) {
         let buffer = buffers[worker]
         if tile.isDiagonal {
-            buffer.edges.append(contentsOf: prim(tile))
+            buffer.edges.append(contentsOf: prim(tile, square: &buffer.square))
             if buffer.edges.count >= capacity { _ = fold(buffer) }
             return
         }
@@ -162,39 +188,18 @@ package final class SpanningForest: PairConsumer, @unchecked Sendable {
             snap = fold(buffer)
         }
         var columnReach = (0..<tile.colCount).map { snap.reach[Int(tile.item[tile.colStart + $0])] }
-        let hasCores = cores != nil  // else no cap: the loop below is unswitched on it
         // The most a pair's weight can be: its similarity, capped by both cores (mutual reachability).
-        let columnCap = (0..<tile.colCount).map { cores?[Int(tile.item[tile.colStart + $0])] ?? .infinity }
+        let columnCap = cores.map { c in (0..<tile.colCount).map { c[Int(tile.item[tile.colStart + $0])] } }
+        var kept = [Int32](repeating: 0, count: tile.colCount)
         for a in 0..<tile.rowCount {
-            let row = tile.values + a * tile.stride
             let i = Int(tile.item[tile.rowStart + a])
-            let rowReach = snap.reach[i]
-            let rowCap = SIMD8<Float>(repeating: cores?[i] ?? .infinity)
-            func test(_ b: Int) {
+            let count = snap.keep(
+                row: tile.values + a * tile.stride, tile.colCount, item: i, columns: tile.item + tile.colStart,
+                columnReach: columnReach, rowCap: cores?[i] ?? .infinity, columnCap: columnCap, path: path, into: &kept)
+            for b in kept[..<count].lazy.map(Int.init) {
                 let j = Int(tile.item[tile.colStart + b])
-                let w = weight(row[b], i, j)
-                if !snap.rejects(i, j, w) { buffer.edges.append(Edge(i: Int32(Swift.min(i, j)), j: Int32(Swift.max(i, j)), w: w)) }
-            }
-            columnCap.withUnsafeBufferPointer { caps in
-                columnReach.withUnsafeBufferPointer { reach in
-                    // Eight pairs at a time: nearly every block of eight is below both reaches.
-                    let wide = tile.colCount & ~7
-                    let floor = SIMD8<Float>(repeating: rowReach)
-                    var b = 0
-                    while b < wide {
-                        var v = UnsafeRawPointer(row + b).loadUnaligned(as: SIMD8<Float>.self)
-                        if hasCores {
-                            let cap = UnsafeRawBufferPointer(caps).loadUnaligned(fromByteOffset: 4 * b, as: SIMD8<Float>.self)
-                            v = v.replacing(with: cap, where: cap .< v)
-                            v = v.replacing(with: rowCap, where: rowCap .< v)
-                        }
-                        let r = UnsafeRawBufferPointer(reach).loadUnaligned(fromByteOffset: 4 * b, as: SIMD8<Float>.self)
-                        let passing = (v .>= r) .| (v .>= floor)
-                        if any(passing) { for k in 0..<8 where passing[k] { test(b + k) } }
-                        b += 8
-                    }
-                    for b in wide..<tile.colCount where row[b] >= Swift.min(rowReach, reach[b]) { test(b) }
-                }
+                buffer.edges.append(
+                    Edge(i: Int32(Swift.min(i, j)), j: Int32(Swift.max(i, j)), w: weight(tile.values[a * tile.stride + b], i, j)))
             }
             if buffer.edges.count >= capacity {
                 snap = fold(buffer)
@@ -232,16 +237,11 @@ package final class SpanningForest: PairConsumer, @unchecked Sendable {
     package func heaviest(_ tile: SimilarityTile) -> Edge {
         var best = -Float.infinity
         var at = (0, 0)
+        let columnCap = cores.map { c in (0..<tile.colCount).map { c[Int(tile.item[tile.colStart + $0])] } }
         for a in 0..<tile.rowCount {
-            let row = tile.values + a * tile.stride
-            let i = Int(tile.item[tile.rowStart + a])
-            for b in 0..<tile.colCount {
-                let w = weight(row[b], i, Int(tile.item[tile.colStart + b]))
-                if w > best {
-                    best = w
-                    at = (a, b)
-                }
-            }
+            let rowCap = cores?[Int(tile.item[tile.rowStart + a])] ?? .infinity
+            let b = tl_heaviest_row(path.code, tile.values + a * tile.stride, tile.colCount, rowCap, columnCap, &best)
+            if b < tile.colCount { at = (a, b) }
         }
         let i = Int(tile.item[tile.rowStart + at.0])
         let j = Int(tile.item[tile.colStart + at.1])
@@ -251,36 +251,22 @@ package final class SpanningForest: PairConsumer, @unchecked Sendable {
     /// The maximum spanning tree of a diagonal tile's items (dense Prim, O(t²)): only its edges
     /// can be in the whole forest. Diagonal tiles come first in the pass, so every item is in the
     /// forest before the snapshot test starts on the other tiles.
-    package func prim(_ tile: SimilarityTile) -> [Edge] {
+    package func prim(_ tile: SimilarityTile, square: inout [Float]) -> [Edge] {
         let t = tile.rowCount
         guard t > 1 else { return [] }
-        var key = [Float](repeating: -.infinity, count: t)
-        var parent = [Int32](repeating: 0, count: t)
-        var open = Array(1..<t)
-        var edges: [Edge] = []
-        edges.reserveCapacity(t - 1)
-        var v = 0
-        while !open.isEmpty {
-            // Only the upper triangle holds values: S[v, u] for u > v, S[u, v] for u < v.
-            var best = 0
-            for (k, u) in open.enumerated() {
-                let cell = u > v ? tile.values[v * tile.stride + u] : tile.values[u * tile.stride + v]
-                let s = weight(cell, Int(tile.item[tile.rowStart + v]), Int(tile.item[tile.rowStart + u]))
-                if s > key[u] {
-                    key[u] = s
-                    parent[u] = Int32(v)
-                }
-                if key[u] > key[open[best]] { best = k }
-            }
-            let u = open[best]
-            open.swapAt(best, open.count - 1)
-            open.removeLast()
-            let i = Int(tile.item[tile.rowStart + Int(parent[u])])
-            let j = Int(tile.item[tile.rowStart + u])
-            edges.append(Edge(i: Int32(Swift.min(i, j)), j: Int32(Swift.max(i, j)), w: key[u]))
-            v = u
+        if square.count < t * t { square = [Float](repeating: 0, count: t * t) }
+        let item = { (a: Int32) in Int(tile.item[tile.rowStart + Int(a)]) }
+        let caps = cores.map { c in (0..<Int32(t)).map { c[item($0)] } }
+        var (parent, child, weight) = (
+            [Int32](repeating: 0, count: t - 1), [Int32](repeating: 0, count: t - 1), [Float](repeating: 0, count: t - 1)
+        )
+        guard tl_prim(path.code, tile.values, tile.stride, Int32(t), caps, &square, &parent, &child, &weight) == 1 else {
+            fatalError("out of memory for the spanning tree of a \(t)-item tile")
         }
-        return edges
+        return (0..<t - 1).map { e in
+            let (i, j) = (item(parent[e]), item(child[e]))
+            return Edge(i: Int32(Swift.min(i, j)), j: Int32(Swift.max(i, j)), w: weight[e])
+        }
     }
 
     /// The maximum spanning forest of `edges`: heaviest first, ties by (i, j), so the result is

@@ -76,11 +76,12 @@ import Testing
         #expect(found?.index == 20 && found?.value.sign == .minus)
     }
 
-    @Test(arguments: [1, 2])
-    func spanningForestMatchesScipySingleLinkageAndComponents(workers: Int) throws {
+    /// Two schedules and every path of the C loops (`tl_forest_row`, `tl_prim`, `tl_heaviest_row`).
+    @Test(arguments: [1, 2], KernelPath.available)
+    func spanningForestMatchesScipySingleLinkageAndComponents(workers: Int, path: KernelPath) throws {
         let x = try unitVectors()
         // 16-row tiles give 10 tiles; an 8-edge buffer forces rebuilds mid-tile.
-        let forest = SpanningForest(items: x.rows, levels: 4, capacity: 8)
+        let forest = SpanningForest(items: x.rows, levels: 4, capacity: 8, path: path)
         _ = PairEngine(tileSize: 16, workers: workers).run(x, labels: (0..<60).map { Int32($0 / 15) }, consumers: [forest])
         #expect(forest.rebuilds > 10, "\(forest.rebuilds) rebuilds")
         // The forest is unique under (weight, items) order, so neither the schedule nor the

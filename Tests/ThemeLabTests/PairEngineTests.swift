@@ -78,48 +78,6 @@ import Testing
         expectStatistics(try #require(dist.statistics(.all)), ref.related + ref.unrelated, quantileTolerance: 0)
     }
 
-    /// The eight-lane binning is ⌊(s + 1)·bins/2⌋ clamped: by hand at bin edges, and, with the scalar
-    /// form, equal to converting then clamping, next to every edge of a 64-bin histogram and on random values.
-    @Test func fineBinningFloorsAtEveryEdge() {
-        let binning = FineBinning(bins: 65_536)
-        // Hand-worked: s = −1 → 0; s = 0 → 32 768; 1 → clamped to 65 535; just below 0 → 32 767;
-        // 2 (out of range) → 65 535; −3 → 0; NaN → 0.
-        let cases: [(Float, Int32)] = [
-            (-1, 0), (0, 32_768), (1, 65_535), (-Float.ulpOfOne, 32_767), (2, 65_535), (-3, 0), (.nan, 0),
-            (Float(1) / 32_768 - 1, 1),
-        ]
-        for chunk in stride(from: 0, to: cases.count, by: 8) {
-            var s = SIMD8<Float>(repeating: 0)
-            for k in 0..<8 { s[k] = cases[min(chunk + k, cases.count - 1)].0 }
-            let got = binning.bins(s)
-            for k in 0..<8 {
-                let (value, expected) = cases[min(chunk + k, cases.count - 1)]
-                #expect(got[k] == expected, "bin of \(value): \(got[k]), expected \(expected)")
-            }
-        }
-        // 2²⁴ bins (the most `themelab pairs --bins` takes): lanes binned one by one, by hand.
-        let finest = FineBinning(bins: 1 << 24).bins(SIMD8<Float>(-1, 0, 1, 0.5, -0.5, 2, -2, Float(1) / 8_388_608 - 1))
-        #expect(finest == SIMD8<Int32>(0, 1 << 23, (1 << 24) - 1, 3 << 22, 1 << 22, (1 << 24) - 1, 0, 1))
-        let small = FineBinning(bins: 64)
-        var values: [Float] = []
-        for b in 0...64 {
-            let edge = Float(b) / 32 - 1
-            values += [edge.nextDown.nextDown, edge.nextDown, edge, edge.nextUp, edge.nextUp.nextUp]
-        }
-        var generator = SeededRandom(seed: 5)
-        values += (0..<1000).map { _ in Float(Double(generator.next() % 1_000_000) / 500_000 - 1) }
-        while values.count % 8 != 0 { values.append(0.5) }
-        for chunk in stride(from: 0, to: values.count, by: 8) {
-            let s = SIMD8<Float>(values[chunk..<chunk + 8])
-            let got = small.bins(s)
-            for k in 0..<8 {
-                // The pass's former rule: convert, then clamp.
-                let expected = min(max(Int((s[k] + 1) * 32), 0), 63)
-                #expect(Int(got[k]) == expected && small.bin(s[k]) == expected, "bin of \(s[k])")
-            }
-        }
-    }
-
     @Test func histogramQuantilesStayWithinOneBin() throws {
         let x = try unitRows(randomMatrix(rows: 300, cols: 4, seed: 9))
         let labels = (0..<300).map { Int32($0 % 3) }
