@@ -96,7 +96,7 @@ void tl_fine_add(int path, const float *p, size_t n, float scale, float top, uin
 
 // MARK: the spanning forest's test
 
-/// The levels padded to 32 with −∞ (never above a weight), and the row item's label at each.
+/// The first 32 levels padded with −∞ (never above a weight), and the row item's label at each (for the AVX-512 path).
 struct forest_row {
     const struct tl_forest_snapshot *s;
     float levels[32];
@@ -132,8 +132,8 @@ static int levels_above(const struct forest_row *r, float w) {
 static inline int joined_above(const struct forest_row *r, int32_t j, float w) {
     int above = levels_above(r, w);
     if (above == 0) return 0;
-    size_t level = (size_t)(above - 1) * r->s->items;
-    return r->s->labels[level + (size_t)j] == r->labels[above - 1];
+    const int32_t *level = r->s->labels + (size_t)(above - 1) * r->s->items;
+    return level[j] == level[r->item];
 }
 
 static inline float capped(float s, float row_cap, const float *column_cap, size_t b) {
@@ -278,8 +278,11 @@ size_t tl_heaviest_row(int path, const float *row, size_t n, float row_cap, cons
 
 // MARK: a diagonal tile's maximum spanning tree
 
-/// lower[v·t + u] = upper[u·stride + v] for u < v (so Prim reads column v of the upper triangle as a row), by 32 × 32
-/// blocks through a local block: every load and store a run of up to 32 floats.
+/// The start of row v of the strict lower triangle packed by rows.
+static inline size_t lower_row(int v) { return v > 0 ? (size_t)v * (size_t)(v - 1) / 2 : 0; }
+
+/// lower[lower_row(v) + u] = upper[u·stride + v] for u < v (so Prim reads column v of the upper triangle as a row), by
+/// 32 × 32 blocks through a local block: every load and store a run of up to 32 floats.
 static void transpose_upper(const float *upper, size_t stride, int t, float *lower) {
     float block[32][32];
     for (int ub = 0; ub < t; ub += 32)
@@ -288,7 +291,7 @@ static void transpose_upper(const float *upper, size_t stride, int t, float *low
             for (int u = 0; u < us; u++)
                 for (int v = 0; v < vs; v++) block[v][u] = upper[(size_t)(ub + u) * stride + (size_t)(vb + v)];
             for (int v = 0; v < vs; v++)
-                for (int u = 0; u < us && ub + u < vb + v; u++) lower[(size_t)(vb + v) * t + (size_t)(ub + u)] = block[v][u];
+                for (int u = 0; u < us && ub + u < vb + v; u++) lower[lower_row(vb + v) + (size_t)(ub + u)] = block[v][u];
         }
 }
 
@@ -359,7 +362,7 @@ int tl_prim(int path, const float *upper, size_t stride, int t, const float *cap
         struct open_items o = {item, from, key, t - 1};
         for (int k = 0; k < o.count; k++) item[k] = k + 1, from[k] = 0, key[k] = -INFINITY;
         for (int e = 0, v = 0; o.count > 0; e++) {
-            const float *up = upper + (size_t)v * stride, *low = lower + (size_t)v * t;
+            const float *up = upper + (size_t)v * stride, *low = lower + lower_row(v);
             int best = path == TL_PATH_AVX512 ? prim_step_avx512(&o, up, low, v, caps) : prim_step_scalar(&o, up, low, v, caps);
             parent[e] = from[best], child[e] = v = item[best], weight[e] = key[best];
             o.count -= 1;

@@ -102,7 +102,7 @@ package final class SpanningForest: PairConsumer, @unchecked Sendable {
     package final class Buffer: @unchecked Sendable {
         package var edges: [Edge] = []
         /// Prim's room for a diagonal tile's columns as rows (`tl_prim`), kept for the worker's next diagonal tile.
-        var square: [Float] = []
+        var columns: [Float] = []
     }
 
     package let items: Int
@@ -174,7 +174,7 @@ package final class SpanningForest: PairConsumer, @unchecked Sendable {
     package func consume(_ tile: SimilarityTile, worker: Int) {
         let buffer = buffers[worker]
         if tile.isDiagonal {
-            buffer.edges.append(contentsOf: prim(tile, square: &buffer.square))
+            buffer.edges.append(contentsOf: prim(tile, columns: &buffer.columns))
             if buffer.edges.count >= capacity { _ = fold(buffer) }
             return
         }
@@ -251,16 +251,16 @@ package final class SpanningForest: PairConsumer, @unchecked Sendable {
     /// The maximum spanning tree of a diagonal tile's items (dense Prim, O(t²)): only its edges
     /// can be in the whole forest. Diagonal tiles come first in the pass, so every item is in the
     /// forest before the snapshot test starts on the other tiles.
-    package func prim(_ tile: SimilarityTile, square: inout [Float]) -> [Edge] {
+    package func prim(_ tile: SimilarityTile, columns: inout [Float]) -> [Edge] {
         let t = tile.rowCount
         guard t > 1 else { return [] }
-        if square.count < t * t { square = [Float](repeating: 0, count: t * t) }
+        if columns.count < t * (t - 1) / 2 { columns = [Float](repeating: 0, count: t * (t - 1) / 2) }
         let item = { (a: Int32) in Int(tile.item[tile.rowStart + Int(a)]) }
         let caps = cores.map { c in (0..<Int32(t)).map { c[item($0)] } }
         var (parent, child, weight) = (
             [Int32](repeating: 0, count: t - 1), [Int32](repeating: 0, count: t - 1), [Float](repeating: 0, count: t - 1)
         )
-        guard tl_prim(path.code, tile.values, tile.stride, Int32(t), caps, &square, &parent, &child, &weight) == 1 else {
+        guard tl_prim(path.code, tile.values, tile.stride, Int32(t), caps, &columns, &parent, &child, &weight) == 1 else {
             fatalError("out of memory for the spanning tree of a \(t)-item tile")
         }
         return (0..<t - 1).map { e in

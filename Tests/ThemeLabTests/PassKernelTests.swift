@@ -89,13 +89,13 @@ import Testing
         return (lanes.reduce(-0.0, +) + tail, squares.reduce(-0.0, +) + tailSquares)
     }
 
-    /// A snapshot of a forest over `items` items built by Kruskal from seeded edges on a 1/2048 grid (which holds the
-    /// rows' 1/64 grid).
+    /// A snapshot of a path through `items` items in a seeded order, each edge lighter than the one before, on a 1/2048
+    /// grid (which holds the rows' 1/64 grid): items far along the path join the first one only at the lightest levels.
     static func snapshot(items: Int, levels: Int, seed: UInt64) -> SpanningForest.Snapshot {
-        var random = SeededRandom(seed: seed)
-        let edges = (0..<6 * items).compactMap { _ -> SpanningForest.Edge? in
-            let (i, j) = (Int32(random.next() % UInt64(items)), Int32(random.next() % UInt64(items)))
-            return i < j ? SpanningForest.Edge(i: i, j: j, w: Float(Int(random.next() % 4097) - 2048) / 2048) : nil
+        let order = SeededRandom.permutation(count: items, seed: seed).map(Int32.init)
+        let edges = (0..<items - 1).map { k in
+            SpanningForest.Edge(
+                i: min(order[k], order[k + 1]), j: max(order[k], order[k + 1]), w: Float(2048 - 23 * k) / 2048)
         }
         return SpanningForest.Snapshot(items: items, forest: SpanningForest.kruskal(items: items, edges), levelCount: levels)
     }
@@ -109,10 +109,15 @@ import Testing
         #expect(snap.levels.count > 32 || levels <= 32, "\(snap.levels.count) levels")
         let columns = (0..<Int32(items)).map { ($0 * 37) % Int32(items) }
         let reach = columns.map { snap.reach[Int($0)] }
-        for (a, caps) in [(5, nil), (6, Self.values(items, seed: 99).map { $0.isNaN ? 0.25 : $0 })] as [(Int, [Float]?)] {
+        // Rows of the items that join the first item last, so that their pairs reach the labels at the lightest levels.
+        let (last, nextToLast) = { ($0[0], $0[1]) }(snap.reach.indices.sorted { (snap.reach[$0], $0) < (snap.reach[$1], $1) })
+        let caps = Self.values(items, seed: 99).map { $0.isNaN || $0 < 0.5 ? Float(1) : $0 }
+        for (a, caps) in [(last, nil), (nextToLast, caps)] as [(Int, [Float]?)] {
             for n in [0, 1, 15, 16, 17, 33, items] {
-                // Every fifth value a level itself: a weight equal to a cut is not strictly below it.
-                let row = Self.values(n, seed: UInt64(n + a)).enumerated().map { $0 % 5 == 1 ? snap.levels[$0 % snap.levels.count] : $1 }
+                // Every fifth value one of the eight lightest levels (past the 32nd when there are 40): a weight equal to
+                // a cut is not strictly below it, and the labels are read at the deepest levels.
+                let deep = (0..<n).map { snap.levels[snap.levels.count - 1 - ($0 / 5) % min(8, snap.levels.count)] }
+                let row = Self.values(n, seed: UInt64(n + a)).enumerated().map { $0 % 5 == 1 ? deep[$0] : $1 }
                 let rowCap = caps?[a] ?? .infinity
                 let expected = (0..<n).filter { b in
                     let j = Int(columns[b])
@@ -179,7 +184,7 @@ import Testing
             var (from, to, w) = (
                 [Int32](repeating: 0, count: t - 1), [Int32](repeating: 0, count: t - 1), [Float](repeating: 0, count: t - 1)
             )
-            var square = [Float](repeating: 0, count: t * t)
+            var square = [Float](repeating: .nan, count: t * (t - 1) / 2)
             #expect(tl_prim(path.code, upper, stride, Int32(t), caps, &square, &from, &to, &w) == 1)
             let got = (0..<t - 1).map { (Int(from[$0]), Int(to[$0]), w[$0]) }
             #expect(got.elementsEqual(expected) { $0.0 == $1.0 && $0.1 == $1.1 && $0.2.bitPattern == $1.2.bitPattern })

@@ -70,10 +70,9 @@ size_t tl_heaviest_row(int path, const float *row, size_t n, float row_cap, cons
 
 /// Dense Prim over a diagonal tile of t ≥ 2 items whose pairs are upper[a·stride + b], a < b, as `SpanningForest.prim`
 /// runs it (from item 0; the open items scanned in the order their swap-removal leaves them; a strictly heavier weight
-/// wins), each weight capped by caps[a] and caps[b] as in `tl_forest_row` when caps is not NULL, `lower` t·t floats of
-/// room for the tile's columns as rows: the t − 1 edges, in the
-/// order added, as (parent[e], child[e], weight[e]) in tile positions; every path the same tree. Returns 0, writing
-/// nothing, when out of memory.
+/// wins), each weight capped by caps[a] and caps[b] as in `tl_forest_row` when caps is not NULL, with `lower` (room for
+/// t·(t − 1)/2 floats) holding the tile's columns as rows: the t − 1 edges, in the order added, as (parent[e], child[e],
+/// weight[e]) in tile positions; every path the same tree. Returns 0, writing nothing, when out of memory.
 int tl_prim(int path, const float *upper, size_t stride, int t, const float *caps, float *lower, int32_t *parent, int32_t *child,
             float *weight);
 
