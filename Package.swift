@@ -3,7 +3,7 @@ import PackageDescription
 
 // The stages, each a target that may use only the ones below it (a call against the grain does not compile):
 //   Core (Support, Space; the C kernels' paths) ← Encoder (on the C kernels), Corpus, Pairs (the pass and every pass
-//   consumer; the counting loop in C) ← Measures (Metrics, uncertainty: numbers only) ← Methods (threshold rules,
+//   consumer; its loops over a tile row in C) ← Measures (Metrics, uncertainty: numbers only) ← Methods (threshold rules,
 //   groupings) ← Study (experiments, the replay, the claims, the recommendation) ← Report (rendering, the results
 //   folder) ← CLI ← the executables.
 // Targets see each other's `package` declarations; nothing is `public` but the CLI's entry point.
@@ -29,7 +29,8 @@ let package = Package(
         ),
         // The project's C kernels, each with AVX-512, AVX2 and scalar paths that give the same bits (no operation fused
         // but those written as such), chosen at run time: the encoder's matrix products (one FMA chain per output element
-        // in a fixed order) and the histogram's counting loop.
+        // in a fixed order), the pass's loops over a tile row (histograms, the spanning forest's test, Prim) and the
+        // replay's and average linkage's loops.
         .target(
             name: "CKernels", path: "Sources/CKernels",
             cSettings: [.unsafeFlags(["-O3", "-ffp-contract=off", "-fno-fast-math"])]

@@ -96,7 +96,7 @@ void tl_fine_add(int path, const float *p, size_t n, float scale, float top, uin
 
 // MARK: the spanning forest's test
 
-/// The first 32 levels padded with −∞ (never above a weight), and the row item's label at each (for the AVX-512 path).
+/// The first 32 levels padded with −∞ (never above a weight), and (for the AVX-512 path) the row item's label at each.
 struct forest_row {
     const struct tl_forest_snapshot *s;
     float levels[32];
@@ -104,11 +104,11 @@ struct forest_row {
     int32_t item;
 };
 
-static struct forest_row forest_row_of(const struct tl_forest_snapshot *s, int32_t item) {
+static struct forest_row forest_row_of(const struct tl_forest_snapshot *s, int32_t item, int with_labels) {
     struct forest_row r = {.s = s, .item = item};
     for (int k = 0; k < 32; k++) {
         r.levels[k] = k < s->level_count ? s->levels[k] : -INFINITY;
-        r.labels[k] = k < s->level_count ? s->labels[(size_t)k * s->items + (size_t)item] : 0;
+        r.labels[k] = with_labels && k < s->level_count ? s->labels[(size_t)k * s->items + (size_t)item] : 0;
     }
     return r;
 }
@@ -227,9 +227,9 @@ __attribute__((target("avx512f"))) static size_t forest_avx512(const struct fore
 size_t tl_forest_row(int path, const float *row, size_t n, int32_t item, const int32_t *column_item, float row_reach,
                      const float *column_reach, float row_cap, const float *column_cap, const struct tl_forest_snapshot *snapshot,
                      int32_t *kept) {
-    struct forest_row r = forest_row_of(snapshot, item);
-    int gathers = snapshot->level_count <= 32 && snapshot->items * 32 <= INT32_MAX;
-    if (path == TL_PATH_AVX512 && gathers)
+    int gathers = path == TL_PATH_AVX512 && snapshot->level_count <= 32 && snapshot->items * 32 <= INT32_MAX;
+    struct forest_row r = forest_row_of(snapshot, item, gathers);
+    if (gathers)
         return forest_avx512(&r, row, n, column_item, row_reach, column_reach, row_cap, column_cap, kept);
     if (path != TL_PATH_SCALAR) return forest_avx2(&r, row, n, column_item, row_reach, column_reach, row_cap, column_cap, kept);
     return forest_scalar(&r, row, 0, n, column_item, row_reach, column_reach, row_cap, column_cap, kept);
@@ -288,8 +288,8 @@ static void transpose_upper(const float *upper, size_t stride, int t, float *low
     for (int ub = 0; ub < t; ub += 32)
         for (int vb = ub; vb < t; vb += 32) {
             int us = t - ub < 32 ? t - ub : 32, vs = t - vb < 32 ? t - vb : 32;
-            for (int u = 0; u < us; u++)
-                for (int v = 0; v < vs; v++) block[v][u] = upper[(size_t)(ub + u) * stride + (size_t)(vb + v)];
+            for (int u = 0; u < us; u++)  // on a diagonal block only the cells above the diagonal (the rest undefined)
+                for (int v = ub == vb ? u + 1 : 0; v < vs; v++) block[v][u] = upper[(size_t)(ub + u) * stride + (size_t)(vb + v)];
             for (int v = 0; v < vs; v++)
                 for (int u = 0; u < us && ub + u < vb + v; u++) lower[lower_row(vb + v) + (size_t)(ub + u)] = block[v][u];
         }
