@@ -20,6 +20,9 @@ package final class SpanningForest: PairConsumer, @unchecked Sendable {
     /// One edge: two items (i < j) and their cosine.
     package struct Edge: Codable, Sendable, Equatable {
         package var i: Int32, j: Int32, w: Float
+
+        /// The edge between items a and b (either order) of weight w.
+        static func between(_ a: Int, _ b: Int, w: Float) -> Edge { Edge(i: Int32(Swift.min(a, b)), j: Int32(Swift.max(a, b)), w: w) }
     }
 
     /// What workers test pairs against; immutable once published.
@@ -188,8 +191,7 @@ package final class SpanningForest: PairConsumer, @unchecked Sendable {
             snap = fold(buffer)
         }
         var columnReach = (0..<tile.colCount).map { snap.reach[Int(tile.item[tile.colStart + $0])] }
-        // The most a pair's weight can be: its similarity, capped by both cores (mutual reachability).
-        let columnCap = cores.map { c in (0..<tile.colCount).map { c[Int(tile.item[tile.colStart + $0])] } }
+        let columnCap = columnCaps(tile)
         var kept = [Int32](repeating: 0, count: tile.colCount)
         for a in 0..<tile.rowCount {
             let i = Int(tile.item[tile.rowStart + a])
@@ -198,8 +200,7 @@ package final class SpanningForest: PairConsumer, @unchecked Sendable {
                 columnReach: columnReach, rowCap: cores?[i] ?? .infinity, columnCap: columnCap, path: path, into: &kept)
             for b in kept[..<count].lazy.map(Int.init) {
                 let j = Int(tile.item[tile.colStart + b])
-                buffer.edges.append(
-                    Edge(i: Int32(Swift.min(i, j)), j: Int32(Swift.max(i, j)), w: weight(tile.values[a * tile.stride + b], i, j)))
+                buffer.edges.append(.between(i, j, w: weight(tile.values[a * tile.stride + b], i, j)))
             }
             if buffer.edges.count >= capacity {
                 snap = fold(buffer)
@@ -233,11 +234,16 @@ package final class SpanningForest: PairConsumer, @unchecked Sendable {
         }
     }
 
+    /// Each column item's core similarity, the cap on its pairs' weights (mutual reachability); nil without cores.
+    private func columnCaps(_ tile: SimilarityTile) -> [Float]? {
+        cores.map { c in (0..<tile.colCount).map { c[Int(tile.item[tile.colStart + $0])] } }
+    }
+
     /// The tile's heaviest pair (an off-diagonal tile: every cell is a pair).
     package func heaviest(_ tile: SimilarityTile) -> Edge {
         var best = -Float.infinity
         var at = (0, 0)
-        let columnCap = cores.map { c in (0..<tile.colCount).map { c[Int(tile.item[tile.colStart + $0])] } }
+        let columnCap = columnCaps(tile)
         for a in 0..<tile.rowCount {
             let rowCap = cores?[Int(tile.item[tile.rowStart + a])] ?? .infinity
             let b = tl_heaviest_row(path.code, tile.values + a * tile.stride, tile.colCount, rowCap, columnCap, &best)
@@ -245,7 +251,7 @@ package final class SpanningForest: PairConsumer, @unchecked Sendable {
         }
         let i = Int(tile.item[tile.rowStart + at.0])
         let j = Int(tile.item[tile.colStart + at.1])
-        return Edge(i: Int32(Swift.min(i, j)), j: Int32(Swift.max(i, j)), w: best)
+        return .between(i, j, w: best)
     }
 
     /// The maximum spanning tree of a diagonal tile's items (dense Prim, O(t²)): only its edges
@@ -263,10 +269,7 @@ package final class SpanningForest: PairConsumer, @unchecked Sendable {
         guard tl_prim(path.code, tile.values, tile.stride, Int32(t), caps, &columns, &parent, &child, &weight) == 1 else {
             fatalError("out of memory for the spanning tree of a \(t)-item tile")
         }
-        return (0..<t - 1).map { e in
-            let (i, j) = (item(parent[e]), item(child[e]))
-            return Edge(i: Int32(Swift.min(i, j)), j: Int32(Swift.max(i, j)), w: weight[e])
-        }
+        return (0..<t - 1).map { .between(item(parent[$0]), item(child[$0]), w: weight[$0]) }
     }
 
     /// The maximum spanning forest of `edges`: heaviest first, ties by (i, j), so the result is

@@ -3,8 +3,9 @@
 
 /// The loops of the pairwise statistics: counting values into equal bins by numpy's rule (`CoarseHistogram.BinCounter`),
 /// a journal's centred similarities (`JournalGram.centredPairs`), average linkage's scan of a row (`firstMaximum`), and
-/// the pass's two readers of every tile row: the fine histogram (`WorkerTotals.add`) and the spanning forest's test
-/// (`SpanningForest.consume`).
+/// the pass's readers of tile rows: the fine histogram (`WorkerTotals.add`), the spanning forest's test
+/// (`SpanningForest.consume`), a row's heaviest pair (`SpanningForest.heaviest`) and Prim on a diagonal tile
+/// (`SpanningForest.prim`).
 
 /// Counting. Bin i holds edges[i] ≤ v < edges[i+1], the last bin also its upper edge; values outside fall into the end bins and a
 /// NaN into bin 0. A value's bin is first ⌊(v − edges[0])·scale⌋ with scale = bins/(edges[bins] − edges[0]), then moved
