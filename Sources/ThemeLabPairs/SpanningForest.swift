@@ -182,16 +182,16 @@ package final class SpanningForest: PairConsumer, @unchecked Sendable {
             return
         }
         var snap = lock.withLock { snapshot }
+        let columnCap = columnCaps(tile)
         // Two blocks the forest does not join yet: bridge them with the tile's heaviest pair
         // first, so the snapshot can reject the rest instead of keeping every pair.
         let first = Int(tile.item[tile.rowStart])
         let other = Int(tile.item[tile.colStart])
         if !snap.rejects(first, other, -.infinity) {
-            buffer.edges.append(heaviest(tile))
+            buffer.edges.append(heaviest(tile, columnCap: columnCap))
             snap = fold(buffer)
         }
         var columnReach = (0..<tile.colCount).map { snap.reach[Int(tile.item[tile.colStart + $0])] }
-        let columnCap = columnCaps(tile)
         var kept = [Int32](repeating: 0, count: tile.colCount)
         for a in 0..<tile.rowCount {
             let i = Int(tile.item[tile.rowStart + a])
@@ -239,11 +239,10 @@ package final class SpanningForest: PairConsumer, @unchecked Sendable {
         cores.map { c in (0..<tile.colCount).map { c[Int(tile.item[tile.colStart + $0])] } }
     }
 
-    /// The tile's heaviest pair (an off-diagonal tile: every cell is a pair).
-    package func heaviest(_ tile: SimilarityTile) -> Edge {
+    /// The tile's heaviest pair (an off-diagonal tile: every cell is a pair), its column items' caps `columnCaps(tile)`.
+    func heaviest(_ tile: SimilarityTile, columnCap: [Float]?) -> Edge {
         var best = -Float.infinity
         var at = (0, 0)
-        let columnCap = columnCaps(tile)
         for a in 0..<tile.rowCount {
             let rowCap = cores?[Int(tile.item[tile.rowStart + a])] ?? .infinity
             let b = tl_heaviest_row(path.code, tile.values + a * tile.stride, tile.colCount, rowCap, columnCap, &best)
