@@ -84,6 +84,8 @@ package struct PassProducts {
     package let neighbourLists: NearestNeighbours?
     package let reachabilityTrees: [Int: [SpanningForest.Edge]]
     package let neighbourGraphs: [Int: WeightedGraph]
+    /// Partitions of the neighbour graphs that readers computed (Leiden's, in ThemeLabMethods), kept for the others.
+    package let graphPartitions = PartitionMemo<GraphPartitionKey>()
 
     package func spanningForest() throws -> SpanningForest {
         guard let forest else { throw PlanMismatch("the spanning forest was read but not planned") }
@@ -111,6 +113,17 @@ package struct PassProducts {
     package func neighbourGraph(k: Int) throws -> WeightedGraph {
         guard let graph = neighbourGraphs[k] else { throw PlanMismatch("the \(k)-nearest-neighbour graph was read but not planned") }
         return graph
+    }
+}
+
+/// A partition of the k-nearest-neighbour graph by a seeded method at a resolution.
+package struct GraphPartitionKey: Hashable, Sendable {
+    package var k: Int
+    package var resolution: Double
+    package var seed: UInt64
+
+    package init(k: Int, resolution: Double, seed: UInt64) {
+        (self.k, self.resolution, self.seed) = (k, resolution, seed)
     }
 }
 

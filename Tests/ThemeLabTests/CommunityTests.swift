@@ -149,6 +149,27 @@ import Testing
         #expect(Leiden(resolution: 1, seed: 7).communities(g) == Leiden(resolution: 1, seed: 7).communities(g))
     }
 
+    /// Every Leiden reader of one space shares its partitions: `leiden-sqrt(0.75,1.5)`'s cut and ceiling and
+    /// `leiden-silhouette` ask for the same graph, seed and 13 resolutions, computed once; each is Leiden's own.
+    @Test func leidenReadersOfASpaceShareTheirPartitions() throws {
+        let g = try #require(try decodeFixture(LeidenFile.self, "leiden.json").graphs.first { $0.vectors != nil })
+        let x = Self.matrix(try #require(g.vectors))
+        let readers: [any Grouping] = [try grouping(named: "leiden-sqrt(0.75,1.5)"), try grouping(named: "leiden-silhouette")]
+        let needs = readers.map { $0.needs(items: x.rows) }.reduce(PassNeeds()) { $0.union($1) }.on(items: x.rows)
+        let pass = PassPlan(needs: needs, exactHistogramPairLimit: 0).run(x, labels: nil, engine: PairEngine())
+        let k = try #require(needs.neighbourGraphs.first)
+        let request = Self.request(seed: 3, items: x.rows)
+        let cut = try readers[0].groups(request, in: pass).labels
+        #expect(pass.graphPartitions.count == 1)
+        _ = try readers[0].ceiling(in: pass, topics: g.leiden[0].membership, ruled: [], request: request)
+        _ = try readers[1].groups(request, in: pass)
+        #expect(pass.graphPartitions.count == LeidenGrouping.resolutionGrid(1.5).count)
+        #expect(cut == Leiden(resolution: 1.5, seed: 3).communities(try pass.neighbourGraph(k: k)))
+        #expect(try pass.leiden(k: k, resolution: 8, seed: 3) == Leiden(resolution: 8, seed: 3).communities(try pass.neighbourGraph(k: k)))
+        _ = try pass.leiden(k: k, resolution: 8, seed: 4)
+        #expect(pass.graphPartitions.count == LeidenGrouping.resolutionGrid(1.5).count + 1)
+    }
+
     @Test(arguments: [
         ("hdbscan(1)", "hdbscan(1): the minimum cluster size m must be a whole number from 2 to 1000000"),
         ("hdbscan", "hdbscan: give the minimum cluster size m, hdbscan(m)"),

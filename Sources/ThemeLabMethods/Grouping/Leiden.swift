@@ -221,6 +221,17 @@ package struct Leiden {
     }
 }
 
+extension PassProducts {
+    /// Leiden's communities (`Leiden`) of the k-nearest-neighbour graph at this resolution and seed: computed once per
+    /// space, whichever grouping or ceiling asks first.
+    package func leiden(k: Int, resolution: Double, seed: UInt64) throws -> [Int32] {
+        let graph = try neighbourGraph(k: k)
+        return graphPartitions.partition(GraphPartitionKey(k: k, resolution: resolution, seed: seed)) {
+            Leiden(resolution: resolution, seed: seed).communities(graph)
+        }
+    }
+}
+
 /// `leiden(k)`, `leiden(k,γ)`: Leiden communities of the symmetrised k-nearest-neighbour graph
 /// weighted by similarity, maximising modularity at resolution γ (default 1), seeded by the
 /// analysis's seed.
@@ -243,15 +254,14 @@ package struct LeidenGrouping: Grouping {
 
     package func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {
         if let note = tooFewItems(name, neighbours: neighbours, items: pass.vectors.rows) { return GroupingCut(labels: nil, note: note) }
-        return GroupingCut(labels: Leiden(resolution: resolution, seed: request.seed).communities(try pass.neighbourGraph(k: neighbours)))
+        return GroupingCut(labels: try pass.leiden(k: neighbours, resolution: resolution, seed: request.seed))
     }
 
     /// Its own ceiling: the best γ at this k.
     package func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
         guard tooFewItems(name, neighbours: neighbours, items: pass.vectors.rows) == nil else { return nil }
-        let graph = try pass.neighbourGraph(k: neighbours)
-        return bestParameter(key, "γ", values: Self.resolutionGrid(resolution), topics: topics) {
-            Leiden(resolution: $0, seed: request.seed).communities(graph)
+        return try bestParameter(key, "γ", values: Self.resolutionGrid(resolution), topics: topics) {
+            try pass.leiden(k: neighbours, resolution: $0, seed: request.seed)
         }
     }
 }

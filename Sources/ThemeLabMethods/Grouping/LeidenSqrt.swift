@@ -27,15 +27,14 @@ package struct LeidenSqrtGrouping: Grouping {
         guard let k = neighbourhood.neighbours(items: pass.vectors.rows) else {
             return GroupingCut(labels: nil, note: neighbourhood.tooFewItems(name, items: pass.vectors.rows))
         }
-        return GroupingCut(labels: Leiden(resolution: resolution, seed: request.seed).communities(try pass.neighbourGraph(k: k)))
+        return GroupingCut(labels: try pass.leiden(k: k, resolution: resolution, seed: request.seed))
     }
 
     /// Its own ceiling: the best γ at this corpus's k.
     package func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
         guard let k = neighbourhood.neighbours(items: pass.vectors.rows) else { return nil }
-        let graph = try pass.neighbourGraph(k: k)
-        return bestParameter(key, "γ", values: LeidenGrouping.resolutionGrid(resolution), topics: topics) {
-            Leiden(resolution: $0, seed: request.seed).communities(graph)
+        return try bestParameter(key, "γ", values: LeidenGrouping.resolutionGrid(resolution), topics: topics) {
+            try pass.leiden(k: k, resolution: $0, seed: request.seed)
         }
     }
 }

@@ -20,9 +20,8 @@ package struct LeidenSelection: Grouping {
         guard let k = Self.graph.neighbourhood.neighbours(items: x.rows) else {
             return GroupingCut(labels: nil, note: Self.graph.neighbourhood.tooFewItems(name, items: x.rows))
         }
-        let graph = try pass.neighbourGraph(k: k)
-        let candidates = LeidenGrouping.resolutionGrid(Self.graph.resolution).map {
-            Leiden(resolution: $0, seed: request.seed).communities(graph)
+        let candidates = try LeidenGrouping.resolutionGrid(Self.graph.resolution).map {
+            try pass.leiden(k: k, resolution: $0, seed: request.seed)
         }
         guard let best = firstBest(candidates, higherIsBetter: criterion.higherIsBetter, score: { criterion.score(x, groups: $0) }) else {
             return GroupingCut(labels: nil, note: "\(name): no resolution gives a partition with a defined score")

@@ -1,0 +1,22 @@
+import Synchronization
+
+/// Partitions that a space's readers compute from its pass's products, kept for the space's other readers: several
+/// groupings ask for the same one (Leiden at one graph, resolution and seed serves `leiden(k,γ)`, every Leiden ceiling
+/// at that k and `leiden-CRITERION`), and each is computed once. The partition is a deterministic function of its key,
+/// so what a reader gets does not depend on who asked first.
+package final class PartitionMemo<Key: Hashable & Sendable>: Sendable {
+    private let kept = Mutex<[Key: [Int32]]>([:])
+
+    package init() {}
+
+    /// The partition kept under `key`, or `make()`'s, kept.
+    package func partition(_ key: Key, orMake make: () throws -> [Int32]) rethrows -> [Int32] {
+        if let known = kept.withLock({ $0[key] }) { return known }
+        let made = try make()
+        kept.withLock { $0[key] = made }
+        return made
+    }
+
+    /// Partitions kept.
+    package var count: Int { kept.withLock { $0.count } }
+}
