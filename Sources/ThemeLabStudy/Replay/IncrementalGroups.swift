@@ -29,31 +29,46 @@ package struct IncrementalGroups {
         sizes = regroup.sizes
         threshold = regroup.threshold
         self.mean = mean
-        sums = [Double](repeating: 0, count: regroup.sizes.count * mean.count)
-        norms = [Double](repeating: 0, count: regroup.sizes.count)
-        for (a, g) in labels.enumerated() {
-            let c = centred(vectors, row: a)
-            for k in 0..<dimensions { sums[Int(g) * dimensions + k] += c[k] }
+        let d = dimensions
+        precondition(vectors.count >= labels.count * d, "a vector for every grouped save")
+        var sums = [Double](repeating: 0, count: regroup.sizes.count * d)
+        var c = [Double](repeating: 0, count: d)
+        vectors.withUnsafeBufferPointer { v in
+            sums.withUnsafeMutableBufferPointer { sums in
+                c.withUnsafeMutableBufferPointer { c in
+                    for (a, g) in regroup.labels.enumerated() {
+                        precondition(g >= 0 && Int(g) < regroup.sizes.count, "save \(a)'s group \(g) is not among the regroup's")
+                        Self.centre(v.baseAddress! + a * d, by: mean, into: c)
+                        let sum = sums.baseAddress! + Int(g) * d
+                        for k in 0..<d { sum[k] += c[k] }
+                    }
+                }
+            }
         }
+        self.sums = sums
+        norms = [Double](repeating: 0, count: regroup.sizes.count)
         for g in norms.indices { norms[g] = norm(of: g) }
     }
 
     /// (u − μ)/‖u − μ‖ for row `a` of `vectors`.
     package func centred(_ vectors: [Double], row a: Int) -> [Double] {
-        let d = dimensions
-        return [Double](unsafeUninitializedCapacity: d) { c, count in
-            vectors.withUnsafeBufferPointer { v in
-                mean.withUnsafeBufferPointer { mu in
-                    var squares = 0.0
-                    for k in 0..<d {
-                        c[k] = v[a * d + k] - mu[k]
-                        squares += c[k] * c[k]
-                    }
-                    let length = squares.squareRoot()
-                    if length > 0 { for k in 0..<d { c[k] /= length } }
-                }
+        precondition(vectors.count >= (a + 1) * dimensions, "no save \(a)")
+        return [Double](unsafeUninitializedCapacity: dimensions) { c, count in
+            vectors.withUnsafeBufferPointer { Self.centre($0.baseAddress! + a * dimensions, by: mean, into: c) }
+            count = dimensions
+        }
+    }
+
+    /// c = (u − μ)/‖u − μ‖ (c = u − μ when that is zero), the squares summed in order.
+    private static func centre(_ u: UnsafePointer<Double>, by mean: [Double], into c: UnsafeMutableBufferPointer<Double>) {
+        mean.withUnsafeBufferPointer { mu in
+            var squares = 0.0
+            for k in mu.indices {
+                c[k] = u[k] - mu[k]
+                squares += c[k] * c[k]
             }
-            count = d
+            let length = squares.squareRoot()
+            if length > 0 { for k in mu.indices { c[k] /= length } }
         }
     }
 

@@ -81,6 +81,7 @@ package struct JournalReplay {
         var current = fresh.regroups(gram)
         var tracks = startingTracks(current, meanSquare: gram.meanSquare)
         record(initial, &tracks, current: current, topics: journalTopics)
+        var built = [StartingGroups](repeating: StartingGroups(), count: rules.count)
         for a in initial..<n {
             let before = current
             let meanSquareBefore = gram.meanSquare
@@ -92,8 +93,9 @@ package struct JournalReplay {
                     if policy.regroupsAtLaunch && launchStarts && tracks[r][p].itemsAtRegroup < a {
                         tracks[r][p].adopt(before[r], items: a, meanSquare: meanSquareBefore)
                     }
-                    advance(&tracks[r][p], policy, save: a, fresh: current[r], gram: gram)
+                    advance(&tracks[r][p], policy, save: a, fresh: current[r], gram: gram, built: &built[r])
                 }
+                built[r].keepOnly(items: Set(tracks[r].map(\.itemsAtRegroup)))
             }
             record(a + 1, &tracks, current: current, topics: journalTopics)
         }
@@ -134,7 +136,9 @@ package struct JournalReplay {
 
     /// Save `a` on one policy's track: it adopts `regroup`, the fresh regroup of all a + 1 items, if the policy asks for
     /// a regroup (or its last regroup gave no threshold); otherwise the save is assigned incrementally.
-    private func advance(_ track: inout Track, _ policy: RegroupPolicy, save a: Int, fresh regroup: Regroup, gram: JournalGram) {
+    private func advance(
+        _ track: inout Track, _ policy: RegroupPolicy, save a: Int, fresh regroup: Regroup, gram: JournalGram, built: inout StartingGroups
+    ) {
         let (itemsThen, squareThen) = (track.itemsAtRegroup, track.meanSquareAtRegroup)
         let context = SaveContext(
             items: a + 1, itemsAtLastRegroup: itemsThen,
@@ -143,14 +147,37 @@ package struct JournalReplay {
             track.adopt(regroup, items: a + 1, meanSquare: gram.meanSquare)
             return
         }
+        if track.incremental == nil {
+            let start = built.groups(items: itemsThen) {
+                IncrementalGroups(regroup: track.regroup, mean: gram.mean(of: itemsThen), vectors: gram.vectors)
+            }
+            (track.incremental, track.seconds) = (start.groups, track.seconds + start.seconds)
+        }
         let started = Date()
-        // Taken out of the track while it changes, so its sums are never copied.
-        var groups =
-            track.incremental
-            ?? IncrementalGroups(regroup: track.regroup, mean: gram.mean(of: itemsThen), vectors: gram.vectors)
+        // Taken out of the track while it changes, so its sums are never copied but from a shared start.
+        var groups = track.incremental!
         track.incremental = nil
         track.work += Double(groups.assign(gram.vectors, row: a))
         track.incremental = groups
         track.seconds += Date().timeIntervalSince(started)
     }
+}
+
+/// One rule's incremental groups as the fresh regroup of N saves leaves them, by N: every policy that adopted that regroup
+/// starts its incremental assignment from the same groups (the same labels, centred by the same mean), so they are built
+/// once and each policy takes a copy. Each policy is still charged the seconds the build took, as it would be alone.
+private struct StartingGroups {
+    private var kept: [Int: (groups: IncrementalGroups, seconds: Double)] = [:]
+
+    /// The groups after the regroup of `items` saves, built by `make` if no policy has asked for them yet.
+    mutating func groups(items: Int, _ make: () -> IncrementalGroups) -> (groups: IncrementalGroups, seconds: Double) {
+        if let known = kept[items] { return known }
+        let started = Date()
+        let made = (groups: make(), seconds: Date().timeIntervalSince(started))
+        kept[items] = made
+        return made
+    }
+
+    /// Drops the groups of regroups no policy stands on any more.
+    mutating func keepOnly(items: Set<Int>) { kept = kept.filter { items.contains($0.key) } }
 }
