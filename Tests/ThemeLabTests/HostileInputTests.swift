@@ -44,6 +44,13 @@ import ThemeLabMethods
         #expect(
             errorMessage { _ = try NPY.decode(npy, name: "x.npy") }?.contains(
                 "x.npy: data is 4 bytes, shape (4611686018427387904, 4) of <f4 needs more than Int.max") == true)
+        // No rows of an impossible width (a fuzzer's find: the row size overflowed when the rows were read).
+        var empty = NPY.encode(Matrix(rows: 0, cols: 1, storage: []))
+        let wide = "{'descr': '<f4', 'fortran_order': False, 'shape': (0, 4611686018427387904), }"
+        empty.replaceSubrange(10..<(10 + wide.utf8.count), with: Array(wide.utf8))
+        #expect(
+            errorMessage { _ = try NPY.decode(empty, name: "w.npy") }?.contains(
+                "w.npy: shape (0, 4611686018427387904) of <f4: a row needs more than Int.max bytes") == true)
     }
 
     @Test func aNonFiniteWeightIsRefusedNamingTheTensor() throws {

@@ -61,6 +61,10 @@ package struct NPYFile: Sendable {
         }
         (rows, cols) = (fields.shape[0], fields.shape[1])
         bodyStart = headerStart + headerLength
+        // Even with no rows: a row's bytes are counted wherever rows are read.
+        guard checkedProduct([cols, width]) != nil else {
+            throw fail("shape (\(rows), \(cols)) of \(fields.descr): a row needs more than Int.max bytes")
+        }
         guard let expected = checkedProduct([rows, cols, width]), size - bodyStart == expected else {
             let needs = checkedProduct([rows, cols, width]).map(String.init) ?? "more than Int.max"
             throw fail("data is \(size - bodyStart) bytes, shape (\(rows), \(cols)) of \(fields.descr) needs \(needs)")
