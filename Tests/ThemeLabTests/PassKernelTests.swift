@@ -92,11 +92,8 @@ import Testing
     /// A snapshot of a path through `items` items in a seeded order, each edge lighter than the one before, on a 1/2048
     /// grid (which holds the rows' 1/64 grid): items far along the path join the first one only at the lightest levels.
     static func snapshot(items: Int, levels: Int, seed: UInt64) -> SpanningForest.Snapshot {
-        let order = SeededRandom.permutation(count: items, seed: seed).map(Int32.init)
-        let edges = (0..<items - 1).map { k in
-            SpanningForest.Edge(
-                i: min(order[k], order[k + 1]), j: max(order[k], order[k + 1]), w: Float(2048 - 23 * k) / 2048)
-        }
+        let order = SeededRandom.permutation(count: items, seed: seed)
+        let edges = (0..<items - 1).map { k in SpanningForest.Edge.between(order[k], order[k + 1], w: Float(2048 - 23 * k) / 2048) }
         return SpanningForest.Snapshot(items: items, forest: SpanningForest.kruskal(items: items, edges), levelCount: levels)
     }
 
@@ -184,8 +181,8 @@ import Testing
             var (from, to, w) = (
                 [Int32](repeating: 0, count: t - 1), [Int32](repeating: 0, count: t - 1), [Float](repeating: 0, count: t - 1)
             )
-            var square = [Float](repeating: .nan, count: t * (t - 1) / 2)
-            #expect(tl_prim(path.code, upper, stride, Int32(t), caps, &square, &from, &to, &w) == 1)
+            var columns = [Float](repeating: .nan, count: t * (t - 1) / 2)
+            #expect(tl_prim(path.code, upper, stride, Int32(t), caps, &columns, &from, &to, &w) == 1)
             let got = (0..<t - 1).map { (Int(from[$0]), Int(to[$0]), w[$0]) }
             #expect(got.elementsEqual(expected) { $0.0 == $1.0 && $0.1 == $1.1 && $0.2.bitPattern == $1.2.bitPattern })
         }

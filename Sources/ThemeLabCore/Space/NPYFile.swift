@@ -12,6 +12,8 @@ package struct NPYFile: Sendable {
     package let bodyStart: Int
     /// 4 for '<f4', 8 for '<f8'.
     package let width: Int
+    /// cols · width, checked against overflow when the header is read.
+    package let rowBytes: Int
 
     package enum Source {
         case file(ReadOnlyFile)
@@ -61,12 +63,13 @@ package struct NPYFile: Sendable {
         }
         (rows, cols) = (fields.shape[0], fields.shape[1])
         bodyStart = headerStart + headerLength
-        // Even with no rows: a row's bytes are counted wherever rows are read.
-        guard checkedProduct([cols, width]) != nil else {
+        // Even with no rows: rows are read by their bytes.
+        guard let rowBytes = checkedProduct([cols, width]) else {
             throw fail("shape (\(rows), \(cols)) of \(fields.descr): a row needs more than Int.max bytes")
         }
-        guard let expected = checkedProduct([rows, cols, width]), size - bodyStart == expected else {
-            let needs = checkedProduct([rows, cols, width]).map(String.init) ?? "more than Int.max"
+        self.rowBytes = rowBytes
+        guard let expected = checkedProduct([rows, rowBytes]), size - bodyStart == expected else {
+            let needs = checkedProduct([rows, rowBytes]).map(String.init) ?? "more than Int.max"
             throw fail("data is \(size - bodyStart) bytes, shape (\(rows), \(cols)) of \(fields.descr) needs \(needs)")
         }
         (self.source, self.name) = (source, name)
@@ -85,7 +88,6 @@ package struct NPYFile: Sendable {
         guard cols > 0 else { return Matrix(rows: items.count, cols: 0, storage: []) }
         let items = Array(items)
         var values = [Float](repeating: 0, count: items.count * cols)
-        let rowBytes = cols * width
         // Runs of consecutive rows, each read at once (at most 1 MiB, or one row).
         let longest = Swift.max(1, (1 << 20) / rowBytes)
         var buffer = [UInt8](repeating: 0, count: Swift.min(items.count, longest) * rowBytes)

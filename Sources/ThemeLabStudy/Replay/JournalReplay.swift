@@ -147,16 +147,18 @@ package struct JournalReplay {
             track.adopt(regroup, items: a + 1, meanSquare: gram.meanSquare)
             return
         }
-        if track.incremental == nil {
+        // Taken out of the track while it changes, so its sums are never copied (but once from a shared start).
+        var groups: IncrementalGroups
+        if let own = track.incremental {
+            groups = own
+        } else {
             let start = built.groups(items: itemsThen) {
                 IncrementalGroups(regroup: track.regroup, mean: gram.mean(of: itemsThen), vectors: gram.vectors)
             }
-            (track.incremental, track.seconds) = (start.groups, track.seconds + start.seconds)
+            (groups, track.seconds) = (start.groups, track.seconds + start.seconds)
         }
-        let started = Date()
-        // Taken out of the track while it changes, so its sums are never copied but from a shared start.
-        var groups = track.incremental!
         track.incremental = nil
+        let started = Date()
         track.work += Double(groups.assign(gram.vectors, row: a))
         track.incremental = groups
         track.seconds += Date().timeIntervalSince(started)
