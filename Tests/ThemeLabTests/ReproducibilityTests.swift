@@ -138,14 +138,15 @@ import ThemeLabStudy
 
     /// A file's text without the fields that legitimately change between runs: the time stamp, the command line,
     /// who chose the kernel (`themelab` re-executing itself, or `make test` starting the runner on the same kernel), and
-    /// the CPU's name (the bytes hold per kernel: an AMD Zen 4 forced to SkylakeX rewrites an Intel machine's results).
+    /// the CPU's name and features (the bytes hold per kernel: an AMD Zen 4 forced to SkylakeX rewrites an Intel machine's
+    /// results, and an AVX2-only Zen 3 on the canonical kernel an AVX-512 machine's).
     static func comparable(_ path: String) throws -> String {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         guard path.hasSuffix(".json") else { return text }
         return text.replacingOccurrences(of: #""createdAt" : "[^"]*""#, with: "", options: .regularExpression)
             .replacingOccurrences(of: #""command" : \[[^\]]*\]"#, with: "", options: .regularExpression)
             .replacingOccurrences(of: #""kernelChosenBy" : "[^"]*""#, with: "", options: .regularExpression)
-            .replacingOccurrences(of: #""cpu" : "[^"]*""#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: #""cpu(Features)?" : "[^"]*""#, with: "", options: .regularExpression)
     }
 
     /// The gate refuses the CI-gate experiment run under a native kernel (AVX-512, or AVX without FMA) unless asked,
