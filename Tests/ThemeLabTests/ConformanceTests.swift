@@ -74,8 +74,10 @@ import ThemeLabStudy
             distribution: pass.distribution, dimensions: x.cols, exactCoarse: pass.exactCoarse,
             neighbours: pass.gathered.neighbours > 0 ? try pass.nearestNeighbours() : nil,
             silhouettes: tree.map { CriterionCurve.silhouettes(vectors: x, dendrogram: $0) })
-        let value = rule.threshold(in: context)
-        return (value, value == nil ? rule.whyNoThreshold(in: context) : nil)
+        let answer = rule.answer(in: context)
+        #expect(rule.threshold(in: context) == answer.value, "\(rule.name): answer(in:) and threshold(in:) disagree")
+        if answer.value == nil { #expect(rule.whyNoThreshold(in: context) == answer.reason, "\(rule.name): two reasons") }
+        return (answer.value, answer.reason)
     }
 
     /// Rows in a seeded random order, their topics with them, and the permutation (row r is item `order[r]`).

@@ -20,13 +20,17 @@ package struct MixtureCrossingThreshold: ThresholdRule {
         }
     }
 
-    package func threshold(in context: ThresholdContext) -> Double? {
-        guard let fit = fit(context) else { return nil }
-        return Self.crossing(fit)
-    }
+    package func threshold(in context: ThresholdContext) -> Double? { answer(in: context).value }
 
-    package func whyNoThreshold(in context: ThresholdContext) -> String {
-        fit(context) == nil ? "EM left a component empty" : "the two fitted Gaussians do not cross between their means"
+    package func whyNoThreshold(in context: ThresholdContext) -> String { answer(in: context).reason ?? "" }
+
+    /// One EM fit for both the threshold and the reason (fitting again for the reason cost as much as the value).
+    package func answer(in context: ThresholdContext) -> RuleAnswer { Self.answer(fit(context)) }
+
+    /// The crossing of a fit, or why there is none (also `NeighbourMixtureThreshold`'s).
+    package static func answer(_ fit: Fit?) -> RuleAnswer {
+        guard let fit else { return .none(reason: "EM left a component empty") }
+        return crossing(fit).map(RuleAnswer.threshold) ?? .none(reason: "the two fitted Gaussians do not cross between their means")
     }
 
     package func fit(_ context: ThresholdContext) -> Fit? {

@@ -26,14 +26,14 @@ package struct NeighbourMixtureThreshold: ThresholdRule {
             split: otsu(h), sigmaFloor: (h.edges[1] - h.edges[0]) / 2)
     }
 
-    package func threshold(in context: ThresholdContext) -> Double? {
-        fit(context).flatMap(MixtureCrossingThreshold.crossing)
-    }
+    package func threshold(in context: ThresholdContext) -> Double? { answer(in: context).value }
 
-    package func whyNoThreshold(in context: ThresholdContext) -> String {
+    package func whyNoThreshold(in context: ThresholdContext) -> String { answer(in: context).reason ?? "" }
+
+    /// One EM fit for both the threshold and the reason.
+    package func answer(in context: ThresholdContext) -> RuleAnswer {
         context.neighbours == nil
-            ? "no nearest-neighbour similarities were collected"
-            : fit(context) == nil ? "EM left a component empty" : "the two fitted Gaussians do not cross between their means"
+            ? .none(reason: "no nearest-neighbour similarities were collected") : MixtureCrossingThreshold.answer(fit(context))
     }
 }
 

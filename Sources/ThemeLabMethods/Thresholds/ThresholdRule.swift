@@ -14,6 +14,9 @@ package protocol ThresholdRule: Sendable {
     func threshold(in context: ThresholdContext) -> Double?
     /// Why `threshold` is nil, for reports.
     func whyNoThreshold(in context: ThresholdContext) -> String
+    /// The threshold or why there is none, from one evaluation: what the analysis asks. A rule whose reason costs what
+    /// its value does (the mixtures' EM) answers both at once; the default asks `threshold`, then `whyNoThreshold`.
+    func answer(in context: ThresholdContext) -> RuleAnswer
     /// How many nearest-neighbour similarities per item the rule reads (0: none).
     var neighbours: Int { get }
     /// True when the rule reads the silhouettes of average-linkage cuts (`ThresholdContext.silhouettes`).
@@ -35,10 +38,29 @@ extension ThresholdRule {
     package var isDataDerived: Bool { false }
     package var readsOnlyThePairHistogram: Bool { false }
     package func whyNoThreshold(in context: ThresholdContext) -> String { "\(name) gives no threshold for this distribution" }
+    package func answer(in context: ThresholdContext) -> RuleAnswer {
+        threshold(in: context).map(RuleAnswer.threshold) ?? .none(reason: whyNoThreshold(in: context))
+    }
 
     /// What the pass must gather for it on a corpus of `items` (no neighbours when k ≥ N: the rule then gives no threshold).
     package func passNeeds(items: Int) -> PassNeeds {
         PassNeeds(averageLinkage: needsDendrogram, neighbours: neighbours).on(items: items)
+    }
+}
+
+/// A rule's answer for one distribution: a threshold, or the reason it has none.
+package enum RuleAnswer: Equatable, Sendable {
+    case threshold(Double)
+    case none(reason: String)
+
+    package var value: Double? {
+        if case .threshold(let t) = self { return t }
+        return nil
+    }
+
+    package var reason: String? {
+        if case .none(let reason) = self { return reason }
+        return nil
     }
 }
 

@@ -227,12 +227,13 @@ package struct Analysis {
                     rule: rule.key, value: nil, labelInformed: rule.isLabelInformed,
                     note: "k = \(rule.neighbours) neighbours needs more than \(rule.neighbours) items; this corpus has \(x.rows)")
             }
-            let value = rule.threshold(in: context).map { rule.isDataDerived ? ThresholdPlacement.midGap($0, observed: observed) : $0 }
+            let answer = rule.answer(in: context)
+            let value = answer.value.map { rule.isDataDerived ? ThresholdPlacement.midGap($0, observed: observed) : $0 }
             return ThresholdOutcome(
                 rule: rule.key, value: value, labelInformed: rule.isLabelInformed,
                 pairsAbove: value.map { distribution.count(.all, atLeast: $0) },
                 relatedAbove: value.flatMap { distribution.isLabeled ? distribution.count(.related, atLeast: $0) : nil },
-                note: value == nil ? rule.whyNoThreshold(in: context) : nil)
+                note: answer.reason)
         }
     }
 
