@@ -11,7 +11,7 @@ import ThemeLabStudy
 let reproduceCommand = Command(
     summary: "run every Experiments/*.json and write results/ with REPORT.md",
     help: """
-        usage: themelab reproduce [--out DIR] [--data-dir DIR] [--only NAME,…] [--replicates R] [--cold] [--verbose]
+        usage: themelab reproduce [--out DIR] [--data-dir DIR] [--only NAME,…] [--replicates R] [--recompute] [--cold] [--verbose]
 
         Runs every experiment file in Experiments/ (sorted by name), writes DIR/NAME/ for each,
         and DIR/REPORT.md: a summary of the claims (C1–C9), the recommended rule, the key figures,
@@ -24,11 +24,18 @@ let reproduceCommand = Command(
         DIR/NAME/NAME-timings.csv) change between runs. The experiments that layout.json names
         are re-run with every vector moved by one unit in the last place, and the verdicts that
         flip are listed in DIR/fragility.{md,csv} and marked in REPORT.md.
+
+        The checkout's .themelab/cache ($THEMELAB_CACHE) keeps embedded texts and each experiment's
+        results: an experiment whose code (the themelab binary and the libraries it runs), inputs
+        (every file it reads, by SHA-256), settings and environment (THEMELAB_*, OPENBLAS_*) are
+        those of the run that stored it is copied from that run, with that run's createdAt and
+        command line, and says so (docs/determinism.md, "Kept experiments").
           --out DIR        output folder (default results; --results DIR, its old spelling, is deprecated)
           --data-dir DIR   folder holding real corpora (default $THEMELAB_DATA)
           --only N,…       run only these experiments
           --replicates R   replicates per corpus in the experiments that ask for them (default: each
                            file's own, 10); every figure's 95% interval is over these
+          --recompute      run every experiment, also one whose results the cache keeps from an earlier run
           --cold           embed every text afresh into a private cache deleted at the end, instead of
                            the checkout's .themelab/cache ($THEMELAB_CACHE), which keeps vectors between
                            runs keyed by weights, configuration, the encoder's arithmetic and layer; the bytes are the same
@@ -37,7 +44,7 @@ let reproduceCommand = Command(
         stage times of the last run in DIR/timings.csv when there is one).
         """,
     options: ["out", "data-dir", "only", "replicates"],
-    switches: ["cold", "verbose"],
+    switches: ["cold", "verbose", "recompute"],
     renamed: ["results": "out"]
 ) { args, io in
     let start = Date()
@@ -68,7 +75,7 @@ let reproduceCommand = Command(
             environment: RunEnvironment(
                 dataDirectory: args["data-dir"], cacheFolder: cache, command: io.commandLine, startedAt: start,
                 log: { if verbose { io.note($0) } }, progress: progress.update),
-            expectedSeconds: expected, announce: { io.note("reproduce: " + $0) })
+            reuse: !args.flag("recompute"), expectedSeconds: expected, announce: { io.note("reproduce: " + $0) })
     }
     progress.finish()
     guard let summary else { return }

@@ -9,14 +9,14 @@ import ThemeLabStudy
 /// The verdicts of a run set against the same experiments re-run with every vector moved by one unit in the last place
 /// (`LastBitPerturbation`): which paired rule comparisons and which C8/C9 verdicts flip. The canonical arithmetic pins
 /// the bytes; this says which of them rest on rounding. Written to results/fragility.{csv,md} and marked in REPORT.md.
-package struct Fragility: Sendable {
-    package enum Kind: String, Sendable {
+package struct Fragility: Codable, Sendable {
+    package enum Kind: String, Codable, Sendable {
         case comparison
         case c8 = "C8"
         case c9 = "C9"
     }
 
-    package struct Verdict: Sendable, Equatable {
+    package struct Verdict: Codable, Sendable, Equatable {
         package var experiment: String
         package var kind: Kind
         /// What was decided, as REPORT.md and the CSV files name it.

@@ -17,11 +17,13 @@ package enum Reproduction {
     }
 
     /// Runs the experiments of `folder` (all, or those named in `only`) into `root`, in file-name order;
-    /// `replicates` overrides the count of every experiment that has replicates. As each stage ends, `announce` gets a
-    /// line with its time and an estimate of the time left, from `expectedSeconds` (the last run's stage times) if given.
+    /// `replicates` overrides the count of every experiment that has replicates. A stage whose code, inputs and settings
+    /// are those of a run kept in the environment's cache folder (`StageCache`) is copied from it, unless `reuse` is
+    /// false. As each stage ends, `announce` gets a line with its time and an estimate of the time left, from
+    /// `expectedSeconds` (the last run's stage times) if given.
     package static func run(
         experiments folder: String, only: Set<String>? = nil, replicates: Int? = nil, root: ResultsRoot, environment: RunEnvironment,
-        expectedSeconds: [String: Double] = [:], announce: @escaping (String) -> Void = { _ in }
+        reuse: Bool = true, expectedSeconds: [String: Double] = [:], announce: @escaping (String) -> Void = { _ in }
     ) throws -> Summary {
         let all = try experimentNames(in: folder, only: only)
         let layout = try ReportLayout.read(path: "\(folder)/report/layout.json")
@@ -30,15 +32,24 @@ package enum Reproduction {
         let (plans, replays) = try readPlans(chosen, in: folder, replicates: replicates)
         let stages = plans.map(\.name) + replays.map(\.name) + ["c7"] + (layout.fragility == nil ? [] : ["fragility"])
         var timings = WallClock(plan: stages, expected: expectedSeconds, announce: announce)
-        let done = try runExperiments(plans, root: root, environment, timings: &timings)
-        let replayed = try runReplays(replays, root: root, environment, timings: &timings)
+        let cache = StageReuse(
+            cache: StageCache(cacheFolder: environment.cacheFolder, dataDirectory: environment.dataDirectory, replicates: replicates),
+            reuse: reuse, announce: announce)
+        let done = try runExperiments(plans, root: root, environment, cache: cache, timings: &timings)
+        let replayed = try runReplays(replays, root: root, environment, cache: cache, timings: &timings)
         var report = ReproductionReport(
             experiments: done.map { ($0.plan.name, $0.plan.description ?? "", $0.results) },
             c7: try timings.time("c7") { try C7ThemeSumsGiveTheMean.measure(on: layout.themeSums, environment) }, layout: layout)
         report.replays = replayed
         if let check = layout.fragility {
+            let earlier = check.experiments.compactMap { name in cache.keys[name].map { "\(name) \($0)" } }
+            let key = try cache.key("fragility", reading: ["\(folder)/report/layout.json"], after: earlier)
             let fragility = try timings.time("fragility") {
-                try Self.fragility(check, analyses: done.map(\.results), replays: replayed, plans: plans, replayPlans: replays, environment)
+                if let kept: Fragility = cache.restore("fragility", key: key, file: "fragility.json", into: nil) { return kept }
+                let fragility = try Self.fragility(
+                    check, analyses: done.map(\.results), replays: replayed, plans: plans, replayPlans: replays, environment)
+                cache.store("fragility", key: key, files: ["fragility.json": try JSONOutput.encode(fragility)])
+                return fragility
             }
             try AtomicFile.write(fragility.csv(), to: "\(root.path)/fragility.csv")
             try AtomicFile.write("# Verdicts that rest on rounding\n\n" + fragility.markdown(), to: "\(root.path)/fragility.md")
@@ -87,14 +98,21 @@ package enum Reproduction {
         return (plans, replays)
     }
 
-    /// Runs each analysis experiment into its results folder, writing the CI baseline from the one with a "gate".
+    /// Runs each analysis experiment into its results folder (or copies it from `cache`), writing the CI baseline from
+    /// the one with a "gate".
     private static func runExperiments(
-        _ plans: [ExperimentPlan], root: ResultsRoot, _ environment: RunEnvironment, timings: inout WallClock
+        _ plans: [ExperimentPlan], root: ResultsRoot, _ environment: RunEnvironment, cache: StageReuse, timings: inout WallClock
     ) throws -> [(plan: ExperimentPlan, results: AnalysisResults)] {
         var done: [(plan: ExperimentPlan, results: AnalysisResults)] = []
         for plan in plans {
-            let results = try timings.time(plan.name) { try plan.run(in: environment) }
-            try root.write(results, as: plan.name)
+            let key = try cache.key(plan.name, reading: try plan.inputFiles(dataDirectory: environment.dataDirectory))
+            let results = try timings.time(plan.name) {
+                if let kept: AnalysisResults = cache.restore(plan.name, key: key, file: "\(plan.name).json", into: root) { return kept }
+                let results = try plan.run(in: environment)
+                try root.write(results, as: plan.name)
+                cache.store(plan.name, key: key, folder: "\(root.path)/\(plan.name)")
+                return results
+            }
             done.append((plan, results))
             if let tolerances = plan.gate {
                 let baseline = RegressionCheck.Baseline(tolerances: tolerances, analyses: results.analyses, provenance: results.provenance)
@@ -104,17 +122,62 @@ package enum Reproduction {
         return done
     }
 
-    /// Runs each replay into its results folder.
+    /// Runs each replay into its results folder (or copies it from `cache`).
     private static func runReplays(
-        _ replays: [ReplayPlan], root: ResultsRoot, _ environment: RunEnvironment, timings: inout WallClock
+        _ replays: [ReplayPlan], root: ResultsRoot, _ environment: RunEnvironment, cache: StageReuse, timings: inout WallClock
     ) throws -> [ReplayResults] {
         var replayed: [ReplayResults] = []
         for plan in replays {
-            let results = try timings.time(plan.name) { try plan.run(in: environment) }
-            try root.replaceFolder(plan.name) { try ReplayReport.write(results, folder: $0) }
+            let key = try cache.key(plan.name, reading: try plan.inputFiles(dataDirectory: environment.dataDirectory))
+            let results = try timings.time(plan.name) {
+                if let kept: ReplayResults = cache.restore(plan.name, key: key, file: "\(plan.name).json", into: root) { return kept }
+                let results = try plan.run(in: environment)
+                try root.replaceFolder(plan.name) { try ReplayReport.write(results, folder: $0) }
+                cache.store(plan.name, key: key, folder: "\(root.path)/\(plan.name)")
+                return results
+            }
             replayed.append(results)
         }
         return replayed
+    }
+
+    /// `StageCache` as one run uses it: off where there is none or reuse is off (then stages are still stored), and the
+    /// key of each stage run so far (fragility's key names those of the experiments it re-runs).
+    private final class StageReuse {
+        let cache: StageCache?
+        let reuse: Bool
+        let announce: (String) -> Void
+        private(set) var keys: [String: String] = [:]
+
+        init(cache: StageCache?, reuse: Bool, announce: @escaping (String) -> Void) {
+            (self.cache, self.reuse, self.announce) = (cache, reuse, announce)
+        }
+
+        func key(_ name: String, reading files: [String], after earlier: [String] = []) throws -> String? {
+            let key = try cache?.key(name, reading: files, after: earlier)
+            keys[name] = key
+            return key
+        }
+
+        /// The stage's results decoded from its kept `file`, its kept files written as `root`'s folder `name` (none
+        /// where `root` is nil); nil when nothing is kept or it cannot be used.
+        func restore<T: Decodable>(_ name: String, key: String?, file: String, into root: ResultsRoot?) -> T? {
+            guard reuse, let cache, let key, let files = cache.restore(name, key: key), let data = files[file],
+                let value = try? JSONOutput.decode(T.self, from: data)
+            else { return nil }
+            if let root { guard (try? root.replaceFolder(name) { try StageCache.write(files, into: $0) }) != nil else { return nil } }
+            announce("\(name): kept from an earlier run with the same code, inputs and settings (--recompute runs it again)")
+            return value
+        }
+
+        func store(_ name: String, key: String?, folder: String) {
+            guard let key, let files = try? StageCache.files(in: folder) else { return }
+            cache?.store(name, key: key, files: files)
+        }
+
+        func store(_ name: String, key: String?, files: [String: Data]) {
+            if let key { cache?.store(name, key: key, files: files) }
+        }
     }
 
     /// Writes REPORT.md with its plots and the files it links to (claims.{md,csv,json}, …), provenance.json (naming

@@ -287,7 +287,7 @@ import ThemeLabStudy
         for delay in [0.2, 0.6, 1.2] {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: CLI.binary)
-            p.arguments = ["reproduce", "--only", "seeds,ci-gate", "--out", folder + "/results", "--replicates", "2"]
+            p.arguments = ["reproduce", "--only", "seeds,ci-gate", "--out", folder + "/results", "--replicates", "2", "--recompute"]
             p.standardError = FileHandle.nullDevice
             try p.run()
             Thread.sleep(forTimeInterval: delay)

@@ -103,16 +103,19 @@ import ThemeLabStudy
         }
     }
 
-    /// `reproduce` keeps vectors in the checkout's cache between runs: a warm run embeds nothing (the cache file is not
-    /// rewritten) and writes the cold run's bytes, and `--cold` (a private cache made afresh) writes them too.
+    /// `reproduce` keeps vectors in the checkout's cache between runs: a warm run (`--recompute`) embeds nothing (the
+    /// cache file is not rewritten) and writes the cold run's bytes, and `--cold` (a private cache made afresh) writes
+    /// them too. A plain second run copies the stage from the first (the same bytes, its time stamp included) and says so.
     @Test func warmAndColdReproduceWriteTheSameBytes() throws {
         let folder = temporaryFolder()
         let env = ["THEMELAB_CACHE": folder + "/cache"]
-        func run(_ out: String, _ extra: [String] = []) throws -> String {
+        let kept = "reproduce: seeds: kept from an earlier run with the same code, inputs and settings"
+        func run(_ out: String, _ extra: [String] = [], keeps: Bool = false) throws -> String {
             let r = try CLI.launch(
                 ["reproduce", "--only", "seeds", "--replicates", "2", "--out", folder + "/" + out] + extra, environment: env)
             try #require(r.status == 0, "\(r.stderr)")
             #expect(r.stderr.contains("reproduce: [1/3] seeds: "), "\(r.stderr)")
+            #expect(r.stderr.contains(kept) == keeps, "\(out): \(r.stderr)")
             #expect(!r.stderr.contains("\r"), "a progress line redrawn into a pipe")
             return folder + "/" + out
         }
@@ -124,15 +127,21 @@ import ThemeLabStudy
             try cacheFiles.map { try FileManager.default.attributesOfItem(atPath: folder + "/cache/" + $0)[.modificationDate] as? Date }
         }
         let before = try written()
-        let warm = try run("warm")
+        let warm = try run("warm", ["--recompute"])
         #expect(try written() == before, "a warm run rewrote the cache")
+        let again = try run("again", keeps: true)
         let cold = try run("cold", ["--cold"])
         let (files, warmFiles, coldFiles) = (try Self.contractFiles(first), try Self.contractFiles(warm), try Self.contractFiles(cold))
         #expect(files.contains("seeds/seeds.json") && files == warmFiles && files == coldFiles)
+        #expect(files == (try Self.contractFiles(again)))
         for file in files {
             let bytes = try Self.comparable(first + "/" + file)
             #expect(bytes == (try Self.comparable(warm + "/" + file)), "\(file): warm run differs")
             #expect(bytes == (try Self.comparable(cold + "/" + file)), "\(file): cold run differs")
+            guard file.hasPrefix("seeds/") else { continue }
+            // The kept stage is the run that stored it (--recompute stores too), byte for byte.
+            func raw(_ root: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: root + "/" + file)) }
+            #expect(try raw(warm) == (try raw(again)), "\(file): a kept stage differs from the run that stored it")
         }
     }
 

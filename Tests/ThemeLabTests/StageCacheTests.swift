@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import ThemeLabCore
+import ThemeLabReport
+
+/// `reproduce`'s stage cache: a stage is kept under a key of its code, settings and inputs' bytes; an entry whose files
+/// do not match their hashes is never used; one entry is kept per stage name.
+struct StageCacheTests {
+    static func cache(_ folder: String, replicates: Int? = nil) throws -> StageCache {
+        try #require(StageCache(cacheFolder: folder + "/cache", dataDirectory: nil, replicates: replicates))
+    }
+
+    static func write(_ text: String, _ path: String) throws { try Data(text.utf8).write(to: URL(fileURLWithPath: path)) }
+
+    /// The code is the process's executable and the libraries the loader mapped: the test runner and OpenBLAS, the same
+    /// list and hash on every call.
+    @Test func codeIdentityNamesTheExecutableAndItsLibraries() throws {
+        let files = try #require(CodeIdentity.files())
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        #expect(files.contains(executable))
+        #expect(files.contains { $0.contains("libopenblas") }, "\(files)")
+        #expect(files.contains { URL(fileURLWithPath: $0).lastPathComponent.hasPrefix("libc.so") }, "\(files)")
+        let folder = temporaryFolder()
+        let hex = try #require(CodeIdentity.hex(cacheFolder: folder))
+        #expect(hex.count == 64 && CodeIdentity.files() == files && CodeIdentity.hex(cacheFolder: folder) == hex)
+    }
+
+    /// The key moves with an input's bytes, a stage it comes after, the replicate count and the stage's name, and with
+    /// nothing else between two calls.
+    @Test func theKeyMovesWithTheInputsAndSettings() throws {
+        let folder = temporaryFolder()
+        let input = folder + "/plan.json"
+        try Self.write("{\"a\": 1}", input)
+        let cache = try Self.cache(folder)
+        let key = try cache.key("seeds", reading: [input])
+        #expect(try cache.key("seeds", reading: [input]) == key)
+        #expect(try Self.cache(folder).key("seeds", reading: [input]) == key)
+        #expect(try cache.key("rules", reading: [input]) != key)
+        #expect(try cache.key("seeds", reading: [input], after: ["rules 0123"]) != key)
+        #expect(try Self.cache(folder, replicates: 3).key("seeds", reading: [input]) != key)
+        try Self.write("{\"a\": 2}", input)
+        #expect(try cache.key("seeds", reading: [input]) != key)
+        #expect(throws: ThemeLabError.self) { try cache.key("seeds", reading: [folder + "/missing.json"]) }
+    }
+
+    /// What is stored comes back byte for byte, subfolders included; a file changed in the cache, or a list naming a
+    /// path outside the entry, makes the entry unused and removed.
+    @Test func aTamperedEntryIsNeverUsed() throws {
+        let folder = temporaryFolder()
+        let cache = try Self.cache(folder)
+        let files = ["seeds.json": Data("{}\n".utf8), "plots/a b.svg": Data("<svg/>".utf8)]
+        cache.store("seeds", key: String(repeating: "ab", count: 32), files: files)
+        #expect(cache.restore("seeds", key: String(repeating: "ab", count: 32)) == files)
+        #expect(cache.restore("seeds", key: String(repeating: "cd", count: 32)) == nil)
+        let entry = folder + "/cache/stages/seeds-" + String(repeating: "ab", count: 16)
+        try Self.write("{\"planted\": 1}\n", entry + "/files/seeds.json")
+        #expect(cache.restore("seeds", key: String(repeating: "ab", count: 32)) == nil)
+        #expect(!FileManager.default.fileExists(atPath: entry), "a tampered entry was left in the cache")
+        // A list naming a file outside the stage's folder, its hash right: never read, never written.
+        try Self.write("secret", folder + "/outside.txt")
+        for path in ["../../../../outside.txt", "/etc/hostname", "plots//a.svg", "./seeds.json"] {
+            cache.store("seeds", key: String(repeating: "ab", count: 32), files: ["seeds.json": Data("{}\n".utf8)])
+            try Self.write("\(SHA256.hex(Data("secret".utf8))) \(path)\n", entry + "/files.sha256")
+            #expect(cache.restore("seeds", key: String(repeating: "ab", count: 32)) == nil, "\(path)")
+        }
+    }
+
+    /// Storing a stage removes that stage's older entry and leaves every other stage's, "rules-tuning" beside "rules".
+    @Test func oneEntryIsKeptPerStage() throws {
+        let folder = temporaryFolder()
+        let cache = try Self.cache(folder)
+        let (old, new, other) = (String(repeating: "1", count: 64), String(repeating: "2", count: 64), String(repeating: "3", count: 64))
+        cache.store("rules", key: old, files: ["rules.json": Data("1".utf8)])
+        cache.store("rules-tuning", key: other, files: ["rules-tuning.json": Data("3".utf8)])
+        cache.store("rules", key: new, files: ["rules.json": Data("2".utf8)])
+        #expect(cache.restore("rules", key: old) == nil)
+        #expect(cache.restore("rules", key: new) == ["rules.json": Data("2".utf8)])
+        #expect(cache.restore("rules-tuning", key: other) == ["rules-tuning.json": Data("3".utf8)])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/cache/stages").count == 2)
+    }
+}
