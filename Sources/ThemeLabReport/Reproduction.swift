@@ -31,10 +31,13 @@ package enum Reproduction {
         for name in chosen { try root.refuseNonFolder(name) }
         let (plans, replays) = try readPlans(chosen, in: folder, replicates: replicates)
         let stages = plans.map(\.name) + replays.map(\.name) + ["c7"] + (layout.fragility == nil ? [] : ["fragility"])
-        var timings = WallClock(plan: stages, expected: expectedSeconds, announce: announce)
         let cache = StageReuse(
             cache: StageCache(cacheFolder: environment.cacheFolder, dataDirectory: environment.dataDirectory, replicates: replicates),
             reuse: reuse, announce: announce)
+        // A kept stage takes no time: the estimate is from the time each stage took to compute when it was stored.
+        let computed = stages.compactMap { name in cache.cache?.seconds(of: name).map { (name, $0) } }
+        var timings = WallClock(
+            plan: stages, expected: expectedSeconds.merging(computed) { _, stored in stored }, announce: announce)
         let done = try runExperiments(plans, root: root, environment, cache: cache, timings: &timings)
         let replayed = try runReplays(replays, root: root, environment, cache: cache, timings: &timings)
         var report = ReproductionReport(
@@ -46,9 +49,10 @@ package enum Reproduction {
             let key = try cache.key("fragility", reading: ["\(folder)/report/layout.json"], after: earlier)
             let fragility = try timings.time("fragility") {
                 if let kept: Fragility = cache.restore("fragility", key: key, file: "fragility.json", into: nil) { return kept }
+                let started = Date()
                 let fragility = try Self.fragility(
                     check, analyses: done.map(\.results), replays: replayed, plans: plans, replayPlans: replays, environment)
-                cache.store("fragility", key: key, files: ["fragility.json": try JSONOutput.encode(fragility)])
+                cache.store("fragility", key: key, files: ["fragility.json": try JSONOutput.encode(fragility)], since: started)
                 return fragility
             }
             try AtomicFile.write(fragility.csv(), to: "\(root.path)/fragility.csv")
@@ -108,9 +112,10 @@ package enum Reproduction {
             let key = try cache.key(plan.name, reading: try plan.inputFiles(dataDirectory: environment.dataDirectory))
             let results = try timings.time(plan.name) {
                 if let kept: AnalysisResults = cache.restore(plan.name, key: key, file: "\(plan.name).json", into: root) { return kept }
+                let started = Date()
                 let results = try plan.run(in: environment)
                 try root.write(results, as: plan.name)
-                cache.store(plan.name, key: key, folder: "\(root.path)/\(plan.name)")
+                cache.store(plan.name, key: key, folder: "\(root.path)/\(plan.name)", since: started)
                 return results
             }
             done.append((plan, results))
@@ -131,9 +136,10 @@ package enum Reproduction {
             let key = try cache.key(plan.name, reading: try plan.inputFiles(dataDirectory: environment.dataDirectory))
             let results = try timings.time(plan.name) {
                 if let kept: ReplayResults = cache.restore(plan.name, key: key, file: "\(plan.name).json", into: root) { return kept }
+                let started = Date()
                 let results = try plan.run(in: environment)
                 try root.replaceFolder(plan.name) { try ReplayReport.write(results, folder: $0) }
-                cache.store(plan.name, key: key, folder: "\(root.path)/\(plan.name)")
+                cache.store(plan.name, key: key, folder: "\(root.path)/\(plan.name)", since: started)
                 return results
             }
             replayed.append(results)
@@ -170,13 +176,14 @@ package enum Reproduction {
             return value
         }
 
-        func store(_ name: String, key: String?, folder: String) {
-            guard let key, let files = try? StageCache.files(in: folder) else { return }
-            cache?.store(name, key: key, files: files)
+        /// Stores the files of `folder`, computed since `started`.
+        func store(_ name: String, key: String?, folder: String, since started: Date) {
+            guard let files = try? StageCache.files(in: folder) else { return }
+            store(name, key: key, files: files, since: started)
         }
 
-        func store(_ name: String, key: String?, files: [String: Data]) {
-            if let key { cache?.store(name, key: key, files: files) }
+        func store(_ name: String, key: String?, files: [String: Data], since started: Date) {
+            if let key { cache?.store(name, key: key, files: files, seconds: (Date().timeIntervalSince(started) * 10).rounded() / 10) }
         }
     }
 

@@ -56,9 +56,10 @@ package struct StageCache {
         return files
     }
 
-    /// Stores `files` for `name` under `key` (written whole, then renamed into place: a killed run leaves no entry) and
-    /// removes the stage's other entries. A cache that cannot be written only costs the next run the stage's time.
-    package func store(_ name: String, key: String, files: [String: Data]) {
+    /// Stores `files` for `name` under `key`, with the `seconds` computing them took (written whole, then renamed into
+    /// place: a killed run leaves no entry), and removes the stage's other entries. A cache that cannot be written only
+    /// costs the next run the stage's time.
+    package func store(_ name: String, key: String, files: [String: Data], seconds: Double) {
         guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil,
             let staging = try? AtomicFile.makeTemporaryFolder(in: folder, prefix: ".new-")
         else { return }
@@ -66,6 +67,7 @@ package struct StageCache {
             try Self.write(files, into: "\(staging)/files")
             let list = files.keys.sorted().map { "\(SHA256.hex(files[$0]!)) \($0)" }.joined(separator: "\n") + "\n"
             try AtomicFile.write(list, to: "\(staging)/\(Self.listName)")
+            try AtomicFile.write("\(seconds)\n", to: "\(staging)/\(Self.secondsName)")
             try? FileManager.default.removeItem(atPath: entryPath(name, key))
             guard rename(staging, entryPath(name, key)) == 0 else { throw ThemeLabError.input("rename") }
         } catch {
@@ -73,6 +75,17 @@ package struct StageCache {
             return
         }
         removeOtherEntries(of: name, keeping: key)
+    }
+
+    /// The seconds the stored run of stage `name` took to compute it (whatever its key: the basis of a run's estimate
+    /// of the time left, where kept stages take none); nil when none is stored.
+    package func seconds(of name: String) -> Double? {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        guard let entry = entries.first(where: { isEntry($0, of: name) }),
+            let text = try? String(contentsOfFile: "\(folder)/\(entry)/\(Self.secondsName)", encoding: .utf8),
+            let seconds = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), seconds.isFinite, seconds >= 0
+        else { return nil }
+        return seconds
     }
 
     /// The files under `folder`, by path within it.
@@ -96,6 +109,7 @@ package struct StageCache {
     }
 
     private static let listName = "files.sha256"
+    private static let secondsName = "seconds.txt"
 
     /// Whether `path` names a file inside a folder: relative, without "." or ".." or empty parts.
     private static func isInside(_ path: Substring) -> Bool {
@@ -104,13 +118,18 @@ package struct StageCache {
 
     private func entryPath(_ name: String, _ key: String) -> String { "\(folder)/\(name)-\(key.prefix(32))" }
 
+    /// Whether `entry` (a name in the stages folder) is an entry of stage `name`: NAME-, then 32 hexadecimal digits.
+    private func isEntry(_ entry: String, of name: String) -> Bool {
+        let suffix = entry.dropFirst(name.count + 1)
+        return entry.hasPrefix(name + "-") && suffix.count == 32 && suffix.allSatisfy(\.isHexDigit)
+    }
+
     /// Removes the entries of stage `name` other than `key`'s, and staging folders a killed run left a day or more ago.
     private func removeOtherEntries(of name: String, keeping key: String) {
         let keep = URL(fileURLWithPath: entryPath(name, key)).lastPathComponent
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where entry != keep {
             let path = "\(folder)/\(entry)"
-            let suffix = entry.dropFirst(name.count + 1)
-            let mine = entry.hasPrefix(name + "-") && suffix.count == 32 && suffix.allSatisfy(\.isHexDigit)
+            let mine = isEntry(entry, of: name)
             let age = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date).map { -$0.timeIntervalSinceNow }
             if mine || (entry.hasPrefix(".new-") && (age ?? 0) > 86_400) { try? FileManager.default.removeItem(atPath: path) }
         }

@@ -49,7 +49,7 @@ struct StageCacheTests {
         let folder = temporaryFolder()
         let cache = try Self.cache(folder)
         let files = ["seeds.json": Data("{}\n".utf8), "plots/a b.svg": Data("<svg/>".utf8)]
-        cache.store("seeds", key: String(repeating: "ab", count: 32), files: files)
+        cache.store("seeds", key: String(repeating: "ab", count: 32), files: files, seconds: 1)
         #expect(cache.restore("seeds", key: String(repeating: "ab", count: 32)) == files)
         #expect(cache.restore("seeds", key: String(repeating: "cd", count: 32)) == nil)
         let entry = folder + "/cache/stages/seeds-" + String(repeating: "ab", count: 16)
@@ -59,23 +59,26 @@ struct StageCacheTests {
         // A list naming a file outside the stage's folder, its hash right: never read, never written.
         try Self.write("secret", folder + "/outside.txt")
         for path in ["../../../../outside.txt", "/etc/hostname", "plots//a.svg", "./seeds.json"] {
-            cache.store("seeds", key: String(repeating: "ab", count: 32), files: ["seeds.json": Data("{}\n".utf8)])
+            cache.store("seeds", key: String(repeating: "ab", count: 32), files: ["seeds.json": Data("{}\n".utf8)], seconds: 1)
             try Self.write("\(SHA256.hex(Data("secret".utf8))) \(path)\n", entry + "/files.sha256")
             #expect(cache.restore("seeds", key: String(repeating: "ab", count: 32)) == nil, "\(path)")
         }
     }
 
-    /// Storing a stage removes that stage's older entry and leaves every other stage's, "rules-tuning" beside "rules".
+    /// Storing a stage removes that stage's older entry and leaves every other stage's, "rules-tuning" beside "rules";
+    /// each entry says how long its stage took to compute.
     @Test func oneEntryIsKeptPerStage() throws {
         let folder = temporaryFolder()
         let cache = try Self.cache(folder)
         let (old, new, other) = (String(repeating: "1", count: 64), String(repeating: "2", count: 64), String(repeating: "3", count: 64))
-        cache.store("rules", key: old, files: ["rules.json": Data("1".utf8)])
-        cache.store("rules-tuning", key: other, files: ["rules-tuning.json": Data("3".utf8)])
-        cache.store("rules", key: new, files: ["rules.json": Data("2".utf8)])
+        cache.store("rules", key: old, files: ["rules.json": Data("1".utf8)], seconds: 118.6)
+        cache.store("rules-tuning", key: other, files: ["rules-tuning.json": Data("3".utf8)], seconds: 30.5)
+        #expect(cache.seconds(of: "rules") == 118.6 && cache.seconds(of: "rules-tuning") == 30.5 && cache.seconds(of: "seeds") == nil)
+        cache.store("rules", key: new, files: ["rules.json": Data("2".utf8)], seconds: 2.5)
         #expect(cache.restore("rules", key: old) == nil)
         #expect(cache.restore("rules", key: new) == ["rules.json": Data("2".utf8)])
         #expect(cache.restore("rules-tuning", key: other) == ["rules-tuning.json": Data("3".utf8)])
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/cache/stages").count == 2)
+        #expect(cache.seconds(of: "rules") == 2.5, "the estimate's basis is the stored run's time")
     }
 }
