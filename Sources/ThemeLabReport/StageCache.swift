@@ -38,22 +38,30 @@ package struct StageCache {
     }
 
     /// The files stored for `name` under `key` (path within the stage → bytes); nil when there is no such entry or it
-    /// does not match its list of hashes or names a path outside the stage's folder (it is removed then).
+    /// does not match its list of hashes, holds a file the list leaves out or lists a path outside the stage's folder
+    /// (it is removed then).
     package func restore(_ name: String, key: String) -> [String: Data]? {
         let entry = entryPath(name, key)
         guard let list = try? String(contentsOfFile: "\(entry)/\(Self.listName)", encoding: .utf8) else { return nil }
+        let lines = list.split(separator: "\n").map { $0.split(separator: " ", maxSplits: 1) }
         var files: [String: Data] = [:]
-        for line in list.split(separator: "\n") {
-            let fields = line.split(separator: " ", maxSplits: 1)
-            guard fields.count == 2, Self.isInside(fields[1]),
-                let data = FileManager.default.contents(atPath: "\(entry)/files/\(fields[1])"), SHA256.hex(data) == fields[0]
-            else {
-                try? FileManager.default.removeItem(atPath: entry)
-                return nil
+        // The list names each file under files/ once, byte for byte (so nothing outside it, nothing left out of a cut
+        // list); then each file's hash.
+        guard lines.allSatisfy({ $0.count == 2 }), let stored = try? Self.paths(in: "\(entry)/files"), stored.count == lines.count,
+            Set(stored.map { Array($0.utf8) }) == Set(lines.map { Array($0[1].utf8) })
+        else { return remove(entry) }
+        for fields in lines {
+            guard let data = FileManager.default.contents(atPath: "\(entry)/files/\(fields[1])"), SHA256.hex(data) == fields[0] else {
+                return remove(entry)
             }
             files[String(fields[1])] = data
         }
         return files
+    }
+
+    private func remove(_ entry: String) -> [String: Data]? {
+        try? FileManager.default.removeItem(atPath: entry)
+        return nil
     }
 
     /// Stores `files` for `name` under `key`, with the `seconds` computing them took (written whole, then renamed into
@@ -90,13 +98,15 @@ package struct StageCache {
 
     /// The files under `folder`, by path within it.
     package static func files(in folder: String) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        for path in try FileManager.default.subpathsOfDirectory(atPath: folder) {
+        try Dictionary(uniqueKeysWithValues: paths(in: folder).map { ($0, try Data(contentsOf: URL(fileURLWithPath: "\(folder)/\($0)"))) })
+    }
+
+    /// What is under `folder` but folders (files, links, pipes), by path within it; nothing is read.
+    private static func paths(in folder: String) throws -> [String] {
+        try FileManager.default.subpathsOfDirectory(atPath: folder).filter { path in
             var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: "\(folder)/\(path)", isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            files[path] = try Data(contentsOf: URL(fileURLWithPath: "\(folder)/\(path)"))
+            return !(FileManager.default.fileExists(atPath: "\(folder)/\(path)", isDirectory: &isFolder) && isFolder.boolValue)
         }
-        return files
     }
 
     /// Writes `files` (`files(in:)`) into `folder`.
@@ -110,11 +120,6 @@ package struct StageCache {
 
     private static let listName = "files.sha256"
     private static let secondsName = "seconds.txt"
-
-    /// Whether `path` names a file inside a folder: relative, without "." or ".." or empty parts.
-    private static func isInside(_ path: Substring) -> Bool {
-        !path.hasPrefix("/") && path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !["", ".", ".."].contains($0) }
-    }
 
     private func entryPath(_ name: String, _ key: String) -> String { "\(folder)/\(name)-\(key.prefix(32))" }
 

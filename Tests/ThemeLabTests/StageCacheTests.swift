@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 import ThemeLabCore
+import ThemeLabEncoder
 import ThemeLabReport
+import ThemeLabStudy
 
 /// `reproduce`'s stage cache: a stage is kept under a key of its code, settings and inputs' bytes; an entry whose files
 /// do not match their hashes is never used; one entry is kept per stage name.
@@ -43,8 +45,8 @@ struct StageCacheTests {
         #expect(throws: ThemeLabError.self) { try cache.key("seeds", reading: [folder + "/missing.json"]) }
     }
 
-    /// What is stored comes back byte for byte, subfolders included; a file changed in the cache, or a list naming a
-    /// path outside the entry, makes the entry unused and removed.
+    /// What is stored comes back byte for byte, subfolders included; a file changed in the cache, a list naming a path
+    /// outside the entry, a file twice or not every file makes the entry unused and removed.
     @Test func aTamperedEntryIsNeverUsed() throws {
         let folder = temporaryFolder()
         let cache = try Self.cache(folder)
@@ -58,10 +60,19 @@ struct StageCacheTests {
         #expect(!FileManager.default.fileExists(atPath: entry), "a tampered entry was left in the cache")
         // A list naming a file outside the stage's folder, its hash right: never read, never written.
         try Self.write("secret", folder + "/outside.txt")
-        for path in ["../../../../outside.txt", "/etc/hostname", "plots//a.svg", "./seeds.json"] {
+        // "/" then a combining mark is one Character to Swift, two parts to the kernel.
+        for path in ["../../../../outside.txt", "/etc/hostname", "plots//a.svg", "./seeds.json", "../\u{301}x"] {
             cache.store("seeds", key: String(repeating: "ab", count: 32), files: ["seeds.json": Data("{}\n".utf8)], seconds: 1)
+            try Self.write("secret", entry + "/\u{301}x")
             try Self.write("\(SHA256.hex(Data("secret".utf8))) \(path)\n", entry + "/files.sha256")
             #expect(cache.restore("seeds", key: String(repeating: "ab", count: 32)) == nil, "\(path)")
+        }
+        // A list cut short (a stored file left out), or one naming a file twice: not used.
+        for cut in [{ (lines: [String]) in Array(lines.dropLast()) }, { lines in lines + [lines[0]] }] {
+            cache.store("seeds", key: String(repeating: "ab", count: 32), files: files, seconds: 1)
+            let lines = try String(contentsOfFile: entry + "/files.sha256", encoding: .utf8).split(separator: "\n").map(String.init)
+            try Self.write(cut(lines).joined(separator: "\n") + "\n", entry + "/files.sha256")
+            #expect(cache.restore("seeds", key: String(repeating: "ab", count: 32)) == nil)
         }
     }
 
@@ -80,5 +91,15 @@ struct StageCacheTests {
         #expect(cache.restore("rules-tuning", key: other) == ["rules-tuning.json": Data("3".utf8)])
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/cache/stages").count == 2)
         #expect(cache.seconds(of: "rules") == 2.5, "the estimate's basis is the stored run's time")
+    }
+
+    /// The replay embeds its text journals with the default model: its files are among what the replay reads, so a
+    /// changed model runs the replay again rather than keeping it.
+    @Test func theReplayReadsTheDefaultModel() throws {
+        let root = ReproducibilityTests.root
+        let plan = try ReplayPlan.read(path: root + "/Experiments/replay.json")
+        let files = try plan.inputFiles(dataDirectory: nil)
+        let model = try ModelFolder.locate(explicit: nil).files()
+        #expect(model.contains { $0.hasSuffix("model.safetensors") } && model.allSatisfy(files.contains), "\(files)")
     }
 }

@@ -87,12 +87,15 @@ package struct ReplayPlan: Decodable, Sendable {
         [AlwaysRegroup(), NeverRegroup(), LaunchRegroup()]
         + [1.25, 1.5, 2].flatMap { g in [0.002, 0.01, 0.05, 2].map { AppRegroupPolicy(growth: g, drift: $0) } }
 
-    /// Every file the replay reads: itself, its journals' corpora and given embeddings.
+    /// Every file the replay reads: itself, its journals' corpora and given embeddings, and the default model's files
+    /// when a journal is embedded here.
     package func inputFiles(dataDirectory: String?) throws -> [String] {
-        try (file.map { [$0] } ?? [])
+        let embedded = journals.contains { $0.embeddings == nil && !DatasetRegistry.bringsOwnVectors($0.corpus) }
+        return try (file.map { [$0] } ?? [])
             + journals.flatMap { j in
                 try DatasetRegistry.load(j.corpus, dataDirectory: dataDirectory).files + (j.embeddings.map { [$0] } ?? [])
             }
+            + (embedded ? try ModelFolder.locate(explicit: nil).files() : [])
     }
 
     /// The most items a journal may have: the raw similarities take 4·N² bytes and the replay O(N³) steps.
