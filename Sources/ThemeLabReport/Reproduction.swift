@@ -31,16 +31,10 @@ package enum Reproduction {
         for name in chosen { try root.refuseNonFolder(name) }
         let (plans, replays) = try readPlans(chosen, in: folder, replicates: replicates)
         let stages = plans.map(\.name) + replays.map(\.name) + ["c7"] + (layout.fragility == nil ? [] : ["fragility"])
-        let cache = StageReuse(
+        let cache = try StageReuse(
             cache: StageCache(cacheFolder: environment.cacheFolder, dataDirectory: environment.dataDirectory, replicates: replicates),
-            reuse: reuse, announce: announce)
-        // A kept stage takes no time: the estimate is from the time each stage took to compute when it was stored.
-        let experiments = (plans.map(\.name) + replays.map(\.name)).map(StageReuse.Stage.experiment)
-        let computed = (experiments + (layout.fragility == nil ? [] : [.fragility])).compactMap { stage in
-            cache.cache?.seconds(of: stage.cacheName).map { (stage.name, $0) }
-        }
-        var timings = WallClock(
-            plan: stages, expected: expectedSeconds.merging(computed) { _, stored in stored }, announce: announce)
+            reuse: reuse, announce: announce, plans: plans, replays: replays, layout: layout, folder: folder, environment)
+        var timings = WallClock(plan: stages, expected: expectedSeconds.merging(cache.expectedSeconds()) { $1 }, announce: announce)
         let done = try runExperiments(plans, root: root, environment, cache: cache, timings: &timings)
         let replayed = try runReplays(replays, root: root, environment, cache: cache, timings: &timings)
         var report = ReproductionReport(
@@ -48,14 +42,12 @@ package enum Reproduction {
             c7: try timings.time("c7") { try C7ThemeSumsGiveTheMean.measure(on: layout.themeSums, environment) }, layout: layout)
         report.replays = replayed
         if let check = layout.fragility {
-            let earlier = check.experiments.compactMap { name in cache.keys[name].map { "\(name) \($0)" } }
-            let key = try cache.key(.fragility, reading: ["\(folder)/report/layout.json"], after: earlier)
             let fragility = try timings.time("fragility") {
-                if let kept: Fragility = cache.restore(.fragility, key: key, file: "fragility.json", into: nil) { return kept }
+                if let kept: Fragility = cache.restore(.fragility, file: "fragility.json", into: nil) { return kept }
                 let started = Date()
                 let fragility = try Self.fragility(
                     check, analyses: done.map(\.results), replays: replayed, plans: plans, replayPlans: replays, environment)
-                cache.store(.fragility, key: key, files: ["fragility.json": try JSONOutput.encode(fragility)], since: started)
+                cache.store(.fragility, files: ["fragility.json": try JSONOutput.encode(fragility)], since: started)
                 return fragility
             }
             try AtomicFile.write(fragility.csv(), to: "\(root.path)/fragility.csv")
@@ -112,14 +104,13 @@ package enum Reproduction {
     ) throws -> [(plan: ExperimentPlan, results: AnalysisResults)] {
         var done: [(plan: ExperimentPlan, results: AnalysisResults)] = []
         for plan in plans {
-            let key = try cache.key(.experiment(plan.name), reading: try plan.inputFiles(dataDirectory: environment.dataDirectory))
             let results = try timings.time(plan.name) {
-                let kept: AnalysisResults? = cache.restore(.experiment(plan.name), key: key, file: "\(plan.name).json", into: root)
+                let kept: AnalysisResults? = cache.restore(.experiment(plan.name), file: "\(plan.name).json", into: root)
                 if let kept { return kept }
                 let started = Date()
                 let results = try plan.run(in: environment)
                 try root.write(results, as: plan.name)
-                cache.store(.experiment(plan.name), key: key, folder: "\(root.path)/\(plan.name)", since: started)
+                cache.store(.experiment(plan.name), folder: "\(root.path)/\(plan.name)", since: started)
                 return results
             }
             done.append((plan, results))
@@ -137,81 +128,18 @@ package enum Reproduction {
     ) throws -> [ReplayResults] {
         var replayed: [ReplayResults] = []
         for plan in replays {
-            let key = try cache.key(.experiment(plan.name), reading: try plan.inputFiles(dataDirectory: environment.dataDirectory))
             let results = try timings.time(plan.name) {
-                let kept: ReplayResults? = cache.restore(.experiment(plan.name), key: key, file: "\(plan.name).json", into: root)
+                let kept: ReplayResults? = cache.restore(.experiment(plan.name), file: "\(plan.name).json", into: root)
                 if let kept { return kept }
                 let started = Date()
                 let results = try plan.run(in: environment)
                 try root.replaceFolder(plan.name) { try ReplayReport.write(results, folder: $0) }
-                cache.store(.experiment(plan.name), key: key, folder: "\(root.path)/\(plan.name)", since: started)
+                cache.store(.experiment(plan.name), folder: "\(root.path)/\(plan.name)", since: started)
                 return results
             }
             replayed.append(results)
         }
         return replayed
-    }
-
-    /// `StageCache` as one run uses it: off where there is none or reuse is off (then stages are still stored), and the
-    /// key of each stage run so far (fragility's key names those of the experiments it re-runs).
-    private final class StageReuse {
-        /// A stage the cache keeps. An experiment's name is any file's, so the fragility check's entries have a name
-        /// none of them can have.
-        enum Stage {
-            case experiment(String)
-            case fragility
-
-            var name: String {
-                switch self {
-                case .experiment(let name): name
-                case .fragility: "fragility"
-                }
-            }
-            var cacheName: String {
-                switch self {
-                case .experiment(let name): "experiment-" + name
-                case .fragility: "check-fragility"
-                }
-            }
-        }
-
-        let cache: StageCache?
-        let reuse: Bool
-        let announce: (String) -> Void
-        /// The key of each experiment so far.
-        private(set) var keys: [String: String] = [:]
-
-        init(cache: StageCache?, reuse: Bool, announce: @escaping (String) -> Void) {
-            (self.cache, self.reuse, self.announce) = (cache, reuse, announce)
-        }
-
-        func key(_ stage: Stage, reading files: [String], after earlier: [String] = []) throws -> String? {
-            let key = try cache?.key(stage.cacheName, reading: files, after: earlier)
-            if case .experiment(let name) = stage { keys[name] = key }
-            return key
-        }
-
-        /// The stage's results decoded from its kept `file`, its kept files written as `root`'s folder of the stage's
-        /// name (none where `root` is nil); nil when nothing is kept or it cannot be used.
-        func restore<T: Decodable>(_ stage: Stage, key: String?, file: String, into root: ResultsRoot?) -> T? {
-            guard reuse, let cache, let key, let files = cache.restore(stage.cacheName, key: key), let data = files[file],
-                let value = try? JSONOutput.decode(T.self, from: data)
-            else { return nil }
-            if let root { guard (try? root.replaceFolder(stage.name) { try StageCache.write(files, into: $0) }) != nil else { return nil } }
-            announce("\(stage.name): kept from an earlier run with the same code, inputs and settings (--recompute runs it again)")
-            return value
-        }
-
-        /// Stores the files of `folder`, computed since `started`.
-        func store(_ stage: Stage, key: String?, folder: String, since started: Date) {
-            guard let files = try? StageCache.files(in: folder) else { return }
-            store(stage, key: key, files: files, since: started)
-        }
-
-        func store(_ stage: Stage, key: String?, files: [String: Data], since started: Date) {
-            let seconds = (Date().timeIntervalSince(started) * 10).rounded() / 10
-            if let key { cache?.store(stage.cacheName, key: key, files: files, seconds: seconds) }
-        }
     }
 
     /// Writes REPORT.md with its plots and the files it links to (claims.{md,csv,json}, …), provenance.json (naming

@@ -59,6 +59,11 @@ package struct StageCache {
         return files
     }
 
+    /// Whether an entry for `name` under `key` is stored (whether it checks is known only when it is read).
+    package func has(_ name: String, key: String) -> Bool {
+        FileManager.default.fileExists(atPath: "\(entryPath(name, key))/\(Self.listName)")
+    }
+
     private func remove(_ entry: String) -> [String: Data]? {
         try? FileManager.default.removeItem(atPath: entry)
         return nil

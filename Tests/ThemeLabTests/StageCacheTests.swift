@@ -86,6 +86,7 @@ struct StageCacheTests {
         cache.store("rules-tuning", key: other, files: ["rules-tuning.json": Data("3".utf8)], seconds: 30.5)
         #expect(cache.seconds(of: "rules") == 118.6 && cache.seconds(of: "rules-tuning") == 30.5 && cache.seconds(of: "seeds") == nil)
         cache.store("rules", key: new, files: ["rules.json": Data("2".utf8)], seconds: 2.5)
+        #expect(!cache.has("rules", key: old) && cache.has("rules", key: new) && cache.has("rules-tuning", key: other))
         #expect(cache.restore("rules", key: old) == nil)
         #expect(cache.restore("rules", key: new) == ["rules.json": Data("2".utf8)])
         #expect(cache.restore("rules-tuning", key: other) == ["rules-tuning.json": Data("3".utf8)])
