@@ -105,13 +105,11 @@ package enum Reproduction {
         var done: [(plan: ExperimentPlan, results: AnalysisResults)] = []
         for plan in plans {
             let results = try timings.time(plan.name) {
-                let kept: AnalysisResults? = cache.restore(.experiment(plan.name), file: "\(plan.name).json", into: root)
-                if let kept { return kept }
-                let started = Date()
-                let results = try plan.run(in: environment)
-                try root.write(results, as: plan.name)
-                cache.store(.experiment(plan.name), folder: "\(root.path)/\(plan.name)", since: started)
-                return results
+                try cache.keptOrRun(.experiment(plan.name), into: root) {
+                    try plan.run(in: environment)
+                } write: {
+                    try root.write($0, as: plan.name)
+                }
             }
             done.append((plan, results))
             if let tolerances = plan.gate {
@@ -129,13 +127,11 @@ package enum Reproduction {
         var replayed: [ReplayResults] = []
         for plan in replays {
             let results = try timings.time(plan.name) {
-                let kept: ReplayResults? = cache.restore(.experiment(plan.name), file: "\(plan.name).json", into: root)
-                if let kept { return kept }
-                let started = Date()
-                let results = try plan.run(in: environment)
-                try root.replaceFolder(plan.name) { try ReplayReport.write(results, folder: $0) }
-                cache.store(.experiment(plan.name), folder: "\(root.path)/\(plan.name)", since: started)
-                return results
+                try cache.keptOrRun(.experiment(plan.name), into: root) {
+                    try plan.run(in: environment)
+                } write: { results in
+                    try root.replaceFolder(plan.name) { try ReplayReport.write(results, folder: $0) }
+                }
             }
             replayed.append(results)
         }

@@ -74,10 +74,15 @@ final class StageReuse {
         return value
     }
 
-    /// Stores the files of `folder`, computed since `started`.
-    func store(_ stage: Stage, folder: String, since started: Date) {
-        guard let files = try? StageCache.files(in: folder) else { return }
-        store(stage, files: files, since: started)
+    /// The experiment's results: the kept ones (from its kept NAME.json, its kept files written as `root`'s folder NAME),
+    /// else `run`'s, which `write` puts into that folder and which are then stored.
+    func keptOrRun<T: Decodable>(_ stage: Stage, into root: ResultsRoot, run: () throws -> T, write: (T) throws -> Void) throws -> T {
+        if let kept: T = restore(stage, file: "\(stage.name).json", into: root) { return kept }
+        let started = Date()
+        let results = try run()
+        try write(results)
+        if let files = try? StageCache.files(in: "\(root.path)/\(stage.name)") { store(stage, files: files, since: started) }
+        return results
     }
 
     func store(_ stage: Stage, files: [String: Data], since started: Date) {
