@@ -18,15 +18,15 @@ test: bootstrap
 	scripts/test
 
 reproduce: bootstrap
-	swift build -c release
+	swift build -c release --product themelab
 	.build/release/themelab reproduce
 
 reproduce-cold: bootstrap
-	swift build -c release
+	swift build -c release --product themelab
 	.build/release/themelab reproduce --cold
 
 gate: bootstrap
-	swift build -c release
+	swift build -c release --product themelab
 	rm -rf .build/gate
 	.build/release/themelab ablate Experiments/ci-gate.json --out .build/gate
 	.build/release/themelab check --results .build/gate/ci-gate/ci-gate.json --baseline results/baseline.json

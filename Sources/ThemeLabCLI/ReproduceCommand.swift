@@ -75,7 +75,8 @@ let reproduceCommand = Command(
             environment: RunEnvironment(
                 dataDirectory: args["data-dir"], cacheFolder: cache, command: io.commandLine, startedAt: start,
                 log: { if verbose { io.note($0) } }, progress: progress.update),
-            reuse: !args.flag("recompute"), expectedSeconds: expected, announce: { io.note("reproduce: " + $0) })
+            keeping: cold ? .nothing : args.flag("recompute") ? .recompute : .reuse, expectedSeconds: expected,
+            announce: { io.note("reproduce: " + $0) })
     }
     progress.finish()
     guard let summary else { return }

@@ -26,9 +26,11 @@ package enum CLINC150 {
         package init() {}
     }
 
+    /// Its two files in `folder`: the utterances and the intents' domains.
+    package static func paths(folder: String) -> [String] { ["\(folder)/data_full.json", "\(folder)/domains.json"] }
+
     package static func load(folder: String, options o: Options) throws -> Corpus {
-        let dataPath = "\(folder)/data_full.json"
-        let domainsPath = "\(folder)/domains.json"
+        let (dataPath, domainsPath) = (paths(folder: folder)[0], paths(folder: folder)[1])
         let root = try readData(dataPath)
         guard ["train", "val", "test"].contains(o.split), let rows = root[o.split] as? [[Any]] else {
             throw ThemeLabError.input("\(dataPath): no split '\(o.split)' (expected train, val or test)")

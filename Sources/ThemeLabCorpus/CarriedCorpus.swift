@@ -30,12 +30,17 @@ package struct CarriedCorpus: Sendable {
     /// Every carried corpus, in the order `datasets list` shows them.
     package static let all: [CarriedCorpus] = [DailyDialog.test, SNIPS.validate] + HINT3.all + NLUEvaluationCorpora.all
 
+    /// Where its files are read from.
+    package func paths(dataDirectory: String?) throws -> [String] {
+        let at = try DatasetRegistry.datasetFolder(folder, dataDirectory: dataDirectory)
+        return files.map { "\(at)/\($0.name)" }
+    }
+
     /// The corpus, every file checked first.
     package func load(dataDirectory: String?) throws -> LoadedCorpus {
-        let at = try DatasetRegistry.datasetFolder(folder, dataDirectory: dataDirectory)
         var contents: [(path: String, data: Data)] = []
-        for f in files {
-            let path = "\(at)/\(f.name)"
+        let paths = try paths(dataDirectory: dataDirectory)
+        for (f, path) in zip(files, paths) {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw ThemeLabError.input("\(path): not found (the repository carries it in Datasets/\(folder)/)")
             }
@@ -46,8 +51,10 @@ package struct CarriedCorpus: Sendable {
             contents.append((path, data))
         }
         let corpus = Corpus(name: name, items: try items(contents))
-        guard corpus.count > 0, corpus.isLabeled else { throw ThemeLabError.input("\(at): \(name) has no labelled items") }
-        return LoadedCorpus(corpus: corpus, files: contents.map(\.path))
+        guard corpus.count > 0, corpus.isLabeled else {
+            throw ThemeLabError.input("\(paths.joined(separator: ", ")): \(name) has no labelled items")
+        }
+        return LoadedCorpus(corpus: corpus)
     }
 
     /// A file's text, or an error naming it.

@@ -56,8 +56,8 @@ package func resolve(_ path: String, against folder: String) -> String {
 package struct LoadedCorpus {
     package var corpus: Corpus
     package var vectors: Matrix?
-    /// Files read, for input checksums.
-    package var files: [String]
+    /// Files read, for input checksums (`DatasetRegistry.files`).
+    package var files: [String] = []
     /// Whether the items are a seeded draw (another seed gives other items), so replicates re-draw it.
     package var isSample = false
 }
@@ -106,22 +106,27 @@ package enum DatasetRegistry {
         package var name: String { about.name }
         /// The fields of an experiment file's corpus it takes besides `name` and `resample`, each with its values.
         package var options: [CorpusSpec.CodingKeys: CorpusOption] = [:]
+        /// The files a spec naming this entry is read from, without reading them (what the output-path check and the
+        /// stage keys need).
+        package var files: @Sendable (_ spec: CorpusSpec, _ dataDirectory: String?) throws -> [String]
         /// The corpus a spec naming this entry denotes (options already checked), read from the data folder if given.
         package var load: @Sendable (_ spec: CorpusSpec, _ dataDirectory: String?) throws -> LoadedCorpus
 
         /// The entry of a carried corpus: no options, its files checked on every read.
         package init(carried c: CarriedCorpus) {
             about = c.about
+            files = { _, dataDirectory in try c.paths(dataDirectory: dataDirectory) }
             load = { _, dataDirectory in try c.load(dataDirectory: dataDirectory) }
         }
 
         package init(
             _ name: String, _ description: String, source: String, licence: String, citation: String,
             options: [CorpusSpec.CodingKeys: CorpusOption] = [:],
+            files: @escaping @Sendable (_ spec: CorpusSpec, _ dataDirectory: String?) throws -> [String],
             load: @escaping @Sendable (_ spec: CorpusSpec, _ dataDirectory: String?) throws -> LoadedCorpus
         ) {
             about = CorpusAbout(name: name, description: description, source: source, licence: licence, citation: citation)
-            (self.options, self.load) = (options, load)
+            (self.options, self.files, self.load) = (options, files, load)
         }
     }
 
@@ -133,7 +138,7 @@ package enum DatasetRegistry {
             Entry(
                 "synthetic", "vector-level generator (no text); default: the app's raw picture, d = 512",
                 source: "generated (themelab synth)", licence: "n/a", citation: "this repository",
-                options: [.generator: .any, .seed: .any], load: { spec, _ in synthetic(spec) }),
+                options: [.generator: .any, .seed: .any], files: { _, _ in [] }, load: { spec, _ in synthetic(spec) }),
             Entry(
                 "clinc150", "intent utterances, 150 intents in 10 domains (intent or domain level)",
                 source: "Datasets/clinc150 (github.com/clinc/oos-eval @ 828f809)", licence: "CC BY 3.0",
@@ -142,6 +147,7 @@ package enum DatasetRegistry {
                     .split: .oneOf(["train", "val", "test"]), .level: .oneOf(["intent", "domain"]), .intents: .count(CLINC150.intentCounts),
                     .perIntent: .count(CLINC150.perIntentCounts), .includeOutOfScope: .any, .seed: .any,
                 ],
+                files: { _, dataDirectory in try CLINC150.paths(folder: datasetFolder("clinc150", dataDirectory: dataDirectory)) },
                 load: clinc150),
             wordnet("wordnet-domains", "WordNet glosses labeled by topic domain (;c pointer)", WordNet.domains),
             wordnet("wordnet-lexnames", "WordNet example sentences labeled by lexicographer file", WordNet.lexnames),
@@ -151,10 +157,13 @@ package enum DatasetRegistry {
     package static let file = Entry(
         "file", "a JSONL, CSV or TSV corpus of your own", source: "path", licence: "yours", citation: "",
         options: [.path: .any, .idColumn: .columnName, .textColumn: .columnName, .labelColumn: .columnName],
-        load: { spec, _ in
-            guard let path = spec.path else { throw ThemeLabError.invalid("corpus 'file' needs a path") }
-            return LoadedCorpus(corpus: try CorpusReader.read(path: path, columns: spec.columns), files: [path])
-        })
+        files: { spec, _ in [try filePath(spec)] },
+        load: { spec, _ in LoadedCorpus(corpus: try CorpusReader.read(path: try filePath(spec), columns: spec.columns)) })
+
+    private static func filePath(_ spec: CorpusSpec) throws -> String {
+        guard let path = spec.path else { throw ThemeLabError.invalid("corpus 'file' needs a path") }
+        return path
+    }
 
     /// The entry `name` names (`file` included), or nil.
     package static func entry(_ name: String) -> Entry? { name == file.name ? file : entries.first { $0.name == name } }
@@ -171,13 +180,15 @@ package enum DatasetRegistry {
     }
 
     private static func seed(_ name: String, _ description: String) -> Entry {
-        Entry(name, description, source: "Datasets/\(name).jsonl (written by this project)", licence: "CC0", citation: "this repository") {
-            _, _ in
+        @Sendable func path() throws -> String {
             guard let path = ProjectFiles.locate("Datasets/\(name).jsonl") else {
                 throw ThemeLabError.input("Datasets/\(name).jsonl not found (run from a checkout of the project)")
             }
-            return LoadedCorpus(corpus: try CorpusReader.read(path: path), files: [path])
+            return path
         }
+        return Entry(
+            name, description, source: "Datasets/\(name).jsonl (written by this project)", licence: "CC0", citation: "this repository",
+            files: { _, _ in [try path()] }, load: { _, _ in LoadedCorpus(corpus: try CorpusReader.read(path: try path())) })
     }
 
     private static func synthetic(_ spec: CorpusSpec) -> LoadedCorpus {
@@ -185,7 +196,7 @@ package enum DatasetRegistry {
         if let s = spec.seed { g.seed = s }
         let (corpus, vectors) = g.corpus(
             name: spec.generator == nil ? "synthetic-app-raw" + (spec.seed.map { "-seed\($0)" } ?? "") : g.identity)
-        return LoadedCorpus(corpus: corpus, vectors: vectors, files: [], isSample: true)
+        return LoadedCorpus(corpus: corpus, vectors: vectors, isSample: true)
     }
 
     private static func clinc150(_ spec: CorpusSpec, dataDirectory: String?) throws -> LoadedCorpus {
@@ -197,9 +208,7 @@ package enum DatasetRegistry {
         o.perIntent = spec.perIntent
         o.includeOutOfScope = spec.includeOutOfScope ?? false
         o.seed = spec.seed ?? 0
-        return LoadedCorpus(
-            corpus: try CLINC150.load(folder: folder, options: o), files: ["\(folder)/data_full.json", "\(folder)/domains.json"],
-            isSample: o.intents != nil || o.perIntent != nil)
+        return LoadedCorpus(corpus: try CLINC150.load(folder: folder, options: o), isSample: o.intents != nil || o.perIntent != nil)
     }
 
     private static func wordnet(
@@ -208,17 +217,18 @@ package enum DatasetRegistry {
         Entry(
             name, description, source: "/usr/share/wordnet (Debian wordnet-base)", licence: "WordNet 3.0 licence (BSD-like)",
             citation: "Miller, WordNet: A Lexical Database for English, CACM 1995; Fellbaum (ed.) 1998",
-            options: [.minimumTopicSize: .count(WordNet.minimumTopicSizes), .maxItems: .count(WordNet.itemCaps), .seed: .any]
-        ) { spec, _ in
-            var c = try corpus(WordNet.defaultFolder, spec.minimumTopicSize ?? 20)
-            let isSample = spec.maxItems.map { $0 < c.count } ?? false
-            if let cap = spec.maxItems, cap < c.count {
-                let keep = SeededRandom.sample(cap, of: c.count, seed: spec.seed ?? 0)
-                c.items = keep.map { c.items[$0] }
-                c.name += "-\(cap)" + (spec.seed.map { "-seed\($0)" } ?? "")
-            }
-            return LoadedCorpus(corpus: c, files: WordNet.parts.map { "\(WordNet.defaultFolder)/data.\($0)" }, isSample: isSample)
-        }
+            options: [.minimumTopicSize: .count(WordNet.minimumTopicSizes), .maxItems: .count(WordNet.itemCaps), .seed: .any],
+            files: { _, _ in WordNet.parts.map { "\(WordNet.defaultFolder)/data.\($0)" } },
+            load: { spec, _ in
+                var c = try corpus(WordNet.defaultFolder, spec.minimumTopicSize ?? 20)
+                let isSample = spec.maxItems.map { $0 < c.count } ?? false
+                if let cap = spec.maxItems, cap < c.count {
+                    let keep = SeededRandom.sample(cap, of: c.count, seed: spec.seed ?? 0)
+                    c.items = keep.map { c.items[$0] }
+                    c.name += "-\(cap)" + (spec.seed.map { "-seed\($0)" } ?? "")
+                }
+                return LoadedCorpus(corpus: c, isSample: isSample)
+            })
     }
 
     /// A folder holding real corpora in place of the repository's `Datasets/`: `--data-dir`, else `$THEMELAB_DATA`.
@@ -238,12 +248,22 @@ package enum DatasetRegistry {
     /// Whether a corpus comes with its vectors (the generator), so that no encoder embeds it.
     package static func bringsOwnVectors(_ spec: CorpusSpec) -> Bool { spec.name == "synthetic" }
 
-    /// The corpus `spec` names, under its `as` name when it has one.
+    /// The corpus `spec` names, under its `as` name when it has one, with the files it was read from.
     package static func load(_ spec: CorpusSpec, dataDirectory: String? = nil) throws -> LoadedCorpus {
         guard let entry = entry(spec.name) else { throw unknownCorpus(spec.name) }
         var loaded = try entry.load(spec, dataDirectory)
+        loaded.files = try entry.files(spec, dataDirectory)
         if let name = spec.as { loaded.corpus.name = name }
         return loaded
+    }
+
+    /// The files the corpus `spec` names is read from, without reading it.
+    package static func files(_ spec: CorpusSpec, dataDirectory: String? = nil) throws -> [String] {
+        guard let entry = entry(spec.name) else { throw unknownCorpus(spec.name) }
+        let files = try entry.files(spec, dataDirectory)
+        // A file missing: the loader's own error says where the corpus is expected.
+        if files.contains(where: { !FileManager.default.fileExists(atPath: $0) }) { _ = try entry.load(spec, dataDirectory) }
+        return files
     }
 
     package static func unknownCorpus(_ name: String) -> ThemeLabError {

@@ -16,14 +16,23 @@ package enum Reproduction {
         package var seconds: Double
     }
 
+    /// What a run does with the stages kept in the environment's cache folder (`StageCache`).
+    package enum Keeping: Sendable {
+        /// Copies a stage whose code, inputs and settings are those of a kept run; stores each one it runs.
+        case reuse
+        /// Runs every stage and stores it (`--recompute`).
+        case recompute
+        /// Runs every stage and keeps none (`--cold`, whose private cache is deleted at the end).
+        case nothing
+    }
+
     /// Runs the experiments of `folder` (all, or those named in `only`) into `root`, in file-name order;
-    /// `replicates` overrides the count of every experiment that has replicates. A stage whose code, inputs and settings
-    /// are those of a run kept in the environment's cache folder (`StageCache`) is copied from it, unless `reuse` is
-    /// false. As each stage ends, `announce` gets a line with its time and an estimate of the time left, from
-    /// `expectedSeconds` (the last run's stage times) if given.
+    /// `replicates` overrides the count of every experiment that has replicates; `keeping` says whether stages are
+    /// copied from the cache and stored in it. As each stage ends, `announce` gets a line with its time and an estimate
+    /// of the time left, from `expectedSeconds` (the last run's stage times) if given.
     package static func run(
         experiments folder: String, only: Set<String>? = nil, replicates: Int? = nil, root: ResultsRoot, environment: RunEnvironment,
-        reuse: Bool = true, expectedSeconds: [String: Double] = [:], announce: @escaping (String) -> Void = { _ in }
+        keeping: Keeping = .reuse, expectedSeconds: [String: Double] = [:], announce: @escaping (String) -> Void = { _ in }
     ) throws -> Summary {
         let all = try experimentNames(in: folder, only: only)
         let layout = try ReportLayout.read(path: "\(folder)/report/layout.json")
@@ -31,9 +40,10 @@ package enum Reproduction {
         for name in chosen { try root.refuseNonFolder(name) }
         let (plans, replays) = try readPlans(chosen, in: folder, replicates: replicates)
         let stages = plans.map(\.name) + replays.map(\.name) + ["c7"] + (layout.fragility == nil ? [] : ["fragility"])
+        let store = StageCache(cacheFolder: environment.cacheFolder, dataDirectory: environment.dataDirectory, replicates: replicates)
         let cache = try StageReuse(
-            cache: StageCache(cacheFolder: environment.cacheFolder, dataDirectory: environment.dataDirectory, replicates: replicates),
-            reuse: reuse, announce: announce, plans: plans, replays: replays, layout: layout, folder: folder, environment)
+            cache: keeping == .nothing ? nil : store, reuse: keeping == .reuse, announce: announce, plans: plans, replays: replays,
+            layout: layout, folder: folder, environment)
         var timings = WallClock(plan: stages, expected: expectedSeconds.merging(cache.expectedSeconds()) { $1 }, announce: announce)
         let done = try runExperiments(plans, root: root, environment, cache: cache, timings: &timings)
         let replayed = try runReplays(replays, root: root, environment, cache: cache, timings: &timings)

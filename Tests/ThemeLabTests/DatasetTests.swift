@@ -48,6 +48,35 @@ import ThemeLabPairs
                 "not found") == true)
     }
 
+    /// `DatasetRegistry.files` (what the stage keys hash, without parsing) names exactly what each loader reads: with only
+    /// the listed files in a data folder every corpus read from one loads, and without any one of them it does not, and
+    /// listing them then gives the loader's own error, naming the file.
+    @Test func theRegistryNamesTheFilesEachLoaderReads() throws {
+        let entries = ["clinc150"] + CarriedCorpus.all.map(\.name)
+        for name in entries {
+            let spec = CorpusSpec(name: name)
+            let dir = temporaryFolder()
+            let original = try DatasetRegistry.files(spec)
+            #expect(!original.isEmpty, "\(name)")
+            let copies = original.map { dir + "/" + $0.split(separator: "/").suffix(2).joined(separator: "/") }
+            for (from, to) in zip(original, copies) {
+                try FileManager.default.createDirectory(
+                    atPath: (to as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(atPath: from, toPath: to)
+            }
+            #expect(try DatasetRegistry.load(spec, dataDirectory: dir).files == copies, "\(name)")
+            for copy in copies {
+                try FileManager.default.moveItem(atPath: copy, toPath: copy + ".away")
+                let loading = errorMessage { _ = try DatasetRegistry.load(spec, dataDirectory: dir) }
+                let listing = errorMessage { _ = try DatasetRegistry.files(spec, dataDirectory: dir) }
+                #expect(loading?.hasPrefix("\(copy): ") == true && listing == loading, "\(name): \(listing ?? "listed")")
+                try FileManager.default.moveItem(atPath: copy + ".away", toPath: copy)
+            }
+        }
+        #expect(try DatasetRegistry.files(CorpusSpec(name: "synthetic")).isEmpty)
+        #expect(try DatasetRegistry.files(CorpusSpec(name: "seed-12")).map { $0.hasSuffix("Datasets/seed-12.jsonl") } == [true])
+    }
+
     @Test func clinc150IsCheckedAgainstItsChecksum() throws {
         let dir = temporaryFolder()
         try FileManager.default.createDirectory(atPath: dir + "/clinc150", withIntermediateDirectories: true)

@@ -94,6 +94,21 @@ struct StageCacheTests {
         #expect(cache.seconds(of: "rules") == 2.5, "the estimate's basis is the stored run's time")
     }
 
+    /// `--recompute` stores every stage it runs; `--cold` (keeping nothing) stores none, its private cache being deleted
+    /// at the end: entries written there would be work thrown away.
+    @Test func aColdRunStoresNoStage() throws {
+        let folder = temporaryFolder()
+        let experiments = try #require(ProjectFiles.locate("Experiments"))
+        for (keeping, stores) in [(Reproduction.Keeping.nothing, false), (.recompute, true)] {
+            let cache = folder + "/cache-\(stores)"
+            _ = try Reproduction.run(
+                experiments: experiments, only: ["synthetic"], root: try ResultsRoot(path: folder + "/out-\(stores)"),
+                environment: RunEnvironment(cacheFolder: cache), keeping: keeping)
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: cache + "/stages")) ?? []
+            #expect(entries.contains { $0.hasPrefix("experiment-synthetic-") } == stores, "\(keeping): \(entries)")
+        }
+    }
+
     /// The replay embeds its text journals with the default model: its files are among what the replay reads, so a
     /// changed model runs the replay again rather than keeping it.
     @Test func theReplayReadsTheDefaultModel() throws {

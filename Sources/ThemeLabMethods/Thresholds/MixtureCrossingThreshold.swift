@@ -8,7 +8,7 @@ import ThemeLabPairs
 /// deterministically by splitting at Otsu's threshold; at most 500 iterations, stopping when the
 /// log-likelihood gains less than 1e-10 per pair. nil when the fitted curves do not cross
 /// between the means.
-package struct MixtureCrossingThreshold: ThresholdRule {
+package struct MixtureCrossingThreshold: AnsweringThresholdRule {
     package var name: String { "mixture" }
 
     package struct Fit: Sendable, Equatable {
@@ -19,10 +19,6 @@ package struct MixtureCrossingThreshold: ThresholdRule {
             a.weight == b.weight && a.mean == b.mean && a.sigma == b.sigma
         }
     }
-
-    package func threshold(in context: ThresholdContext) -> Double? { answer(in: context).value }
-
-    package func whyNoThreshold(in context: ThresholdContext) -> String { answer(in: context).reason ?? "" }
 
     /// One EM fit for both the threshold and the reason (fitting again for the reason cost as much as the value).
     package func answer(in context: ThresholdContext) -> RuleAnswer { Self.answer(fit(context)) }

@@ -9,7 +9,7 @@ import ThemeLabPairs
 /// all-pairs `mixture` the share (the mixture weight) is estimated from the data rather than
 /// fixed by the histogram's shape. EM runs on the 256-bin histogram of the neighbour
 /// similarities, starting from Otsu's split.
-package struct NeighbourMixtureThreshold: ThresholdRule {
+package struct NeighbourMixtureThreshold: AnsweringThresholdRule {
     package let k: Int
     package var name: String { "knn-mixture(\(k))" }
     package var neighbours: Int { k }
@@ -25,10 +25,6 @@ package struct NeighbourMixtureThreshold: ThresholdRule {
             occupied.map { centres[$0] }, weights: occupied.map { h.counts[$0] },
             split: otsu(h), sigmaFloor: (h.edges[1] - h.edges[0]) / 2)
     }
-
-    package func threshold(in context: ThresholdContext) -> Double? { answer(in: context).value }
-
-    package func whyNoThreshold(in context: ThresholdContext) -> String { answer(in: context).reason ?? "" }
 
     /// One EM fit for both the threshold and the reason.
     package func answer(in context: ThresholdContext) -> RuleAnswer {

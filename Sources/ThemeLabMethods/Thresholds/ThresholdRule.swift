@@ -15,7 +15,7 @@ package protocol ThresholdRule: Sendable {
     /// Why `threshold` is nil, for reports.
     func whyNoThreshold(in context: ThresholdContext) -> String
     /// The threshold or why there is none, from one evaluation: what the analysis asks. A rule whose reason costs what
-    /// its value does (the mixtures' EM) answers both at once; the default asks `threshold`, then `whyNoThreshold`.
+    /// its value does answers both at once (`AnsweringThresholdRule`); the default asks `threshold`, then `whyNoThreshold`.
     func answer(in context: ThresholdContext) -> RuleAnswer
     /// How many nearest-neighbour similarities per item the rule reads (0: none).
     var neighbours: Int { get }
@@ -46,6 +46,15 @@ extension ThresholdRule {
     package func passNeeds(items: Int) -> PassNeeds {
         PassNeeds(averageLinkage: needsDendrogram, neighbours: neighbours).on(items: items)
     }
+}
+
+/// A rule whose threshold and reason come from one evaluation that costs what the value does (the mixtures' EM): it
+/// writes `answer(in:)`, and `threshold(in:)` and `whyNoThreshold(in:)` read it.
+package protocol AnsweringThresholdRule: ThresholdRule {}
+
+extension AnsweringThresholdRule {
+    package func threshold(in context: ThresholdContext) -> Double? { answer(in: context).value }
+    package func whyNoThreshold(in context: ThresholdContext) -> String { answer(in: context).reason ?? "" }
 }
 
 /// A rule's answer for one distribution: a threshold, or the reason it has none.

@@ -187,7 +187,7 @@ package struct ExperimentPlan: Decodable, Sendable {
 
     /// Every file the plan reads: itself, its corpora's files, given embeddings and each model folder's files.
     package func inputFiles(dataDirectory: String?) throws -> [String] {
-        let corpusFiles = try corpora.flatMap { try DatasetRegistry.load($0, dataDirectory: dataDirectory).files }
+        let corpusFiles = try corpora.flatMap { try DatasetRegistry.files($0, dataDirectory: dataDirectory) }
         let encoderFiles = try encoders.flatMap { e in try e.embeddings.map { [$0] } ?? ModelFolder.locate(explicit: e.modelFolder).files()
         }
         return (file.map { [$0] } ?? []) + corpusFiles + encoderFiles

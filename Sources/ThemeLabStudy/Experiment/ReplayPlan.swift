@@ -93,7 +93,7 @@ package struct ReplayPlan: Decodable, Sendable {
         let embedded = journals.contains { $0.embeddings == nil && !DatasetRegistry.bringsOwnVectors($0.corpus) }
         return try (file.map { [$0] } ?? [])
             + journals.flatMap { j in
-                try DatasetRegistry.load(j.corpus, dataDirectory: dataDirectory).files + (j.embeddings.map { [$0] } ?? [])
+                try DatasetRegistry.files(j.corpus, dataDirectory: dataDirectory) + (j.embeddings.map { [$0] } ?? [])
             }
             + (embedded ? try ModelFolder.locate(explicit: nil).files() : [])
     }
