@@ -201,13 +201,13 @@ package enum Reproduction {
         package var announce: (String) -> Void = { _ in }
         private let started = Date()
 
+        /// `work`'s result, its time recorded and announced (a stage that fails is neither).
         package mutating func time<T>(_ name: String, _ work: () throws -> T) rethrows -> T {
             let started = Date()
-            defer {
-                stages.append((name, (Date().timeIntervalSince(started) * 10).rounded() / 10))
-                announce(progress())
-            }
-            return try work()
+            let result = try work()
+            stages.append((name, (Date().timeIntervalSince(started) * 10).rounded() / 10))
+            announce(progress())
+            return result
         }
 
         /// "[3/11] clinc150: 91.2 s (4 min 2 s so far, about 6 min left)".

@@ -286,6 +286,21 @@ final class Capture: Sendable {
         #expect(!FileManager.default.fileExists(atPath: folder), "refused before the output folder is made")
     }
 
+    /// A corpus that fails its checksum stops `reproduce` with one line naming the file: no progress line for the stage
+    /// that failed, and nothing in the output folder but its lock.
+    @Test func reproduceStopsAtACorruptCorpusWithOneLine() throws {
+        let data = temporaryFolder()
+        try FileManager.default.createDirectory(atPath: data + "/clinc150", withIntermediateDirectories: true)
+        let original = try #require(ProjectFiles.locate("Datasets/clinc150"))
+        try FileManager.default.copyItem(atPath: original + "/domains.json", toPath: data + "/clinc150/domains.json")
+        try Data("{\"test\": []}".utf8).write(to: URL(fileURLWithPath: data + "/clinc150/data_full.json"))
+        let out = temporaryFolder() + "/results"
+        let r = CLI.run(["reproduce", "--only", "clinc150", "--data-dir", data, "--out", out])
+        #expect(r.status != 0 && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("themelab: \(data)/clinc150/data_full.json: SHA-256 "), "\(r.stderr)")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? [] == [".lock"])
+    }
+
     /// Issue 42: `reproduce --out` onto a folder it reads (the corpora, the experiments, the model) is refused before
     /// any work; it used to start, and would have built its results in (and swapped them with) Datasets/.
     @Test func reproduceRefusesAnOutputFolderThatHoldsItsInputs() throws {
