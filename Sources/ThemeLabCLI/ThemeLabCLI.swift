@@ -19,9 +19,11 @@ public enum ThemeLabCLI {
         let io = Invocation(console: console, commandLine: arguments, executable: executable)
         let words = Array(arguments.dropFirst())
         switch words.first {
-        case nil, "--help", "-h", "help":
+        case nil, "--help", "-h":
             io.print(usage)
             return 0
+        case "help":
+            return help(Array(words.dropFirst()), io)
         case "--version":
             io.print(
                 "themelab \(Tool.version) (OpenBLAS kernel \(BLASRuntime.corename), \(BLASRuntime.arithmetic) arithmetic; "
@@ -31,6 +33,20 @@ public enum ThemeLabCLI {
             guard let command = commands[name] else { return io.fail("unknown command '\(name)' (see themelab --help)", status: 2) }
             return command.invoke(as: name, Array(words.dropFirst()), io)
         }
+    }
+
+    /// `themelab help`: the usage; `themelab help COMMAND`: that command's help; anything else a usage error.
+    static func help(_ words: [String], _ io: Invocation) -> Int32 {
+        guard let name = words.first else {
+            io.print(usage)
+            return 0
+        }
+        guard let command = commands[name], words.count == 1 else {
+            let names = commands.keys.sorted().joined(separator: ", ")
+            return io.fail("help: expected 'help' or 'help COMMAND' with one of \(names)", status: 2)
+        }
+        io.print(command.help)
+        return 0
     }
 
     /// Puts this process on the BLAS kernel `THEMELAB_KERNEL` asks for, re-executing the program when it runs another

@@ -185,8 +185,13 @@ package enum CorpusReader {
 
         package func corpus(name: String) throws -> Corpus {
             guard !items.isEmpty else { throw ThemeLabError.input("\(file): empty file (expected at least one item)") }
-            let numbered = unidentifiedLine != nil ? ["\(file): no '\(columns.id)' field; each item's id is its line number"] : []
-            return Corpus(name: name, items: items, notes: numbered)
+            var notes = unidentifiedLine != nil ? ["\(file): no '\(columns.id)' field; each item's id is its line number"] : []
+            if labeledLine == nil {
+                notes.append(
+                    "\(file): no '\(columns.label)' field, so no labels (--label-column, or labelColumn in an experiment file, "
+                        + "names another)")
+            }
+            return Corpus(name: name, items: items, notes: notes)
         }
     }
 }

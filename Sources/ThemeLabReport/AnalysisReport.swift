@@ -20,8 +20,9 @@ package enum AnalysisReport {
         out += ", d = \(a.dimensions).\n"
         if let r = a.replicates {
             out +=
-                "\nReplicates: \(r.count) (\(r.scheme); \(formatCount(r.items.mean)) items on average). A figure in brackets is the "
-                + "\(r.interval) of that figure; the figure before it is this corpus's own.\n"
+                "\nReplicates: \(r.count) (\(r.scheme); \(formatCount(r.items.mean)) items on average). A figure followed by a "
+                + "bracket is the mean over the replicates, the bracket the \(r.interval); \"own draw\" and every figure without a "
+                + "bracket are this corpus's own.\n"
         }
         for note in a.notes { out += "\nNote: \(note).\n" }
         for s in a.spaces { out += "\n" + space(s, heading: heading + "#") }

@@ -79,9 +79,8 @@ extension Recommendation {
     package func experimentMarkdown() -> String {
         guard let best else { return "No rule has a worst case here (no corpus has a ceiling ARI of 0.1 or more).\n" }
         let w = best.all
-        return "**\(name(best))**: worst-case regret \(formatShort(w.regret)) (\(formatPercent(w.relative)) of the ceiling"
-            + "\(formatBounds(w)), on \(w.corpus)). Indistinguishable from it: \(named(alongside(best, \.all), \.all)). "
-            + "The target (worst-case regret ≤ 10% of the ceiling on every corpus, upper bound included) is "
-            + (targetMet ? "met.\n" : "not met.\n")
+        return "**\(name(best))**: worst-case regret at the own draws \(formatShort(w.regret)) (\(formatPercent(w.relative)) of the "
+            + "ceiling\(formatBounds(w)), on \(w.corpus)). Indistinguishable from it: \(named(alongside(best, \.all), \.all)). "
+            + targetVerdict() + ".\n"
     }
 }

@@ -30,6 +30,16 @@ extension Recommendation {
                 .joined(separator: "; ")
     }
 
+    /// "The target (…) is met" or "not met": the rule of the procedure, the upper bound; where the bound meets the target
+    /// but the worst own draw does not, that draw is named (the full corpus is not a draw of the replicates' kind).
+    func targetVerdict(naming: Bool = false) -> String {
+        let opening = "The target (the worst case's upper 95% bound ≤ 10% of the ceiling on every corpus) is "
+        guard targetMet, let best else { return opening + "not met" + (naming ? " by any rule and grouping here" : "") }
+        let ownDraw = best.all.relative
+        return opening + "met" + (naming ? " by \(name(best))" : "")
+            + (ownDraw > RecommendationFile.target ? " (its worst own draw, \(formatPercent(ownDraw)), is above it)" : "")
+    }
+
     /// Writes the recommendation subsection: the procedure, the suggested default (and without the domain level, if it
     /// differs) and whether the target is met; nothing without candidates.
     func markdown() -> String {
@@ -50,10 +60,7 @@ extension Recommendation {
                 "Without the domain level: " + describe(bestSubset) + ". Indistinguishable from it: "
                 + named(alongside(bestSubset, \.subset), \.subset) + ".\n"
         }
-        let met = targetMet
-        out +=
-            "\nThe target (worst-case regret ≤ 10% of the ceiling on every corpus, upper bound included) is "
-            + (met ? "met by \(name(best)).\n" : "not met by any rule and grouping here.\n")
+        out += "\n" + targetVerdict(naming: true) + ".\n"
         out +=
             "\nChoosing the level without labels (internal criteria, stability) and the clustering users would otherwise run "
             + "(BERTopic's default pipeline, k-means at the true k) on the same vectors: [docs/choosing-the-level.md]"

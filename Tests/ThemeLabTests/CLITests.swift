@@ -129,6 +129,10 @@ final class Capture: Sendable {
             #expect(r.status == 0 && r.stderr.isEmpty && r.stdout == command.help + "\n", "\(name) \(flag)")
         }
         #expect(command.help.hasPrefix("usage: themelab \(name)"))
+        let help = CLI.run(["help", name])
+        #expect(help.status == 0 && help.stderr.isEmpty && help.stdout == command.help + "\n", "help \(name)")
+        let stray = CLI.run(["help", name, "extra"])
+        #expect(stray.status == 2 && stray.stdout.isEmpty && stray.stderr.hasPrefix("themelab: help: expected 'help' or 'help COMMAND'"))
     }
 
     /// Every option and switch a command takes is in its help, and the help names no other (but in a quoted command

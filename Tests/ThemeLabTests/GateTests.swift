@@ -369,5 +369,9 @@ import ThemeLabStudy
             try CommandPaths(reads: [], writes: [(folder + "/new/b", .file), (folder + "/link/new/b", .file)]).check()
         }
         try CommandPaths(reads: [folder + "/a.txt"], writes: [(folder + "/b.txt", .file), (folder + "/out", .replacedFolder)]).check()
+        // `analyze --out` naming its own corpus file: refused before any work, not after it.
+        let r = CLI.run(["analyze", "--corpus", folder + "/a.txt", "--out", folder + "/link/a.txt"])
+        let refusal = "/link/a.txt/analysis.json would be inside the input \(folder)/a.txt, a file"
+        #expect(r.status == 2 && r.stderr.contains(refusal), "\(r.stderr)")
     }
 }

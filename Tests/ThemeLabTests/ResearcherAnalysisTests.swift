@@ -44,6 +44,16 @@ import ThemeLabReport
         #expect(a.notes.contains { $0.hasSuffix("b.csv: no 'id' field; each item's id is its line number") })
         let c = try CorpusReader.read(path: folder + "/b.csv", columns: CorpusColumns(label: "category"))
         #expect(c.items.first?.id == "2" && c.items.first?.text == "utterance 0")
+        // The label column not named: a note says which field was looked for; the text column not named: one line.
+        let unlabelled = try CorpusReader.read(path: folder + "/b.csv").notes
+        let note = "b.csv: no 'label' field, so no labels (--label-column, or labelColumn in an experiment file, names another)"
+        #expect(unlabelled.contains { $0.hasSuffix(note) }, "\(unlabelled)")
+        try AtomicFile.write("id,body,topic\n1,a walk,x\n2,a swim,y\n", to: folder + "/untexted.csv")
+        let untexted = CLI.run(["analyze", "--corpus", folder + "/untexted.csv"])
+        let errors = untexted.stderr.split(separator: "\n").filter { $0.hasPrefix("themelab:") }
+        #expect(untexted.status == 1 && errors.count == 1, "\(untexted.stderr)")
+        let message = "corpus 'untexted': no item has a text to embed (a corpus file's texts are its 'text' field"
+        #expect(errors.first?.contains(message) == true, "\(untexted.stderr)")
     }
 
     @Test func wholeNumberIdsAreReadAsTheirDecimalText() throws {

@@ -2,8 +2,9 @@ import Foundation
 
 /// Everything one command reads and writes, checked together before any work: the one check that no command writes
 /// over what it reads. Refused, naming both paths: an output that is an input (the same path after resolving links, or
-/// the same file), an input inside a folder the command writes into or replaces, a folder replaced whole that holds
-/// another output (gather replacing results/NAME would delete a work folder inside it), and one path given as two outputs.
+/// the same file) or would be inside one (`--out` naming the corpus file), an input inside a folder the command writes
+/// into or replaces, a folder replaced whole that holds another output (gather replacing results/NAME would delete a work
+/// folder inside it), and one path given as two outputs.
 package struct CommandPaths {
     package enum Role: Sendable {
         /// A file written (atomically).
@@ -33,6 +34,9 @@ package struct CommandPaths {
             for (input, inp) in zip(inputs, ins) {
                 if out == inp || Self.sameFile(o.path, input) {
                     throw ThemeLabError.invalid("output \(o.path) is the input \(input); choose another output path")
+                }
+                if Self.isInside(out, inp) {
+                    throw ThemeLabError.invalid("output \(o.path) would be inside the input \(input), a file; choose another output path")
                 }
                 if o.role != .file && Self.isInside(inp, out) {
                     throw ThemeLabError.invalid("the input \(input) is inside the output folder \(o.path); keep inputs outside it")

@@ -38,6 +38,11 @@ package enum VectorSource: Sendable, Equatable {
             return Vectors(
                 matrix: m, description: "embeddings \(URL(fileURLWithPath: path).lastPathComponent)", modelHash: nil, files: [path])
         case .model(let folder, let layer):
+            guard corpus.items.contains(where: { $0.text != nil }) else {
+                throw ThemeLabError.input(
+                    "corpus '\(corpus.name)': no item has a text to embed (a corpus file's texts are its 'text' field unless "
+                        + "--text-column, or textColumn in an experiment file, names another; or give vectors with --embeddings)")
+            }
             let encoder = try SentenceEncoder.shared(folder: ModelFolder.locate(explicit: folder))
             let k = layer ?? encoder.configuration.layers
             let texts = try corpus.items.map { item -> String in
