@@ -54,15 +54,22 @@ package enum SVGPlot {
     }
 
     /// The legend, one entry a line right of the plot; `dash` is an SVG dash pattern ("" solid).
+    /// One entry per line; a label's note in brackets that would not fit the margin goes on a line of its own below it.
     package static func legend(_ entries: [(label: String, colour: String, dash: String)], right: Double = right) -> String {
         var s = ""
-        for (i, e) in entries.enumerated() {
-            let y = top + 10 + Double(i) * 18
+        var y = top + 10
+        for e in entries {
             let x = width - right + 14
             s +=
                 "<g class=\"legend\"><line x1=\"\(n(x))\" y1=\"\(n(y))\" x2=\"\(n(x + 22))\" y2=\"\(n(y))\" stroke=\"\(e.colour)\" "
                 + "stroke-width=\"2.5\"\(dashAttribute(e.dash))/>"
-            s += "<text x=\"\(n(x + 28))\" y=\"\(n(y + 4))\">\(escape(e.label))</text></g>\n"
+            let split = e.label.count > 26 && e.label.hasSuffix(")") ? e.label.range(of: " (") : nil
+            let (first, note) =
+                split.map { (String(e.label[..<$0.lowerBound]), String(e.label[$0.upperBound...].dropLast())) } ?? (e.label, nil)
+            s += "<text x=\"\(n(x + 28))\" y=\"\(n(y + 4))\">\(escape(first))"
+            if let note { s += "<tspan x=\"\(n(x + 28))\" dy=\"13\" font-size=\"10\">(\(escape(note)))</tspan>" }
+            s += "</text></g>\n"
+            y += note == nil ? 18 : 31
         }
         return s
     }
@@ -120,18 +127,20 @@ package enum SVGPlot {
 
     /// A vertical dashed line per rule's threshold within `range`, in the rule's colour (a second rule of one base dashed
     /// otherwise), each named with its value in the legend (never on the plot, where close thresholds would overlap).
-    static func thresholdLines(
+    /// A line drawn over by a later one within a pixel says so in its entry: "otsu = 0.204 (under otsu-floored)".
+    package static func thresholdLines(
         _ thresholds: [ThresholdOutcome], within range: ClosedRange<Double>, _ px: (Double) -> Double,
         entries: inout [(String, String, String)]
     ) -> String {
         var svg = ""
         let shown = thresholds.filter { $0.value.map(range.contains) == true }
-        for (t, dash) in zip(shown, MethodColours.dash(shown.map(\.rule.name), MethodColours.ruleDashes)) {
+        for (k, (t, dash)) in zip(shown, MethodColours.dash(shown.map(\.rule.name), MethodColours.ruleDashes)).enumerated() {
             let (v, colour) = (t.value!, MethodColours.of(t.rule))
             svg +=
                 "<line class=\"threshold\" id=\"threshold-\(escape(t.rule.name))\" x1=\"\(n(px(v)))\" y1=\"\(n(top))\" x2=\"\(n(px(v)))\" "
                 + "y2=\"\(n(height - bottom))\" stroke=\"\(colour)\" stroke-width=\"1.5\"\(dashAttribute(dash))/>\n"
-            entries.append(("\(t.rule)\(t.labelInformed ? " †" : "") = \(formatShort(v))", colour, dash))
+            let over = shown[(k + 1)...].last { abs(px($0.value!) - px(v)) < 1 }.map { " (under \($0.rule))" } ?? ""
+            entries.append(("\(t.rule)\(t.labelInformed ? " †" : "") = \(formatShort(v))\(over)", colour, dash))
         }
         return svg
     }
@@ -231,7 +240,8 @@ package enum SVGPlot {
         let ys = points.map(\.ari)
         let (ylo, yhi) = (min(-0.05, (ys.min() ?? 0) - 0.05), max(0.1, (ys.max() ?? 1) + 0.05))
         let f = frame(
-            title: "ARI against the threshold † — \(corpus) — \(s.space)", xLabel: "threshold (cosine similarity); circle: best cut",
+            title: "ARI against the threshold † — \(corpus), its own draw — \(s.space)",
+            xLabel: "threshold (cosine similarity); circle: best cut",
             yLabel: "ARI", x: lo...hi, y: ylo...yhi, xTicks: ticks(lo...hi), yTicks: ticks(ylo...yhi))
         var svg = f.svg
         var entries: [(String, String, String)] = []

@@ -275,6 +275,20 @@ import ThemeLabReport
         let svg = try String(contentsOfFile: folder + "/plots/\(stem)-ari-vs-threshold.svg", encoding: .utf8)
         #expect(svg.components(separatedBy: "class=\"best-cut\"").count - 1 == s.ceilings!.filter { $0.curve != nil }.count)
         for t in s.thresholds { #expect(svg.contains("id=\"threshold-\(t.rule.name)\""), "\(t.rule)") }
+        #expect(svg.contains("ARI against the threshold † — \(a.corpus.name), its own draw — centred"))
+    }
+
+    /// Two rules at one threshold draw one visible line: the legend says which lies under which.
+    @Test func aThresholdLineDrawnOverIsNamedInTheLegend() throws {
+        let (_, results) = try Self.run()
+        var s = try #require(results.analyses.first?.space(.centred))
+        let value = try #require(s.thresholds.compactMap(\.value).first)
+        for k in s.thresholds.indices { s.thresholds[k].value = value }
+        var entries: [(String, String, String)] = []
+        _ = SVGPlot.thresholdLines(s.thresholds, within: -1...1, { 400 * $0 }, entries: &entries)
+        let last = try #require(s.thresholds.last?.rule)
+        #expect(entries.count == s.thresholds.count && s.thresholds.count >= 2)
+        #expect(entries.dropLast().allSatisfy { $0.0.hasSuffix(" (under \(last))") } && !entries.last!.0.contains("(under"))
     }
 
     /// A method keeps its colour from figure to figure, whatever else the figure shows; rules and groupings differ in dash.
