@@ -43,7 +43,8 @@ public enum ThemeLabCLI {
         }
         guard let command = commands[name], words.count == 1 else {
             let names = commands.keys.sorted().joined(separator: ", ")
-            return io.fail("help: expected 'help' or 'help COMMAND' with one of \(names)", status: 2)
+            let given = commands[name] == nil ? "no command '\(name)'" : "one command only, got '\(words.joined(separator: " "))'"
+            return io.fail("help: \(given); expected 'help' or 'help COMMAND' with one of \(names)", status: 2)
         }
         io.print(command.help)
         return 0

@@ -13,10 +13,13 @@ import ThemeLabStudy
 package final class ResultsRoot {
     package let path: String
     private let lock: FileLock
+    /// Whether this run made the folder: a run that wrote nothing into it takes it away again (`deinit`).
+    private let made: Bool
 
     /// Takes the root's lock (`PATH/.lock`, `flock`), or refuses at once if another process holds it.
     package init(path: String) throws {
         self.path = path
+        made = !FileManager.default.fileExists(atPath: path)
         do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
             throw ThemeLabError.input("\(path): cannot create the results folder (\(error.localizedDescription))")
         }
@@ -26,6 +29,13 @@ package final class ResultsRoot {
         }
         self.lock = lock
         removeLeftovers()
+    }
+
+    /// A folder this run made and left holding only its lock (the run failed before writing) is removed, lock and all.
+    deinit {
+        guard made, (try? FileManager.default.contentsOfDirectory(atPath: path)) == [".lock"] else { return }
+        unlink("\(path)/.lock")
+        rmdir(path)
     }
 
     /// An experiment's results as `PATH/NAME/`: NAME.json, .csv, .md, plots/ and, when the experiment asks,

@@ -116,6 +116,12 @@ import ThemeLabStudy
             "{\"name\": \"bad\", \"corpora\": [{\"name\": \"seed-12\"}], \"thresholds\": [\"median\"]}", to: folder + "/bad.json")
         let bad = CLI.run(["ablate", folder + "/bad.json"])
         #expect(bad.status == 1 && bad.stderr.contains("bad.json: 'thresholds[0]' unknown threshold rule 'median'"), "\(bad.stderr)")
+        // A run that fails after taking a new --out folder leaves no folder behind (an empty one with a lock misleads).
+        try AtomicFile.write("{\"name\": \"gone\", \"corpora\": [{\"name\": \"file\", \"path\": \"c.jsonl\"}]}", to: folder + "/gone.json")
+        try AtomicFile.write("{\"id\": \"a\", \"text\": \"x\"}\nnot json\n", to: folder + "/c.jsonl")
+        let gone = CLI.run(["ablate", folder + "/gone.json", "--out", folder + "/fresh/out"])
+        #expect(gone.status == 1 && gone.stderr.contains("c.jsonl:2: not valid JSON"), "\(gone.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/fresh").isEmpty, "the failed run's folder is gone")
     }
 }
 
