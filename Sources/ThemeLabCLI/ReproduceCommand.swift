@@ -50,7 +50,11 @@ let reproduceCommand = Command(
     let start = Date()
     let root = args["out"] ?? "results"
     guard let folder = ProjectFiles.locate("Experiments") else { throw ThemeLabError.input("Experiments/ not found (run from a checkout)") }
-    let only = args["only"].map { Set($0.split(separator: ",").map(String.init)) }
+    let only = try args["only"].map { value in
+        let names = value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard !names.contains("") else { throw ThemeLabError.usage("--only: an empty experiment name in '\(value)'") }
+        return Set(names)
+    }
     let inputs = try Reproduction.inputFiles(experiments: folder, only: only, dataDirectory: args["data-dir"])
     try CommandPaths(reads: inputs, writes: [(root, .replacedFolder)]).check()
     let output = try ResultsRoot(path: root)

@@ -39,12 +39,22 @@ package enum CorpusReader {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ThemeLabError.input("\(path): cannot read file")
         }
-        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let name = corpusName(ofFile: path)
         switch URL(fileURLWithPath: path).pathExtension.lowercased() {
         case "csv": return try parseDelimited(data, delimiter: ",", file: path, name: name, columns: columns)
         case "tsv": return try parseDelimited(data, delimiter: "\t", file: path, name: name, columns: columns)
         default: return try parseJSONL(data, file: path, name: name, columns: columns)
         }
+    }
+
+    /// A corpus's name from its file's, less its extension, with what would break a report's table row, heading or
+    /// figure (a control character or line break, `|`, `<`, `>`, a backquote) replaced by `_`.
+    package static func corpusName(ofFile path: String) -> String {
+        let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let unsafe: Set<Unicode.Scalar> = ["|", "<", ">", "`", "\u{2028}", "\u{2029}"]
+        return String(
+            String.UnicodeScalarView(
+                stem.unicodeScalars.map { $0.properties.generalCategory == .control || unsafe.contains($0) ? "_" : $0 }))
     }
 
     package static func parseJSONL(_ data: Data, file: String, name: String, columns: CorpusColumns = CorpusColumns()) throws -> Corpus {

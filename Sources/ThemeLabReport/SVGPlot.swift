@@ -15,8 +15,12 @@ package enum SVGPlot {
     package static let width = 760.0, height = 420.0
     package static let left = 70.0, right = 200.0, top = 40.0, bottom = 70.0
 
+    /// Text for an SVG element: `&`, `<` and `>` as entities, and the control characters XML 1.0 forbids (all below
+    /// U+0020 but tab, line feed and carriage return) as U+FFFD, so a name from a file never makes a figure unreadable.
     package static func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
+        let legal = String(
+            String.UnicodeScalarView(s.unicodeScalars.map { $0.value < 0x20 && !"\t\n\r".unicodeScalars.contains($0) ? "\u{FFFD}" : $0 }))
+        return legal.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
             of: ">", with: "&gt;")
     }
     package static func n(_ x: Double) -> String { String(format: "%.2f", x) }

@@ -292,6 +292,12 @@ final class Capture: Sendable {
         #expect(lines.first == "themelab: --results for an output folder is deprecated; use --out")
         #expect(lines.last?.hasPrefix("themelab: reproduce: --only: no experiment 'nosuch' in ") == true, "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder), "refused before the output folder is made")
+        for only in ["", ",", "ci-gate,"] {
+            let empty = CLI.run(["reproduce", "--only", only, "--out", folder])
+            let expected = "--only: an empty experiment name in '\(only)' (see themelab reproduce --help)\n"
+            #expect(empty.status == 2 && empty.stderr.hasSuffix(expected), "\(empty.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder), "an empty name runs nothing and makes no folder")
     }
 
     /// A corpus that fails its checksum stops `reproduce` with one line naming the file: no progress line for the stage

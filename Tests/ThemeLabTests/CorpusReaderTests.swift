@@ -26,6 +26,14 @@ import ThemeLabCorpus
         #expect(c.labelIndices() == [0, 1])
     }
 
+    /// A name taken from a file name loses what would break a Markdown row or heading or an SVG figure (hostile review).
+    @Test func aFileNameBecomesANameReportsCanCarry() throws {
+        #expect(CorpusReader.corpusName(ofFile: "/x/a|b\u{1}c\nd<i>`e`.jsonl") == "a_b_c_d_i__e_")
+        #expect(CorpusReader.corpusName(ofFile: "my journal & café.csv") == "my journal & café")
+        let c = try CorpusReader.read(path: write("{\"id\": \"a\", \"text\": \"x\"}\n", "p|q.jsonl"))
+        #expect(c.name == "p_q")
+    }
+
     @Test func readsCSVWithQuotesAndTSV() throws {
         let csv = write("id,text,label\r\n1,\"Hello, \"\"you\"\"\",greet\r\n2,\"two\nlines\",greet\r\n3,plain,other\r\n", "c.csv")
         let c = try CorpusReader.read(path: csv)

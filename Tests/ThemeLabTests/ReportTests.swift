@@ -74,6 +74,11 @@ import Testing
         #expect(Reproduction.WallClock.duration(59.6) == "1 min 0 s" && Reproduction.WallClock.duration(42) == "42 s")
     }
 
+    /// SVG text: entities for &, < and >, U+FFFD for the control characters XML 1.0 forbids (tab, LF and CR stay).
+    @Test func svgTextIsAlwaysWellFormed() {
+        #expect(SVGPlot.escape("a\u{1}\u{1b}[31m<b> & c\td") == "a\u{FFFD}\u{FFFD}[31m&lt;b&gt; &amp; c\td")
+    }
+
     @Test func logAxesAreLabelledWithValues() throws {
         let svg = SVGPlot.lines(
             title: "t", xLabel: "N", yLabel: "s",
