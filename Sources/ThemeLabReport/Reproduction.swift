@@ -37,7 +37,7 @@ package enum Reproduction {
         let all = try experimentNames(in: folder, only: only)
         let layout = try ReportLayout.read(path: "\(folder)/report/layout.json")
         let chosen = all.filter { only?.contains($0) ?? true }.sorted { "\($0).json" < "\($1).json" }
-        for name in chosen { try root.refuseNonFolder(name) }
+        for name in chosen { try root.refuseForeign(name) }
         let (plans, replays) = try readPlans(chosen, in: folder, replicates: replicates)
         let stages = plans.map(\.name) + replays.map(\.name) + ["c7"] + (layout.fragility == nil ? [] : ["fragility"])
         let store = StageCache(cacheFolder: environment.cacheFolder, dataDirectory: environment.dataDirectory, replicates: replicates)

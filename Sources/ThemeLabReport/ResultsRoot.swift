@@ -51,24 +51,31 @@ package final class ResultsRoot {
     /// Before any work, that `PATH/name` may be replaced: it holds none of `inputs` (`CommandPaths`) and is not a file.
     package func prepare(_ name: String, reading inputs: [String]) throws {
         try CommandPaths(reads: inputs, writes: [("\(path)/\(name)", .replacedFolder)]).check()
-        try refuseNonFolder(name)
+        try refuseForeign(name)
     }
 
-    /// Refuses, before any work, a `PATH/name` that exists and is not a folder: replacing it would delete a file
-    /// the harness did not write.
-    package func refuseNonFolder(_ name: String) throws { try Self.refuseNonFolder("\(path)/\(name)") }
+    /// Refuses, before any work, a `PATH/name` that exists and is not a results folder (a file, or a folder holding
+    /// files but no `name.json`): replacing it would delete what the harness did not write.
+    package func refuseForeign(_ name: String) throws { try Self.refuseForeign("\(path)/\(name)") }
 
-    package static func refuseNonFolder(_ final: String) throws {
+    package static func refuseForeign(_ final: String) throws {
         var isFolder: ObjCBool = false
-        guard !FileManager.default.fileExists(atPath: final, isDirectory: &isFolder) || isFolder.boolValue else {
+        guard FileManager.default.fileExists(atPath: final, isDirectory: &isFolder) else { return }
+        guard isFolder.boolValue else {
             throw ThemeLabError.input("\(final) is a file, not a results folder: move it away or choose another --out")
+        }
+        let name = URL(fileURLWithPath: final).lastPathComponent
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: final)) ?? []
+        guard entries.isEmpty || entries.contains("\(name).json") else {
+            throw ThemeLabError.input(
+                "\(final) holds files themelab did not write (no \(name).json): move them away or choose another --out")
         }
     }
 
     /// Writes `PATH/name/` as a whole: `fill` writes into a fresh hidden sibling folder, which then
     /// replaces the old folder. Until the swap the old folder stays as it was; a failure leaves it so.
     package func replaceFolder(_ name: String, fill: (String) throws -> Void) throws {
-        try refuseNonFolder(name)
+        try refuseForeign(name)
         let staging = try AtomicFile.makeTemporaryFolder(in: path, prefix: ".\(name).new-")
         do { try fill(staging) } catch {
             try? FileManager.default.removeItem(atPath: staging)

@@ -235,12 +235,20 @@ import ThemeLabStudy
         let folder = temporaryFolder()
         let first = try ResultsRoot(path: folder)
         #expect(errorMessage { _ = try ResultsRoot(path: folder) }?.contains("another themelab is writing these results") == true)
-        try first.replaceFolder("e") { try AtomicFile.write("a", to: $0 + "/stale.txt") }
-        try first.replaceFolder("e") { try AtomicFile.write("b", to: $0 + "/fresh.txt") }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/e") == ["fresh.txt"])
+        try first.replaceFolder("e") {
+            try AtomicFile.write("a", to: $0 + "/e.json")
+            try AtomicFile.write("a", to: $0 + "/stale.txt")
+        }
+        try first.replaceFolder("e") {
+            try AtomicFile.write("b", to: $0 + "/e.json")
+            try AtomicFile.write("b", to: $0 + "/fresh.txt")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/e").sorted() == ["e.json", "fresh.txt"])
         struct Boom: Error {}
         #expect(throws: Boom.self) { try first.replaceFolder("e") { _ in throw Boom() } }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/e") == ["fresh.txt"], "a failed run leaves the old folder")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder + "/e").sorted() == ["e.json", "fresh.txt"],
+            "a failed run leaves the old folder")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [".lock", "e"], "no staging folder left")
     }
 
@@ -267,6 +275,11 @@ import ThemeLabStudy
                     + "another --out\n",
             "\(r.stderr)")
         #expect(try String(contentsOfFile: folder + "/r/ci-gate", encoding: .utf8) == "mine")
+        // A folder of that name holding files but no ci-gate.json is not the harness's either (hostile review).
+        try AtomicFile.write("notes", to: folder + "/q/ci-gate/notes.txt")
+        let q = CLI.run(["ablate", ReproducibilityTests.root + "/Experiments/ci-gate.json", "--out", folder + "/q"])
+        #expect(q.status == 1 && q.stderr.contains("q/ci-gate holds files themelab did not write (no ci-gate.json)"), "\(q.stderr)")
+        #expect(try String(contentsOfFile: folder + "/q/ci-gate/notes.txt", encoding: .utf8) == "notes")
         let root = try ResultsRoot(path: folder + "/s")
         try root.replaceFolder("e") { try AtomicFile.write("x", to: $0 + "/e.json") }
         let mask = umask(0o022)
