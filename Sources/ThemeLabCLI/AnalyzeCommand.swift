@@ -96,10 +96,13 @@ let analyzeCommand = Command(
     var result = try plan.run(in: environment)
     progress.finish()
     result.name = "analysis of \(result.analyses.first?.corpus.name ?? corpusPath)"
-    if let out = args["out"] { try result.write(folder: out, stem: "analysis") }
-    if let (path, format) = assignments {
-        try AtomicFile.write(try AssignmentsReport.render(try result.analyses.flatMap(AssignmentsReport.rows), as: format), to: path)
-    }
+    // One set: a failure writing any (an --assignments path that cannot be made) leaves none of them written.
+    let files =
+        try (args["out"].map { try result.rendered(folder: $0, stem: "analysis") } ?? [])
+        + (assignments.map { (path, format) in
+            [(Data(try AssignmentsReport.render(try result.analyses.flatMap(AssignmentsReport.rows), as: format).utf8), path)]
+        } ?? [])
+    try AtomicFile.write(files)
     if args.flag("json") {
         io.print(try JSONOutput.string(result), terminator: "")
     } else {

@@ -1,3 +1,4 @@
+import Foundation
 import ThemeLabCore
 import ThemeLabCorpus
 import ThemeLabEncoder
@@ -18,9 +19,6 @@ extension AnalysisResults {
         return out
     }
 
-    /// FOLDER/STEM.json (with provenance), .md and .csv (tidy, one row per corpus × source × space ×
-    /// rule × grouping), each written atomically; with replicates, also the paired rule comparisons
-    /// (STEM-comparisons.json, .csv, .md).
     /// The files `write(folder:stem:)` may write, for `CommandPaths`.
     package static func files(folder: String, stem: String) -> [String] {
         [".json", ".md", ".csv", "-comparisons.json", "-comparisons.csv", "-comparisons.md", "-regret.md", "-recommendation.json"].map {
@@ -28,21 +26,28 @@ extension AnalysisResults {
         }
     }
 
-    package func write(folder: String, stem: String) throws {
-        try AtomicFile.write(try JSONOutput.encode(self), to: "\(folder)/\(stem).json")
-        try AtomicFile.write(markdown(), to: "\(folder)/\(stem).md")
-        try AtomicFile.write(AnalysisReport.tidyCSV(analyses), to: "\(folder)/\(stem).csv")
+    /// FOLDER/STEM.json (with provenance), .md and .csv (tidy, one row per corpus × source × space ×
+    /// rule × grouping), the regret table and, with replicates, the paired rule comparisons (STEM-comparisons.json,
+    /// .csv, .md): written as one set (`AtomicFile.write`), all staged before the first is renamed in.
+    package func write(folder: String, stem: String) throws { try AtomicFile.write(try rendered(folder: folder, stem: stem)) }
+
+    /// The files of `write(folder:stem:)`, rendered and not yet written: to write with others as one set.
+    package func rendered(folder: String, stem: String) throws -> [(data: Data, path: String)] {
+        var files: [(data: Data, path: String)] = [
+            (try JSONOutput.encode(self), "\(folder)/\(stem).json"), (Data(markdown().utf8), "\(folder)/\(stem).md"),
+            (Data(AnalysisReport.tidyCSV(analyses).utf8), "\(folder)/\(stem).csv"),
+        ]
         if let regret = ExperimentRegret(self) {
-            try AtomicFile.write(regret.markdown(title: name), to: "\(folder)/\(stem)-regret.md")
-            if let file = regret.file(study: name) {
-                try AtomicFile.write(try JSONOutput.encode(file), to: "\(folder)/\(stem)-recommendation.json")
-            }
+            files.append((Data(regret.markdown(title: name).utf8), "\(folder)/\(stem)-regret.md"))
+            if let file = regret.file(study: name) { files.append((try JSONOutput.encode(file), "\(folder)/\(stem)-recommendation.json")) }
         }
         let families = RuleComparisonFamily.all(self)
-        guard !families.isEmpty else { return }
+        guard !families.isEmpty else { return files }
         let file = RuleComparisonFamily.File(provenance: provenance, settings: settings, families: families)
-        try AtomicFile.write(try JSONOutput.encode(file), to: "\(folder)/\(stem)-comparisons.json")
-        try AtomicFile.write(RuleComparisonFamily.csv(families), to: "\(folder)/\(stem)-comparisons.csv")
-        try AtomicFile.write(RuleComparisonFamily.markdown(families, title: name), to: "\(folder)/\(stem)-comparisons.md")
+        return files + [
+            (try JSONOutput.encode(file), "\(folder)/\(stem)-comparisons.json"),
+            (Data(RuleComparisonFamily.csv(families).utf8), "\(folder)/\(stem)-comparisons.csv"),
+            (Data(RuleComparisonFamily.markdown(families, title: name).utf8), "\(folder)/\(stem)-comparisons.md"),
+        ]
     }
 }
