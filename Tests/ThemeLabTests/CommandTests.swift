@@ -61,15 +61,16 @@ import ThemeLabStudy
         try NPY.write(Matrix(rows: 1, cols: 2, storage: [1, 0]), to: folder + "/one.npy")
         let one = CLI.run(["analyze", "--corpus", folder + "/one.jsonl", "--embeddings", folder + "/one.npy"])
         #expect(one.status == 1 && one.stderr.contains("pairs need at least 2"))
-        // --out and --assignments are one set: an assignments path that cannot be made leaves no analysis files either.
+        // An output below a file is refused before any work (the analysis files were written before the error).
         _ = CLI.run(["synth", "--out-corpus", folder + "/s.jsonl", "--out-embeddings", folder + "/s.npy", "--topics", "4,3", "--dims", "8"])
         try AtomicFile.write("a file", to: folder + "/plain")
         let set = CLI.run([
             "analyze", "--corpus", folder + "/s.jsonl", "--embeddings", folder + "/s.npy", "--out", folder + "/o", "--assignments",
             folder + "/plain/x.csv",
         ])
-        #expect(set.status == 1 && set.stderr.contains("plain/x.csv"), "\(set.stderr)")
-        #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder + "/o")) ?? []).isEmpty, "no analysis file written")
+        #expect(
+            set.status == 2 && set.stderr.contains("plain/x.csv would be inside ") && set.stderr.contains("plain, a file"), "\(set.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/o"), "refused before any work")
     }
 
     @Test func checkPassesOnItselfAndFailsOnADegradedResult() throws {

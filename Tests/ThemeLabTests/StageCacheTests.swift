@@ -33,10 +33,13 @@ struct StageCacheTests {
         let folder = temporaryFolder()
         let input = folder + "/plan.json"
         try Self.write("{\"a\": 1}", input)
+        let loaded = CodeIdentity.files()
         let cache = try Self.cache(folder)
         let key = try cache.key("seeds", reading: [input])
         #expect(try cache.key("seeds", reading: [input]) == key)
-        #expect(try Self.cache(folder).key("seeds", reading: [input]) == key)
+        // Another test of this process may load a library meanwhile (new code, rightly a new key): compared when none did.
+        let fresh = try Self.cache(folder).key("seeds", reading: [input])
+        if CodeIdentity.files() == loaded { #expect(fresh == key) }
         #expect(try cache.key("rules", reading: [input]) != key)
         #expect(try cache.key("seeds", reading: [input], after: ["rules 0123"]) != key)
         #expect(try Self.cache(folder, replicates: 3).key("seeds", reading: [input]) != key)

@@ -2,9 +2,9 @@ import Foundation
 
 /// Everything one command reads and writes, checked together before any work: the one check that no command writes
 /// over what it reads. Refused, naming both paths: an output that is an input (the same path after resolving links, or
-/// the same file) or would be inside one (`--out` naming the corpus file), an input inside a folder the command writes
-/// into or replaces, a folder replaced whole that holds another output (gather replacing results/NAME would delete a work
-/// folder inside it), and one path given as two outputs.
+/// the same file) or would be inside one (`--out` naming the corpus file) or inside any other file, an input inside a
+/// folder the command writes into or replaces, a folder replaced whole that holds another output (gather replacing
+/// results/NAME would delete a work folder inside it), and one path given as two outputs.
 package struct CommandPaths {
     package enum Role: Sendable {
         /// A file written (atomically).
@@ -42,11 +42,24 @@ package struct CommandPaths {
                     throw ThemeLabError.invalid("the input \(input) is inside the output folder \(o.path); keep inputs outside it")
                 }
             }
+            if let file = Self.fileAbove(out) {
+                throw ThemeLabError.invalid("output \(o.path) would be inside \(file), a file; choose another output path")
+            }
             // The same path twice is caught above when the later of the two comes round.
             if o.role == .replacedFolder, let inside = outs.indices.first(where: { Self.isInside(outs[$0], out) }) {
                 throw ThemeLabError.invalid("\(o.path) is replaced whole, and \(outputs[inside].path) is inside it; choose folders apart")
             }
         }
+    }
+
+    /// The nearest existing ancestor of `path` (canonical) when it is not a folder: nothing can be written below it.
+    package static func fileAbove(_ path: String) -> String? {
+        var folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        var isFolder: ObjCBool = false
+        while !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) && folder.path != "/" {
+            folder.deleteLastPathComponent()
+        }
+        return isFolder.boolValue || folder.path == "/" ? nil : folder.path
     }
 
     package static func isInside(_ path: String, _ folder: String) -> Bool { path.hasPrefix(folder == "/" ? "/" : folder + "/") }
