@@ -50,9 +50,8 @@ let reproduceCommand = Command(
     let start = Date()
     let root = args["out"] ?? "results"
     guard let folder = ProjectFiles.locate("Experiments") else { throw ThemeLabError.input("Experiments/ not found (run from a checkout)") }
-    let only = try args["only"].map { value in
-        let names = value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        guard !names.contains("") else { throw ThemeLabError.usage("--only: an empty experiment name in '\(value)'") }
+    let only = try args.names("only").map { names in
+        guard !names.contains("") else { throw ThemeLabError.usage("--only: an empty experiment name in '\(args["only"] ?? "")'") }
         return Set(names)
     }
     let inputs = try Reproduction.inputFiles(experiments: folder, only: only, dataDirectory: args["data-dir"])

@@ -48,7 +48,8 @@ package final class ResultsRoot {
         }
     }
 
-    /// Before any work, that `PATH/name` may be replaced: it holds none of `inputs` (`CommandPaths`) and is not a file.
+    /// Before any work, that `PATH/name` may be replaced: it holds none of `inputs` (`CommandPaths`) and is a results
+    /// folder or nothing (`refuseForeign`).
     package func prepare(_ name: String, reading inputs: [String]) throws {
         try CommandPaths(reads: inputs, writes: [("\(path)/\(name)", .replacedFolder)]).check()
         try refuseForeign(name)

@@ -54,12 +54,20 @@ package struct CommandPaths {
 
     /// The nearest existing ancestor of `path` (canonical) when it is not a folder: nothing can be written below it.
     package static func fileAbove(_ path: String) -> String? {
-        var folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let (ancestor, _) = nearestExisting(URL(fileURLWithPath: path).deletingLastPathComponent())
         var isFolder: ObjCBool = false
-        while !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) && folder.path != "/" {
-            folder.deleteLastPathComponent()
+        return FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isFolder) && !isFolder.boolValue ? ancestor.path : nil
+    }
+
+    /// `url` or its nearest ancestor that exists (at worst "/"), and the path components below it, in order.
+    private static func nearestExisting(_ url: URL) -> (existing: URL, rest: [String]) {
+        var existing = url
+        var rest: [String] = []
+        while !FileManager.default.fileExists(atPath: existing.path) && existing.path != "/" {
+            rest.insert(existing.lastPathComponent, at: 0)
+            existing.deleteLastPathComponent()
         }
-        return isFolder.boolValue || folder.path == "/" ? nil : folder.path
+        return (existing, rest)
     }
 
     package static func isInside(_ path: String, _ folder: String) -> Bool { path.hasPrefix(folder == "/" ? "/" : folder + "/") }
@@ -73,13 +81,7 @@ package struct CommandPaths {
     /// `path` absolute, without `.`/`..`, and with the links of its longest existing ancestor resolved (an output
     /// need not exist yet).
     package static func canonical(_ path: String) -> String {
-        let url = URL(fileURLWithPath: path).standardizedFileURL
-        var existing = url
-        var rest: [String] = []
-        while !FileManager.default.fileExists(atPath: existing.path) && existing.path != "/" {
-            rest.insert(existing.lastPathComponent, at: 0)
-            existing.deleteLastPathComponent()
-        }
+        let (existing, rest) = nearestExisting(URL(fileURLWithPath: path).standardizedFileURL)
         let resolved =
             realpath(existing.path, nil).map { p in
                 defer { free(p) }
