@@ -15,20 +15,32 @@ static int panels(int n) { return (n + PANEL - 1) / PANEL; }
 
 size_t tl_packed_size(int n, int k) { return (size_t)panels(n) * (size_t)k * PANEL; }
 
+static int panel_width(int n, int p) { return n - p * PANEL < PANEL ? n - p * PANEL : PANEL; }
+
+/// Zeroes the columns of a panel past its last real one, at every k.
+static void zero_padding(float *panel, int width, int k) {
+    if (width < PANEL)
+        for (int kk = 0; kk < k; kk++) memset(panel + (size_t)kk * PANEL + width, 0, (PANEL - width) * sizeof(float));
+}
+
 void tl_pack_transposed(const float *b, int ldb, int n, int k, float *packed) {
-    memset(packed, 0, tl_packed_size(n, k) * sizeof(float));
-    for (int j = 0; j < n; j++) {
-        float *panel = packed + (size_t)(j / PANEL) * k * PANEL + j % PANEL;
-        const float *row = b + (size_t)j * ldb;
-        for (int kk = 0; kk < k; kk++) panel[(size_t)kk * PANEL] = row[kk];
+    for (int p = 0; p < panels(n); p++) {
+        float *panel = packed + (size_t)p * k * PANEL;
+        int width = panel_width(n, p);
+        for (int t = 0; t < width; t++) {
+            const float *row = b + (size_t)(p * PANEL + t) * ldb;
+            for (int kk = 0; kk < k; kk++) panel[(size_t)kk * PANEL + t] = row[kk];
+        }
+        zero_padding(panel, width, k);
     }
 }
 
 void tl_pack(const float *b, int ldb, int k, int n, float *packed) {
-    memset(packed, 0, tl_packed_size(n, k) * sizeof(float));
-    for (int kk = 0; kk < k; kk++) {
-        const float *row = b + (size_t)kk * ldb;
-        for (int j = 0; j < n; j++) packed[((size_t)(j / PANEL) * k + kk) * PANEL + j % PANEL] = row[j];
+    for (int p = 0; p < panels(n); p++) {
+        float *panel = packed + (size_t)p * k * PANEL;
+        int width = panel_width(n, p);
+        for (int kk = 0; kk < k; kk++) memcpy(panel + (size_t)kk * PANEL, b + (size_t)kk * ldb + p * PANEL, width * sizeof(float));
+        zero_padding(panel, width, k);
     }
 }
 
@@ -57,7 +69,7 @@ static inline __attribute__((always_inline)) void scalar_rows(int m, int n, int 
             for (int t = 0; t < PANEL; t++) acc[t] = 0;
             for (int kk = 0; kk < k; kk++)
                 for (int t = 0; t < PANEL; t++) acc[t] = fmaf(row[kk], panel[(size_t)kk * PANEL + t], acc[t]);
-            int width = n - p * PANEL < PANEL ? n - p * PANEL : PANEL;
+            int width = panel_width(n, p);
             store_lanes(acc, width, scale, bias, p * PANEL, c + (size_t)i * ldc + p * PANEL);
         }
     }
@@ -84,39 +96,43 @@ __attribute__((target("fma"))) static void gemm_scalar_fma(int m, int n, int k, 
 
 #define AVX2_ROWS 6
 
-/// Continues the chains of `rows` rows × one panel by k steps (from zero when `first`).
+/// Continues the chains of R rows × one panel by k steps, every accumulator in a register (R a constant: the compiler
+/// unrolls the rows).
+#define AVX2_ROWS_OF(R)                                                                                                        \
+    __attribute__((target("avx2,fma"))) static void avx2_rows_##R(int k, const float *a, int lda, const float *panel,         \
+                                                                 __m256 acc[AVX2_ROWS][2]) {                                  \
+        __m256 c[R][2];                                                                                                       \
+        for (int r = 0; r < R; r++) c[r][0] = acc[r][0], c[r][1] = acc[r][1];                                                \
+        for (int kk = 0; kk < k; kk++) {                                                                                      \
+            __m256 b0 = _mm256_loadu_ps(panel + (size_t)kk * PANEL), b1 = _mm256_loadu_ps(panel + (size_t)kk * PANEL + 8);   \
+            for (int r = 0; r < R; r++) {                                                                                     \
+                __m256 x = _mm256_broadcast_ss(a + (size_t)r * lda + kk);                                                    \
+                c[r][0] = _mm256_fmadd_ps(x, b0, c[r][0]);                                                                   \
+                c[r][1] = _mm256_fmadd_ps(x, b1, c[r][1]);                                                                   \
+            }                                                                                                                 \
+        }                                                                                                                     \
+        for (int r = 0; r < R; r++) acc[r][0] = c[r][0], acc[r][1] = c[r][1];                                                \
+    }
+
+AVX2_ROWS_OF(1)
+AVX2_ROWS_OF(2)
+AVX2_ROWS_OF(3)
+AVX2_ROWS_OF(4)
+AVX2_ROWS_OF(5)
+AVX2_ROWS_OF(6)
+
+/// Continues the chains of `rows` ≤ 6 rows × one panel by k steps (from zero when `first`).
 __attribute__((target("avx2,fma"))) static void avx2_block(int rows, int k, int first, const float *a, int lda, const float *panel,
                                                             __m256 acc[AVX2_ROWS][2]) {
     if (first)
         for (int r = 0; r < rows; r++) acc[r][0] = acc[r][1] = _mm256_setzero_ps();
-    if (rows == AVX2_ROWS) {
-        __m256 c00 = acc[0][0], c01 = acc[0][1], c10 = acc[1][0], c11 = acc[1][1], c20 = acc[2][0], c21 = acc[2][1];
-        __m256 c30 = acc[3][0], c31 = acc[3][1], c40 = acc[4][0], c41 = acc[4][1], c50 = acc[5][0], c51 = acc[5][1];
-        const float *a0 = a, *a1 = a + lda, *a2 = a + 2 * lda, *a3 = a + 3 * lda, *a4 = a + 4 * lda, *a5 = a + 5 * lda;
-        for (int kk = 0; kk < k; kk++) {
-            __m256 b0 = _mm256_loadu_ps(panel + (size_t)kk * PANEL), b1 = _mm256_loadu_ps(panel + (size_t)kk * PANEL + 8);
-            __m256 x;
-            x = _mm256_broadcast_ss(a0 + kk); c00 = _mm256_fmadd_ps(x, b0, c00); c01 = _mm256_fmadd_ps(x, b1, c01);
-            x = _mm256_broadcast_ss(a1 + kk); c10 = _mm256_fmadd_ps(x, b0, c10); c11 = _mm256_fmadd_ps(x, b1, c11);
-            x = _mm256_broadcast_ss(a2 + kk); c20 = _mm256_fmadd_ps(x, b0, c20); c21 = _mm256_fmadd_ps(x, b1, c21);
-            x = _mm256_broadcast_ss(a3 + kk); c30 = _mm256_fmadd_ps(x, b0, c30); c31 = _mm256_fmadd_ps(x, b1, c31);
-            x = _mm256_broadcast_ss(a4 + kk); c40 = _mm256_fmadd_ps(x, b0, c40); c41 = _mm256_fmadd_ps(x, b1, c41);
-            x = _mm256_broadcast_ss(a5 + kk); c50 = _mm256_fmadd_ps(x, b0, c50); c51 = _mm256_fmadd_ps(x, b1, c51);
-        }
-        acc[0][0] = c00; acc[0][1] = c01; acc[1][0] = c10; acc[1][1] = c11; acc[2][0] = c20; acc[2][1] = c21;
-        acc[3][0] = c30; acc[3][1] = c31; acc[4][0] = c40; acc[4][1] = c41; acc[5][0] = c50; acc[5][1] = c51;
-        return;
-    }
-    for (int r = 0; r < rows; r++) {
-        __m256 c0 = acc[r][0], c1 = acc[r][1];
-        const float *ar = a + (size_t)r * lda;
-        for (int kk = 0; kk < k; kk++) {
-            __m256 x = _mm256_broadcast_ss(ar + kk);
-            c0 = _mm256_fmadd_ps(x, _mm256_loadu_ps(panel + (size_t)kk * PANEL), c0);
-            c1 = _mm256_fmadd_ps(x, _mm256_loadu_ps(panel + (size_t)kk * PANEL + 8), c1);
-        }
-        acc[r][0] = c0;
-        acc[r][1] = c1;
+    switch (rows) {
+    case 1: avx2_rows_1(k, a, lda, panel, acc); break;
+    case 2: avx2_rows_2(k, a, lda, panel, acc); break;
+    case 3: avx2_rows_3(k, a, lda, panel, acc); break;
+    case 4: avx2_rows_4(k, a, lda, panel, acc); break;
+    case 5: avx2_rows_5(k, a, lda, panel, acc); break;
+    default: avx2_rows_6(k, a, lda, panel, acc); break;
     }
 }
 
@@ -144,7 +160,7 @@ __attribute__((target("avx2,fma"))) static void gemm_avx2(int m, int n, int k, c
         int i1 = i0 + ROW_BLOCK < m ? i0 + ROW_BLOCK : m;
         for (int p = 0; p < panels(n); p++) {
             const float *panel = packed + (size_t)p * k * PANEL;
-            int width = n - p * PANEL < PANEL ? n - p * PANEL : PANEL;
+            int width = panel_width(n, p);
             for (int k0 = 0; k0 < k; k0 += K_BLOCK) {
                 int steps = k - k0 < K_BLOCK ? k - k0 : K_BLOCK;
                 for (int i = i0; i < i1; i += AVX2_ROWS) {
@@ -414,7 +430,11 @@ __attribute__((target("avx2,fma"))) static void softmax_avx2(float *s, int rows,
         float *p = s + (size_t)r * n, top = -INFINITY;
         for (int i = 0; i < n; i++) top = p[i] > top ? p[i] : top;
         for (int i = 0; i < whole; i += 8) _mm256_storeu_ps(p + i, exp_256(_mm256_sub_ps(_mm256_loadu_ps(p + i), _mm256_set1_ps(top))));
-        for (int i = whole; i < n; i++) p[i] = tl_exp(p[i] - top);
+        if (whole < n) {  // the last lanes masked: each still computes what tl_exp computes
+            __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - whole), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+            __m256 x = _mm256_sub_ps(_mm256_maskload_ps(p + whole, mask), _mm256_set1_ps(top));
+            _mm256_maskstore_ps(p + whole, mask, exp_256(x));
+        }
         normalise_row(p, n);
     }
 }

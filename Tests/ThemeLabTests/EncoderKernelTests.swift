@@ -45,6 +45,7 @@ import ThemeLabEncoder
 
     @Test(arguments: [
         (1, 1, 1), (7, 17, 33), (13, 16, 16), (9, 40, 70), (25, 384, 64), (97, 33, 5), (8, 32, 384), (97, 40, 300), (130, 33, 129),
+        (11, 11, 32), (11, 32, 11), (5, 16, 3),
     ])
     func everyPathGivesTheReferenceBits(_ m: Int, _ n: Int, _ k: Int) throws {
         let (a, w, bias) = (Self.values(m * k, seed: 1), Self.values(n * k, seed: 2), Self.values(n, seed: 3))
