@@ -71,6 +71,11 @@ struct Invocation: Sendable {
     }
 }
 
+/// A word from the command line quoted for a message: on one line, and cut to 60 characters with its length said.
+func quotedWord(_ word: String) -> String {
+    word.count <= 60 ? "'\(oneLine(word))'" : "'\(oneLine(String(word.prefix(60))))…' (\(word.count) characters)"
+}
+
 /// `text` on one line: a control character from the input, such as a line break in a name, written escaped.
 func oneLine(_ text: String) -> String {
     text.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: false) : String($0) }.joined()

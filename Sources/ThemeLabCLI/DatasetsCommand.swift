@@ -19,7 +19,8 @@ let datasetsCommand = Command(
         """,
     options: ["data-dir"],
     switches: ["json"],
-    positionals: 1...1
+    positionals: 1...1,
+    subcommands: ["list"]
 ) { args, io in
     switch args.positional.first {
     case "list":

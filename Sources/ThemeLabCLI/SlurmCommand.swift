@@ -42,7 +42,8 @@ let slurmCommand = Command(
     ],
     switches: ["submit"],
     renamed: ["results": "out"],
-    positionals: 1...2
+    positionals: 1...2,
+    subcommands: ["pairs", "ablate"]
 ) { args, io in
     let kind = args.positional[0]
     let folder = absolute(try args.required("work"))

@@ -30,25 +30,35 @@ public enum ThemeLabCLI {
                     + "\(BLASRuntime.kernelSource))")
             return 0
         case let name?:
-            guard let command = commands[name] else { return io.fail("unknown command '\(name)' (see themelab --help)", status: 2) }
+            guard let command = commands[name] else {
+                return io.fail("unknown command \(quotedWord(name)) (see themelab --help)", status: 2)
+            }
             return command.invoke(as: name, Array(words.dropFirst()), io)
         }
     }
 
-    /// `themelab help`: the usage; `themelab help COMMAND`: that command's help; anything else a usage error.
+    /// `themelab help`: the usage; `themelab help COMMAND [SUBCOMMAND]`: that command's help; anything else a usage error.
     static func help(_ words: [String], _ io: Invocation) -> Int32 {
         guard let name = words.first else {
             io.print(usage)
             return 0
         }
-        guard let command = commands[name], words.count == 1 else {
+        guard let command = commands[name] else {
             let names = commands.keys.sorted().joined(separator: ", ")
-            let given = commands[name] == nil ? "no command '\(name)'" : "one command only, got '\(words.joined(separator: " "))'"
-            return io.fail("help: \(given); expected 'help' or 'help COMMAND' with one of \(names)", status: 2)
+            return io.fail("help: no command \(quotedWord(name)); expected 'help' or 'help COMMAND' with one of \(names)", status: 2)
+        }
+        guard words.count == 1 || (words.count == 2 && command.subcommands.contains(words[1])) else {
+            let forms = ["'help \(name)'"] + command.subcommands.map { "'help \(name) \($0)'" }
+            return io.fail(
+                "help: one command only, got \(quotedWord(words.joined(separator: " "))); expected \(forms.joined(separator: " or "))",
+                status: 2)
         }
         io.print(command.help)
         return 0
     }
+
+    /// For the executable: Ctrl-C or SIGTERM first removes what the run made and would leave half-done (`Interruption`).
+    public static func cleanUpOnInterruption() { Interruption.install() }
 
     /// Puts this process on the BLAS kernel `THEMELAB_KERNEL` asks for, re-executing the program when it runs another
     /// (OpenBLAS reads `OPENBLAS_CORETYPE` only when it loads): for the executable, before `main`, never in process.
@@ -105,6 +115,8 @@ struct Command: Sendable {
     var renamed: [String: String] = [:]
     /// How many positional words the command takes.
     var positionals: ClosedRange<Int> = 0...0
+    /// The words its first positional may be, when it names a subcommand (`slurm pairs`): `help slurm pairs` gives the help.
+    var subcommands: [String] = []
     var run: @Sendable (Arguments, Invocation) throws -> Void
 
     /// Runs the command on the words after its name; returns the exit status, the reason for anything but 0 on stderr.
