@@ -64,7 +64,13 @@ let reproduceCommand = Command(
         ? try AtomicFile.makeTemporaryFolder(in: NSTemporaryDirectory(), prefix: "themelab-reproduce-")
         : ProcessEnvironment.givenCacheFolder
             ?? URL(fileURLWithPath: folder).deletingLastPathComponent().appendingPathComponent(".themelab/cache").path
-    defer { if cold { try? FileManager.default.removeItem(atPath: cache) } }
+    let forget = cold ? Interruption.register { try? FileManager.default.removeItem(atPath: cache) } : nil
+    defer {
+        if let forget {
+            Interruption.remove(forget)
+            try? FileManager.default.removeItem(atPath: cache)
+        }
+    }
     let progress = io.progress("embed")
     let expected = Reproduction.stageSeconds(ofResultsIn: root)
     let verbose = args.flag("verbose")

@@ -15,6 +15,8 @@ package final class ResultsRoot {
     private let lock: FileLock
     /// Whether this run made the folder: a run that wrote nothing into it takes it away again (`deinit`).
     private let made: Bool
+    /// The clean-up an interruption runs while this root is held (`Interruption`).
+    private var interruption = 0
 
     /// Takes the root's lock (`PATH/.lock`, `flock`), or refuses at once if another process holds it.
     package init(path: String) throws {
@@ -29,10 +31,20 @@ package final class ResultsRoot {
         }
         self.lock = lock
         removeLeftovers()
+        interruption = Interruption.register { [path, made] in
+            Self.removeLeftovers(in: path)
+            Self.removeIfEmpty(path, made: made)
+        }
     }
 
-    /// A folder this run made and left holding only its lock (the run failed before writing) is removed, lock and all.
     deinit {
+        Interruption.remove(interruption)
+        Self.removeIfEmpty(path, made: made)
+    }
+
+    /// A folder this run made and left holding only its lock (the run failed or was interrupted before writing) is
+    /// removed, lock and all.
+    private static func removeIfEmpty(_ path: String, made: Bool) {
         guard made, (try? FileManager.default.contentsOfDirectory(atPath: path)) == [".lock"] else { return }
         unlink("\(path)/.lock")
         rmdir(path)
@@ -92,6 +104,8 @@ package final class ResultsRoot {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         let (parent, name) = (url.deletingLastPathComponent().path, url.lastPathComponent)
         Self.removeLeftovers(in: parent, named: name)
+        let interrupted = Interruption.register { Self.removeLeftovers(in: parent, named: name) }
+        defer { Interruption.remove(interrupted) }
         let staging = try AtomicFile.makeTemporaryFolder(in: parent, prefix: ".\(name).new-")
         do {
             for entry in try FileManager.default.contentsOfDirectory(atPath: path) where entry != ".lock" {

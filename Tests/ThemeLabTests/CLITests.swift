@@ -131,12 +131,26 @@ final class Capture: Sendable {
         #expect(command.help.hasPrefix("usage: themelab \(name)"))
         let help = CLI.run(["help", name])
         #expect(help.status == 0 && help.stderr.isEmpty && help.stdout == command.help + "\n", "help \(name)")
+        for sub in command.subcommands {
+            let r = CLI.run(["help", name, sub])
+            #expect(r.status == 0 && r.stderr.isEmpty && r.stdout == command.help + "\n", "help \(name) \(sub)")
+        }
         let stray = CLI.run(["help", name, "extra"])
+        let forms = (["'help \(name)'"] + command.subcommands.map { "'help \(name) \($0)'" }).joined(separator: " or ")
         #expect(
             stray.status == 2 && stray.stdout.isEmpty
-                && stray.stderr.hasPrefix("themelab: help: one command only, got '\(name) extra'; expected 'help' or 'help COMMAND'"))
+                && stray.stderr == "themelab: help: one command only, got '\(name) extra'; expected \(forms)\n", "\(stray.stderr)")
         let unknown = CLI.run(["help", "\(name)\nx"])
         #expect(unknown.status == 2 && unknown.stderr.hasPrefix("themelab: help: no command '\(name)\\nx'; expected"), "\(unknown.stderr)")
+    }
+
+    /// A long unknown word is cut in the message, its length said: `help` and the command line alike.
+    @Test func aLongUnknownWordIsCut() {
+        let word = String(repeating: "a", count: 300)
+        let expected = "'\(String(repeating: "a", count: 60))…' (300 characters)"
+        #expect(CLI.run([word]).stderr == "themelab: unknown command \(expected) (see themelab --help)\n")
+        #expect(CLI.run(["help", word]).stderr.hasPrefix("themelab: help: no command \(expected); expected"))
+        #expect(ThemeLabCLI.commands["slurm"]?.subcommands == ["pairs", "ablate"])
     }
 
     /// Every option and switch a command takes is in its help, and the help names no other (but in a quoted command
@@ -365,6 +379,59 @@ final class Capture: Sendable {
         #expect(input.status == 1 && input.stderr.hasPrefix("themelab: ") && input.stderr.contains("npy-int.npy"), "\(input.stderr)")
         let check = try CLI.launch(["check", "--results", GateTests.committed, "--baseline", ProjectFiles.locate("results/baseline.json")!])
         #expect(check.status == 0 && check.stdout.hasPrefix("check passed"), "\(check.stdout)\(check.stderr)")
+    }
+
+    /// Ctrl-C (SIGINT) or SIGTERM during a run: the process still ends by the signal, and a results folder it made and
+    /// had not written to is gone; a folder that was there before keeps its files and gets no staging folder left in it.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func anInterruptedRunLeavesNoFolderItMade(_ signal: Int32) throws {
+        let folder = temporaryFolder()
+        let sizes = Array(repeating: 100, count: 40)
+        try AtomicFile.write(
+            """
+            {"name": "slow", "corpora": [{"name": "synthetic", "generator": {"dimensions": 256, "topicSizes": \(sizes),
+              "anisotropy": 2, "anisotropySpread": 0.2, "topicStrength": 1, "noise": 0.5, "seed": 4}}], "replicates": 10}
+            """, to: folder + "/slow.json")
+        try FileManager.default.createDirectory(atPath: folder + "/kept", withIntermediateDirectories: false)
+        try AtomicFile.write("mine\n", to: folder + "/kept/notes.txt")
+        for out in ["made/out", "kept"] {
+            let pid = try Self.spawnAsAShellDoes([CLI.binary, "ablate", folder + "/slow.json", "--out", "\(folder)/\(out)"])
+            let deadline = Date().addingTimeInterval(60)
+            while !FileManager.default.fileExists(atPath: "\(folder)/\(out)/.lock") && Date() < deadline { usleep(20_000) }
+            usleep(500_000)
+            kill(pid, signal)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            #expect(status & 0x7f == signal, "\(out): ended by signal \(status & 0x7f), else exit status \(status >> 8)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/made").isEmpty, "the interrupted run's new folder")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/kept").sorted() == [".lock", "notes.txt"])
+    }
+
+    /// Starts a program (its path first) with SIGINT and SIGTERM unblocked and at their defaults, as a shell starts a command
+    /// (Foundation's Process hands the child the blocked signals of the thread that starts it), its stderr discarded.
+    static func spawnAsAShellDoes(_ arguments: [String]) throws -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var (none, defaults) = (sigset_t(), sigset_t())
+        sigemptyset(&none)
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGINT)
+        sigaddset(&defaults, SIGTERM)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { for word in argv { free(word) } }
+        var pid = pid_t()
+        let failed = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
+        guard failed == 0 else { throw ThemeLabError.input("\(arguments[0]): cannot start (\(String(cString: strerror(failed))))") }
+        return pid
     }
 
     /// The kernel and arithmetic `themelab env --json` reports under the given environment.
