@@ -79,4 +79,23 @@ import ThemeLabCore
         #expect(try String(contentsOfFile: folder + "/sub/out.txt", encoding: .utf8) == "hello")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/sub") == ["out.txt"])
     }
+
+    /// A set's renames wait while another writer holds its folder (`flock` on the folder), so two sets written into one
+    /// folder at once end as one whole set, never a mix.
+    @Test func aSetWaitsForAnotherWriterOfItsFolder() throws {
+        let folder = temporaryFolder()
+        let fd = open(folder, O_RDONLY | O_DIRECTORY)
+        defer { close(fd) }
+        #expect(flock(fd, LOCK_EX) == 0)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            try? AtomicFile.write([(Data("a".utf8), folder + "/a.json"), (Data("b".utf8), folder + "/a.csv")])
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 0.3) == .timedOut, "the set was renamed while its folder was held")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/a.json"))
+        flock(fd, LOCK_UN)
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["a.csv", "a.json"])
+    }
 }

@@ -16,12 +16,26 @@ package enum AtomicFile {
         var staged: [(temporary: String, path: String)] = []
         defer { for s in staged { unlink(s.temporary) } }
         for (data, path) in files { staged.append((try stage(data, for: path), path)) }
+        // Another set written into these folders at the same time waits for these renames: a folder never mixes two sets.
+        let locks = lockFolders(of: files.map(\.path))
+        defer { for fd in locks { close(fd) } }
         for (k, s) in staged.enumerated() where rename(s.temporary, s.path) != 0 {
             throw ThemeLabError.input(
                 "\(s.path): cannot write (\(String(cString: strerror(errno))))"
                     + (k > 0 ? "; \(staged[..<k].map(\.path).joined(separator: ", ")) already replaced" : ""))
         }
         staged = []
+    }
+
+    /// Exclusive `flock`s on the folders that hold `paths` (on the folders themselves: no lock file is made), taken in the
+    /// order of their resolved paths so that two writers never wait on each other.
+    private static func lockFolders(of paths: [String]) -> [Int32] {
+        Set(paths.map { URL(fileURLWithPath: $0).deletingLastPathComponent().resolvingSymlinksInPath().path }).sorted().compactMap {
+            let fd = open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else { return nil }
+            flock(fd, LOCK_EX)
+            return fd
+        }
     }
 
     /// The bytes in a new synced temporary file beside `path`.
