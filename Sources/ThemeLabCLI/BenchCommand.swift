@@ -40,7 +40,8 @@ let benchCommand = Command(
         ceiling_share = the encoder's GFLOP/s over its own path's ceiling.
         """,
     options: ["n", "d", "mode", "grouping", "tile", "repeat", "seed", "out", "corpus", "model", "layer", "prompt"],
-    positionals: 1...1
+    positionals: 1...1,
+    subcommands: ["pairs", "encoder"]
 ) { args, io in
     if args.positional == ["encoder"] { return try benchEncoder(args, io) }
     guard args.positional == ["pairs"] else { throw ThemeLabError.usage("expected 'bench pairs' or 'bench encoder'") }

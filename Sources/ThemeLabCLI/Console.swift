@@ -71,9 +71,12 @@ struct Invocation: Sendable {
     }
 }
 
-/// A word from the command line quoted for a message: on one line, and cut to 60 characters with its length said.
+/// A word from the command line quoted for a message: on one line, and cut to 60 characters (Unicode scalars, so a
+/// pile of combining marks is cut too) with its length said.
 func quotedWord(_ word: String) -> String {
-    word.count <= 60 ? "'\(oneLine(word))'" : "'\(oneLine(String(word.prefix(60))))…' (\(word.count) characters)"
+    let scalars = word.unicodeScalars
+    guard scalars.count > 60 else { return "'\(oneLine(word))'" }
+    return "'\(oneLine(String(String.UnicodeScalarView(scalars.prefix(60)))))…' (\(scalars.count) characters)"
 }
 
 /// `text` on one line: a control character from the input, such as a line break in a name, written escaped.

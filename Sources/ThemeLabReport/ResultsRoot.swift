@@ -126,25 +126,22 @@ package final class ResultsRoot {
         let mask = umask(0o022)
         umask(mask)
         chmod(staging, 0o777 & ~mask)
-        let name = URL(fileURLWithPath: final).lastPathComponent
-        if FileManager.default.fileExists(atPath: final), let exchange = Self.renameExchange,
-            exchange(AT_FDCWD, staging, AT_FDCWD, final, Self.renameExchangeFlag) == 0
-        {
+        let exists = FileManager.default.fileExists(atPath: final)
+        let exchanged = try Interruption.committing(final) {
+            exists && Self.renameExchange.map { $0(AT_FDCWD, staging, AT_FDCWD, final, Self.renameExchangeFlag) == 0 } == true
+        }
+        if exchanged {
             try? FileManager.default.removeItem(atPath: staging)
             return
         }
-        var old: String?
-        if FileManager.default.fileExists(atPath: final) {
-            let retired = try AtomicFile.makeTemporaryFolder(in: parent, prefix: ".\(name).old-")
-            guard rename(final, retired) == 0 else {
-                throw ThemeLabError.input("\(final): cannot replace (\(String(cString: strerror(errno))))")
-            }
-            old = retired
+        let name = URL(fileURLWithPath: final).lastPathComponent
+        let retired = exists ? try AtomicFile.makeTemporaryFolder(in: parent, prefix: ".\(name).old-") : nil
+        try Interruption.committing(final) {
+            func failure() -> ThemeLabError { .input("\(final): cannot replace (\(String(cString: strerror(errno))))") }
+            if let retired, rename(final, retired) != 0 { throw failure() }
+            guard rename(staging, final) == 0 else { throw failure() }
         }
-        guard rename(staging, final) == 0 else {
-            throw ThemeLabError.input("\(final): cannot replace (\(String(cString: strerror(errno))))")
-        }
-        if let old { try? FileManager.default.removeItem(atPath: old) }
+        if let retired { try? FileManager.default.removeItem(atPath: retired) }
     }
 
     private static let renameExchangeFlag: UInt32 = 2  // RENAME_EXCHANGE in <linux/fs.h>

@@ -131,6 +131,14 @@ final class Capture: Sendable {
         #expect(command.help.hasPrefix("usage: themelab \(name)"))
         let help = CLI.run(["help", name])
         #expect(help.status == 0 && help.stderr.isEmpty && help.stdout == command.help + "\n", "help \(name)")
+        // The subcommands are the plain words after the command's name in its usage lines (`themelab slurm pairs …`).
+        let lines = command.help.split(separator: "\n", omittingEmptySubsequences: false)
+        let usage = lines.prefix { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        let words = usage.compactMap { line -> String? in
+            let tokens = line.split(separator: " ").drop { $0 == "usage:" }
+            return tokens.first == "themelab" ? tokens.dropFirst(2).first.map(String.init) : nil
+        }
+        #expect(Set(words.filter { $0.allSatisfy(\.isLowercase) }) == Set(command.subcommands), "\(name)'s subcommands")
         for sub in command.subcommands {
             let r = CLI.run(["help", name, sub])
             #expect(r.status == 0 && r.stderr.isEmpty && r.stdout == command.help + "\n", "help \(name) \(sub)")
@@ -150,7 +158,8 @@ final class Capture: Sendable {
         let expected = "'\(String(repeating: "a", count: 60))…' (300 characters)"
         #expect(CLI.run([word]).stderr == "themelab: unknown command \(expected) (see themelab --help)\n")
         #expect(CLI.run(["help", word]).stderr.hasPrefix("themelab: help: no command \(expected); expected"))
-        #expect(ThemeLabCLI.commands["slurm"]?.subcommands == ["pairs", "ablate"])
+        let marks = "e" + String(repeating: "\u{301}", count: 5_000)  // one character of 5 001 scalars
+        #expect(CLI.run([marks]).stderr.utf8.count < 200)
     }
 
     /// Every option and switch a command takes is in its help, and the help names no other (but in a quoted command

@@ -19,23 +19,35 @@ package enum AtomicFile {
         // Another set written into these folders at the same time waits for these renames: a folder never mixes two sets.
         let locks = lockFolders(of: files.map(\.path))
         defer { for fd in locks { close(fd) } }
-        for (k, s) in staged.enumerated() where rename(s.temporary, s.path) != 0 {
-            throw ThemeLabError.input(
-                "\(s.path): cannot write (\(String(cString: strerror(errno))))"
-                    + (k > 0 ? "; \(staged[..<k].map(\.path).joined(separator: ", ")) already replaced" : ""))
+        try Interruption.committing(files.first?.path ?? "") {
+            for (k, s) in staged.enumerated() where rename(s.temporary, s.path) != 0 {
+                throw ThemeLabError.input(
+                    "\(s.path): cannot write (\(String(cString: strerror(errno))))"
+                        + (k > 0 ? "; \(staged[..<k].map(\.path).joined(separator: ", ")) already replaced" : ""))
+            }
         }
         staged = []
     }
 
-    /// Exclusive `flock`s on the folders that hold `paths` (on the folders themselves: no lock file is made), taken in the
-    /// order of their resolved paths so that two writers never wait on each other.
+    /// Exclusive `flock`s on the folders that hold `paths` (on the folders themselves: no lock file is made), one per folder
+    /// however it is named, taken in the order of (device, inode) so that two writers never wait on each other. Best
+    /// effort: a folder that cannot be opened or locked (a file system without `flock`) is written unlocked.
     private static func lockFolders(of paths: [String]) -> [Int32] {
-        Set(paths.map { URL(fileURLWithPath: $0).deletingLastPathComponent().resolvingSymlinksInPath().path }).sorted().compactMap {
-            let fd = open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard fd >= 0 else { return nil }
-            flock(fd, LOCK_EX)
-            return fd
+        var folders: [(id: [UInt64], fd: Int32)] = []
+        for path in Set(paths.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }) {
+            let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            var info = stat()
+            guard fd >= 0 else { continue }
+            guard fstat(fd, &info) == 0 else {
+                close(fd)
+                continue
+            }
+            let id = [UInt64(info.st_dev), UInt64(info.st_ino)]
+            if folders.contains(where: { $0.id == id }) { close(fd) } else { folders.append((id, fd)) }
         }
+        let ordered = folders.sorted { $0.id.lexicographicallyPrecedes($1.id) }.map(\.fd)
+        for fd in ordered { flock(fd, LOCK_EX) }
+        return ordered
     }
 
     /// The bytes in a new synced temporary file beside `path`.
@@ -43,13 +55,15 @@ package enum AtomicFile {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent()
         func failure(_ reason: String) -> ThemeLabError { .input("\(path): cannot write (\(reason))") }
-        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
-            throw failure("cannot create its folder: \(error.localizedDescription)")
-        }
         var fd: Int32 = -1
-        let temporary = fromTemplate(folder.appendingPathComponent(".\(url.lastPathComponent).").path) {
-            fd = mkstemp($0)
-            return fd >= 0
+        let temporary = try Interruption.committing(path) {
+            do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+                throw failure("cannot create its folder: \(error.localizedDescription)")
+            }
+            return fromTemplate(folder.appendingPathComponent(".\(url.lastPathComponent).").path) {
+                fd = mkstemp($0)
+                return fd >= 0
+            }
         }
         guard let temporary else { throw failure(String(cString: strerror(errno))) }
         var written = 0
