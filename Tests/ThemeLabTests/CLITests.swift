@@ -417,6 +417,26 @@ final class Capture: Sendable {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/kept").sorted() == [".lock", "notes.txt"])
     }
 
+    /// Ctrl-C while a large file is being written beside where it goes: its hidden temporary is removed too.
+    @Test func anInterruptedWriteLeavesNoTemporaryFile() throws {
+        let folder = temporaryFolder()
+        let pid = try Self.spawnAsAShellDoes([
+            CLI.binary, "synth", "--out-corpus", folder + "/c.jsonl", "--out-embeddings", folder + "/x.npy", "--dims", "1024",
+            "--topics", "20000,20000",
+        ])
+        func staging() -> Bool {
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).contains { $0.hasPrefix(".x.npy.") }
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while !staging() && Date() < deadline { usleep(2_000) }
+        #expect(staging(), "the vectors were never seen being staged")
+        kill(pid, SIGINT)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        #expect(status & 0x7f == SIGINT, "ended by signal \(status & 0x7f), else exit status \(status >> 8)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".") }.isEmpty)
+    }
+
     /// Starts a program (its path first) with SIGINT and SIGTERM unblocked and at their defaults, as a shell starts a command
     /// (Foundation's Process hands the child the blocked signals of the thread that starts it), its stderr discarded.
     static func spawnAsAShellDoes(_ arguments: [String]) throws -> pid_t {

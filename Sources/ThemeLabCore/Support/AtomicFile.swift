@@ -14,8 +14,16 @@ package enum AtomicFile {
     /// while writing leaves none of them, and the renames follow one another within microseconds.
     package static func write(_ files: [(data: Data, path: String)]) throws {
         var staged: [(temporary: String, path: String)] = []
-        defer { for s in staged { unlink(s.temporary) } }
-        for (data, path) in files { staged.append((try stage(data, for: path), path)) }
+        var forget: [Int] = []  // the interruption's clean-ups of the staged files
+        defer {
+            for key in forget { Interruption.remove(key) }
+            for s in staged { unlink(s.temporary) }
+        }
+        for (data, path) in files {
+            let (temporary, key) = try stage(data, for: path)
+            staged.append((temporary, path))
+            forget.append(key)
+        }
         // Another set written into these folders at the same time waits for these renames: a folder never mixes two sets.
         let locks = lockFolders(of: files.map(\.path))
         defer { for fd in locks { close(fd) } }
@@ -50,8 +58,8 @@ package enum AtomicFile {
         return ordered
     }
 
-    /// The bytes in a new synced temporary file beside `path`.
-    private static func stage(_ data: Data, for path: String) throws -> String {
+    /// The bytes in a new synced temporary file beside `path`, which an interruption removes until the key is removed.
+    private static func stage(_ data: Data, for path: String) throws -> (temporary: String, interruption: Int) {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent()
         func failure(_ reason: String) -> ThemeLabError { .input("\(path): cannot write (\(reason))") }
@@ -66,6 +74,7 @@ package enum AtomicFile {
             }
         }
         guard let temporary else { throw failure(String(cString: strerror(errno))) }
+        let key = Interruption.register { unlink(temporary) }
         var written = 0
         let ok = data.withUnsafeBytes { bytes -> Bool in
             while written < bytes.count {
@@ -80,9 +89,10 @@ package enum AtomicFile {
         guard ok, chmod(temporary, 0o644) == 0 else {
             let why = ok ? String(cString: strerror(errno)) : reason
             unlink(temporary)
+            Interruption.remove(key)
             throw failure(why)
         }
-        return temporary
+        return (temporary, key)
     }
 
     /// `mkdtemp`: a new folder with an unpredictable name, never one that already existed.
