@@ -16,12 +16,13 @@ package final class ResultsRoot {
     /// Whether this run made the folder: a run that wrote nothing into it takes it away again (`deinit`).
     private let made: Bool
     /// The clean-up an interruption runs while this root is held (`Interruption`).
-    private var interruption = 0
+    private let interruption: Int
 
     /// Takes the root's lock (`PATH/.lock`, `flock`), or refuses at once if another process holds it.
     package init(path: String) throws {
         self.path = path
-        made = !FileManager.default.fileExists(atPath: path)
+        let made = !FileManager.default.fileExists(atPath: path)
+        self.made = made
         do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
             throw ThemeLabError.input("\(path): cannot create the results folder (\(error.localizedDescription))")
         }
@@ -30,11 +31,11 @@ package final class ResultsRoot {
                 "\(path): another themelab is writing these results (it holds \(path)/.lock); wait for it or use --out")
         }
         self.lock = lock
-        removeLeftovers()
-        interruption = Interruption.register { [path, made] in
+        interruption = Interruption.register {
             Self.removeLeftovers(in: path)
             Self.removeIfEmpty(path, made: made)
         }
+        removeLeftovers()
     }
 
     deinit {

@@ -405,12 +405,9 @@ final class Capture: Sendable {
         try AtomicFile.write("mine\n", to: folder + "/kept/notes.txt")
         for out in ["made/out", "kept"] {
             let pid = try Self.spawnAsAShellDoes([CLI.binary, "ablate", folder + "/slow.json", "--out", "\(folder)/\(out)"])
-            let deadline = Date().addingTimeInterval(60)
-            while !FileManager.default.fileExists(atPath: "\(folder)/\(out)/.lock") && Date() < deadline { usleep(20_000) }
+            _ = Self.waitUntil { FileManager.default.fileExists(atPath: "\(folder)/\(out)/.lock") }
             usleep(500_000)
-            kill(pid, signal)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
+            let status = Self.signal(pid, signal)
             #expect(status & 0x7f == signal, "\(out): ended by signal \(status & 0x7f), else exit status \(status >> 8)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/made").isEmpty, "the interrupted run's new folder")
@@ -427,14 +424,25 @@ final class Capture: Sendable {
         func staging() -> Bool {
             ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).contains { $0.hasPrefix(".x.npy.") }
         }
-        let deadline = Date().addingTimeInterval(60)
-        while !staging() && Date() < deadline { usleep(2_000) }
-        #expect(staging(), "the vectors were never seen being staged")
-        kill(pid, SIGINT)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        #expect(Self.waitUntil(staging), "the vectors were never seen being staged")
+        let status = Self.signal(pid, SIGINT)
         #expect(status & 0x7f == SIGINT, "ended by signal \(status & 0x7f), else exit status \(status >> 8)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".") }.isEmpty)
+    }
+
+    /// Polls `condition` every 2 ms for up to a minute; whether it came true.
+    static func waitUntil(_ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(60)
+        while !condition() && Date() < deadline { usleep(2_000) }
+        return condition()
+    }
+
+    /// Sends `signal` to the child `pid` and waits for it to end: its wait status (the low 7 bits the signal that ended it).
+    static func signal(_ pid: pid_t, _ signal: Int32) -> Int32 {
+        kill(pid, signal)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        return status
     }
 
     /// Starts a program (its path first) with SIGINT and SIGTERM unblocked and at their defaults, as a shell starts a command
