@@ -17,21 +17,20 @@ size_t tl_packed_size(int n, int k) { return (size_t)panels(n) * (size_t)k * PAN
 
 static int panel_width(int n, int p) { return n - p * PANEL < PANEL ? n - p * PANEL : PANEL; }
 
-/// Zeroes the columns of a panel past its last real one, at every k.
-static void zero_padding(float *panel, int width, int k) {
-    if (width < PANEL)
-        for (int kk = 0; kk < k; kk++) memset(panel + (size_t)kk * PANEL + width, 0, (PANEL - width) * sizeof(float));
-}
+/// Clears one k step of a partial panel, all sixteen columns: a fixed size, so no call per step (a memset of the padding
+/// alone per step cost more than packing a sentence's keys, a few hundred values per head).
+static inline void clear_row(float *out) { memset(out, 0, PANEL * sizeof(float)); }
 
 void tl_pack_transposed(const float *b, int ldb, int n, int k, float *packed) {
     for (int p = 0; p < panels(n); p++) {
         float *panel = packed + (size_t)p * k * PANEL;
+        const float *rows = b + (size_t)p * PANEL * ldb;
         int width = panel_width(n, p);
-        for (int t = 0; t < width; t++) {
-            const float *row = b + (size_t)(p * PANEL + t) * ldb;
-            for (int kk = 0; kk < k; kk++) panel[(size_t)kk * PANEL + t] = row[kk];
+        for (int kk = 0; kk < k; kk++) {
+            float *out = panel + (size_t)kk * PANEL;
+            if (width < PANEL) clear_row(out);
+            for (int t = 0; t < width; t++) out[t] = rows[(size_t)t * ldb + kk];
         }
-        zero_padding(panel, width, k);
     }
 }
 
@@ -39,8 +38,16 @@ void tl_pack(const float *b, int ldb, int k, int n, float *packed) {
     for (int p = 0; p < panels(n); p++) {
         float *panel = packed + (size_t)p * k * PANEL;
         int width = panel_width(n, p);
-        for (int kk = 0; kk < k; kk++) memcpy(panel + (size_t)kk * PANEL, b + (size_t)kk * ldb + p * PANEL, width * sizeof(float));
-        zero_padding(panel, width, k);
+        for (int kk = 0; kk < k; kk++) {
+            float *out = panel + (size_t)kk * PANEL;
+            const float *in = b + (size_t)kk * ldb + p * PANEL;
+            if (width == PANEL) {
+                memcpy(out, in, PANEL * sizeof(float));
+                continue;
+            }
+            clear_row(out);
+            for (int t = 0; t < width; t++) out[t] = in[t];
+        }
     }
 }
 
@@ -96,21 +103,31 @@ __attribute__((target("fma"))) static void gemm_scalar_fma(int m, int n, int k, 
 
 #define AVX2_ROWS 6
 
+/// One step of k for `rows` rows × one panel: rows 0–2 read at p, p + l, p + 2l, rows 3–5 at q, q + l, q + 2l.
+__attribute__((target("avx2,fma"))) static inline __attribute__((always_inline)) void avx2_step(int rows, __m256 c[][2], const float *p,
+                                                                                                const float *q, size_t l, const float *b) {
+    __m256 b0 = _mm256_loadu_ps(b), b1 = _mm256_loadu_ps(b + 8);
+    for (int r = 0; r < rows; r++) {
+        __m256 x = _mm256_broadcast_ss(r < 3 ? p + r * l : q + (r - 3) * l);
+        c[r][0] = _mm256_fmadd_ps(x, b0, c[r][0]);
+        c[r][1] = _mm256_fmadd_ps(x, b1, c[r][1]);
+    }
+}
+
 /// Continues the chains of R rows × one panel by k steps, every accumulator in a register (R a constant: the compiler
-/// unrolls the rows).
+/// unrolls the rows). Four steps a turn: the rows' addresses and the loop's own work are paid once per four steps, not
+/// per step (the projections ran 1.04–1.14× faster in a C harness).
 #define AVX2_ROWS_OF(R)                                                                                                        \
     __attribute__((target("avx2,fma"))) static void avx2_rows_##R(int k, const float *a, int lda, const float *panel,         \
                                                                  __m256 acc[AVX2_ROWS][2]) {                                  \
         __m256 c[R][2];                                                                                                       \
         for (int r = 0; r < R; r++) c[r][0] = acc[r][0], c[r][1] = acc[r][1];                                                \
-        for (int kk = 0; kk < k; kk++) {                                                                                      \
-            __m256 b0 = _mm256_loadu_ps(panel + (size_t)kk * PANEL), b1 = _mm256_loadu_ps(panel + (size_t)kk * PANEL + 8);   \
-            for (int r = 0; r < R; r++) {                                                                                     \
-                __m256 x = _mm256_broadcast_ss(a + (size_t)r * lda + kk);                                                    \
-                c[r][0] = _mm256_fmadd_ps(x, b0, c[r][0]);                                                                   \
-                c[r][1] = _mm256_fmadd_ps(x, b1, c[r][1]);                                                                   \
-            }                                                                                                                 \
-        }                                                                                                                     \
+        size_t l = (size_t)lda;                                                                                               \
+        const float *p = a, *q = a + (R > 3 ? 3 * l : 0);                                                                     \
+        int kk = 0;                                                                                                           \
+        for (; kk + 4 <= k; kk += 4, p += 4, q += 4, panel += 4 * PANEL)                                                      \
+            for (int o = 0; o < 4; o++) avx2_step(R, c, p + o, q + o, l, panel + o * PANEL);                                  \
+        for (; kk < k; kk++, p++, q++, panel += PANEL) avx2_step(R, c, p, q, l, panel);                                       \
         for (int r = 0; r < R; r++) acc[r][0] = c[r][0], acc[r][1] = c[r][1];                                                \
     }
 

@@ -124,7 +124,7 @@ func benchEncoder(_ args: Arguments, _ io: Invocation) throws {
     let request = try EmbeddingRequest(args)
     let (texts, encoder, layer) = (request.texts, request.encoder, request.layer)
     let repeats = try args.int("repeat", default: 3, range: 1...100)
-    let ids = texts.map(encoder.tokenizer.encode)
+    let ids = encoder.tokenize(texts)
     let products = encoder.batches(ids).map { batch in encoder.model.matrixProducts(lengths: batch.map { ids[$0].count }, layer: layer) }
     let flops = products.joined().reduce(0.0) { $0 + 2 * Double($1.m) * Double($1.n) * Double($1.k) }
     var encoderSeconds = Double.infinity

@@ -43,8 +43,8 @@ package enum EncoderKernel {
     }
 
     /// GELU in place, x·½(1 + erf(x/√2)) with erf by Eigen's and XLA's rational approximation: the same bits on every path.
-    package static func gelu(_ path: KernelPath, _ x: inout [Float]) {
-        x.withUnsafeMutableBufferPointer { tl_gelu(path.code, $0.baseAddress!, $0.count) }
+    package static func gelu(_ path: KernelPath, _ x: UnsafeMutableBufferPointer<Float>) {
+        tl_gelu(path.code, x.baseAddress!, x.count)
     }
 
     /// Softmax of each of `rows` rows of `columns` scores in place (exp by Cephes's expf in single roundings, each row's
@@ -56,12 +56,10 @@ package enum EncoderKernel {
     /// Layer norm of each of `rows` rows of `width` in place, (x − mean)/√(var + ε)·γ + β, the statistics in Float64 as
     /// eight partial sums in a fixed order: the same bits on every path.
     package static func layerNorm(
-        _ path: KernelPath, _ x: inout [Float], rows: Int, width: Int, gamma: [Float], beta: [Float], epsilon: Double
+        _ path: KernelPath, _ x: UnsafeMutableBufferPointer<Float>, rows: Int, width: Int, gamma: [Float], beta: [Float], epsilon: Double
     ) {
         precondition(x.count >= rows * width && gamma.count == width && beta.count == width)
-        x.withUnsafeMutableBufferPointer { x in
-            tl_layer_norm(path.code, x.baseAddress!, Int32(rows), Int32(width), gamma, beta, epsilon)
-        }
+        tl_layer_norm(path.code, x.baseAddress!, Int32(rows), Int32(width), gamma, beta, epsilon)
     }
 
     /// eˣ of `softmax` for x ≤ 0 (relative error about 2 ulp).

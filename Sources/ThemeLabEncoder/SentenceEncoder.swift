@@ -4,8 +4,8 @@ import ThemeLabCore
 
 /// Text → sentence vectors of a chosen layer: the folder's prompt, tokenizer, transformer, pooling modes and Dense
 /// layers together (Normalize is the harness's own unit-normalisation, applied where a vector is used).
-/// Sentences are sorted by token count and packed into batches of similar length; two workers each run whole batches,
-/// longest first, on the fixed-order kernel (`EncoderKernel`), whose bits depend on neither the batch nor the SIMD path.
+/// Sentences are sorted by token count and packed into batches of similar length (`batches`); two workers each run whole
+/// batches, longest first, on the fixed-order kernel (`EncoderKernel`), whose bits depend on neither the batch nor the SIMD path.
 package final class SentenceEncoder: @unchecked Sendable {
     package let folder: ModelFolder
     package let configuration: EncoderConfiguration
@@ -64,20 +64,39 @@ package final class SentenceEncoder: @unchecked Sendable {
     /// Dimensions of the last layer's vectors.
     package var dimensions: Int { configuration.sentenceDimensions }
 
-    /// Texts (as token ids) in batches of up to `tokensPerBatch` tokens, shortest first: indices into `ids`.
+    /// Texts (as token ids) in batches, longest first, in the order the workers take them: indices into `ids`. A batch
+    /// holds up to `tokensPerBatch` tokens, and near the end a quarter of what is left per worker (at least
+    /// `tokensPerBatch / 16`), so the last batches are small and the workers finish at about the same time.
     package func batches(_ ids: [[Int32]]) -> [[Int]] {
-        let order = ids.indices.sorted { (ids[$0].count, $0) < (ids[$1].count, $1) }
+        let order = ids.indices.sorted { (ids[$0].count, $1) > (ids[$1].count, $0) }
+        var left = ids.reduce(0) { $0 + $1.count }
         var batches: [[Int]] = [[]]
         var budget = 0
         for i in order {
-            if !batches[batches.count - 1].isEmpty && budget + ids[i].count > tokensPerBatch {
+            let limit = min(tokensPerBatch, max(tokensPerBatch / 16, left / (4 * max(1, workers))))
+            if !batches[batches.count - 1].isEmpty && budget + ids[i].count > limit {
                 batches.append([])
                 budget = 0
             }
             batches[batches.count - 1].append(i)
             budget += ids[i].count
+            left -= ids[i].count
         }
         return batches
+    }
+
+    /// Each text's token ids, the prompt before it, tokenised by the workers side by side.
+    package func tokenize(_ texts: [String]) -> [[Int32]] {
+        let chunk = 256
+        let queue = WorkQueue(count: (texts.count + chunk - 1) / chunk, state: [[Int32]](repeating: [], count: texts.count))
+        DispatchQueue.concurrentPerform(iterations: max(1, min(workers, texts.count / chunk))) { _ in
+            while let c = queue.take() {
+                let range = c * chunk..<min(texts.count, (c + 1) * chunk)
+                let ids = range.map { tokenizer.encode(prompt + texts[$0]) }
+                queue.withState { $0.replaceSubrange(range, with: ids) }
+            }
+        }
+        return queue.withState { $0 }
     }
 
     /// Pooled vectors of `layer` (0 = embeddings, `layers` = last, after the Dense layers), one row per text, not
@@ -86,7 +105,7 @@ package final class SentenceEncoder: @unchecked Sendable {
         guard (0...configuration.layers).contains(layer) else {
             throw ThemeLabError.invalid("--layer must be 0...\(configuration.layers) for this model, got \(layer)")
         }
-        let ids = texts.map { tokenizer.encode(prompt + $0) }
+        let ids = tokenize(texts)
         let packed = batches(ids)
         // The Dense layers follow the last layer only (an earlier layer's pooled vector is what a probe of it wants).
         let layerDense = layer == configuration.layers ? dense : []
@@ -100,11 +119,10 @@ package final class SentenceEncoder: @unchecked Sendable {
         let queue = WorkQueue(count: packed.count, state: Results(pooled: Array(repeating: nil, count: packed.count), progress: progress))
         let path = path
         DispatchQueue.concurrentPerform(iterations: min(workers, packed.count)) { _ in
-            // Longest batches first, so the last ones to finish are short and no worker waits long on the other.
-            while let taken = queue.take() {
-                let b = packed.count - 1 - taken
+            let buffers = ForwardBuffers(model.shape)
+            while let b = queue.take() {
                 let pooled = layerDense.reduce(
-                    model.pooled(packed[b].map { ids[$0] }, layer: layer, modes: configuration.pooling, path: path)
+                    model.pooled(packed[b].map { ids[$0] }, layer: layer, modes: configuration.pooling, path: path, buffers: buffers)
                 ) { $1.apply($0, path: path) }
                 queue.withState { r in
                     r.pooled[b] = pooled

@@ -91,36 +91,32 @@ package final class TransformerEncoder: @unchecked Sendable {
     }
 
     /// The hidden states of `layer` (0 = embedding output) for each sentence of a batch of token-id sequences, pooled by
-    /// each of `modes` and concatenated: an n × (hidden · modes) matrix.
-    package func pooled(_ batch: [[Int32]], layer: Int, modes: [PoolingMode], path: KernelPath) -> Matrix {
+    /// each of `modes` and concatenated: an n × (hidden · modes) matrix. `buffers` (grown as needed) hold the activations:
+    /// a worker passes its own from batch to batch.
+    package func pooled(_ batch: [[Int32]], layer: Int, modes: [PoolingMode], path: KernelPath, buffers: ForwardBuffers? = nil) -> Matrix {
         precondition((0...shape.layers).contains(layer), "layer out of range")
         let h = shape.hidden
         let packing = TokenRows(lengths: batch.map(\.count))
-        var x = [Float](repeating: 0, count: packing.rows * h)
-        x.withUnsafeMutableBufferPointer { x in
-            tokenType.withUnsafeBufferPointer { type in
-                for (s, ids) in batch.enumerated() {
-                    for (p, id) in ids.enumerated() {
-                        let row = x.baseAddress! + (packing.starts[s] + p) * h
-                        let w = wordEmbeddings.start + Int(id) * h
-                        let q = positionEmbeddings.start + architecture.positionRow(p) * h
-                        for k in 0..<h { row[k] = w[k] + q[k] + type[k] }
-                    }
+        let b = buffers ?? ForwardBuffers(shape)
+        b.reserve(rows: packing.rows)
+        tokenType.withUnsafeBufferPointer { type in
+            for (s, ids) in batch.enumerated() {
+                for (p, id) in ids.enumerated() {
+                    let row = b.x + (packing.starts[s] + p) * h
+                    let w = wordEmbeddings.start + Int(id) * h
+                    let q = positionEmbeddings.start + architecture.positionRow(p) * h
+                    for k in 0..<h { row[k] = w[k] + q[k] + type[k] }
                 }
             }
         }
-        layerNorm(&x, embeddingNorm, rows: packing.rows, path: path)
-        for l in layers.prefix(layer) { x = forward(l, x, packing, path: path) }
+        layerNorm(b.x, embeddingNorm, rows: packing.rows, path: path)
+        for l in layers.prefix(layer) { forward(l, b, packing, path: path) }
 
         var pooled = Matrix(rows: batch.count, cols: h * modes.count)
-        x.withUnsafeBufferPointer { x in
-            pooled.storage.withUnsafeMutableBufferPointer { out in
-                for (s, start) in packing.starts.enumerated() {
-                    for (m, mode) in modes.enumerated() {
-                        mode.pool(
-                            x.baseAddress! + start * h, count: packing.lengths[s], hidden: h,
-                            into: out.baseAddress! + (s * modes.count + m) * h)
-                    }
+        pooled.storage.withUnsafeMutableBufferPointer { out in
+            for (s, start) in packing.starts.enumerated() {
+                for (m, mode) in modes.enumerated() {
+                    mode.pool(b.x + start * h, count: packing.lengths[s], hidden: h, into: out.baseAddress! + (s * modes.count + m) * h)
                 }
             }
         }
@@ -149,69 +145,57 @@ package final class TransformerEncoder: @unchecked Sendable {
         return Array(repeating: perLayer, count: layer).flatMap { $0 }
     }
 
-    package func forward(_ l: Layer, _ x: [Float], _ packing: TokenRows, path: KernelPath) -> [Float] {
-        let context = attention(project(x, l.queryKeyValue, rows: packing.rows, path: path), packing, path: path)
-        var a = project(context, l.attentionOutput, rows: packing.rows, path: path)
-        add(x, to: &a)
-        layerNorm(&a, l.attentionNorm, rows: packing.rows, path: path)
-        var inner = project(a, l.intermediate, rows: packing.rows, path: path)
-        EncoderKernel.gelu(path, &inner)
-        var out = project(inner, l.output, rows: packing.rows, path: path)
-        add(a, to: &out)
-        layerNorm(&out, l.outputNorm, rows: packing.rows, path: path)
-        return out
+    package func forward(_ l: Layer, _ b: ForwardBuffers, _ packing: TokenRows, path: KernelPath) {
+        let (rows, count) = (packing.rows, packing.rows * shape.hidden)
+        project(b.x, l.queryKeyValue, rows: rows, into: b.qkv, path: path)
+        attention(b.qkv, packing, into: b.context, path: path)
+        project(b.context, l.attentionOutput, rows: rows, into: b.a, path: path)
+        add(b.x, to: b.a, count: count)
+        layerNorm(b.a, l.attentionNorm, rows: rows, path: path)
+        project(b.a, l.intermediate, rows: rows, into: b.inner, path: path)
+        EncoderKernel.gelu(path, UnsafeMutableBufferPointer(start: b.inner, count: rows * shape.intermediate))
+        project(b.inner, l.output, rows: rows, into: b.x, path: path)
+        add(b.a, to: b.x, count: count)
+        layerNorm(b.x, l.outputNorm, rows: rows, path: path)
     }
 
     /// The residual connection: y += x.
-    package func add(_ x: [Float], to y: inout [Float]) {
-        x.withUnsafeBufferPointer { x in y.withUnsafeMutableBufferPointer { y in for i in y.indices { y[i] += x[i] } } }
+    package func add(_ x: UnsafePointer<Float>, to y: UnsafeMutablePointer<Float>, count: Int) {
+        for i in 0..<count { y[i] += x[i] }
     }
 
     /// y = x·Wᵀ + b over all `rows` rows of a batch, one product on the kernel (a row's bits are its own).
-    package func project(_ x: [Float], _ f: Linear, rows: Int, path: KernelPath) -> [Float] {
-        [Float](unsafeUninitializedCapacity: rows * f.output) { y, count in
-            x.withUnsafeBufferPointer { x in
-                f.bias.withUnsafeBufferPointer { b in
-                    EncoderKernel.product(
-                        path, rows: rows, x.baseAddress!, lda: f.input, f.packed, bias: b.baseAddress!, into: y.baseAddress!, ldc: f.output)
-                }
-            }
-            count = rows * f.output
+    package func project(_ x: UnsafePointer<Float>, _ f: Linear, rows: Int, into y: UnsafeMutablePointer<Float>, path: KernelPath) {
+        f.bias.withUnsafeBufferPointer { b in
+            EncoderKernel.product(path, rows: rows, x, lda: f.input, f.packed, bias: b.baseAddress!, into: y, ldc: f.output)
         }
     }
 
     /// Scaled dot-product attention per sentence and head over its real tokens, softmax(QKᵀ/√dₕ)·V, reading Q, K and V
     /// from the rows of the stacked projection [Q | K | V]; K and V of a head are packed for the kernel as they are used,
     /// into one scratch buffer (scores, keys, values) kept for the whole batch.
-    package func attention(_ qkv: [Float], _ packing: TokenRows, path: KernelPath) -> [Float] {
+    package func attention(_ qkv: UnsafePointer<Float>, _ packing: TokenRows, into context: UnsafeMutablePointer<Float>, path: KernelPath) {
         let h = shape.hidden
         let dh = h / shape.heads
         let scale = 1 / Float(dh).squareRoot()
-        var context = [Float](repeating: 0, count: packing.rows * h)
         let longest = packing.lengths.max() ?? 0
         let (keysSize, valuesSize) = (PackedMatrix.size(columns: longest, depth: dh), PackedMatrix.size(columns: dh, depth: longest))
         let s = UnsafeMutablePointer<Float>.allocate(capacity: longest * longest + keysSize + valuesSize)
         defer { s.deallocate() }
         let (keys, values) = (s + longest * longest, s + longest * longest + keysSize)
-        qkv.withUnsafeBufferPointer { qkv in
-            context.withUnsafeMutableBufferPointer { c in
-                let (q, k, v) = (qkv.baseAddress!, qkv.baseAddress! + h, qkv.baseAddress! + 2 * h)
-                for (start, n) in zip(packing.starts, packing.lengths) {
-                    for head in 0..<shape.heads {
-                        let (input, output) = (start * 3 * h + head * dh, start * h + head * dh)
-                        PackedMatrix.pack(transposing: k + input, stride: 3 * h, columns: n, depth: dh, into: keys)
-                        EncoderKernel.product(
-                            path, rows: n, q + input, lda: 3 * h, packed: keys, columns: n, depth: dh, scale: scale, into: s, ldc: n)
-                        if let bias = relativeBias { addRelativeBias(bias, head: head, to: s, n) }
-                        EncoderKernel.softmax(path, s, rows: n, columns: n)
-                        PackedMatrix.pack(v + input, stride: 3 * h, depth: n, columns: dh, into: values)
-                        EncoderKernel.product(
-                            path, rows: n, s, lda: n, packed: values, columns: dh, depth: n, into: c.baseAddress! + output, ldc: h)
-                    }
-                }
+        let (q, k, v) = (qkv, qkv + h, qkv + 2 * h)
+        for (start, n) in zip(packing.starts, packing.lengths) {
+            for head in 0..<shape.heads {
+                let (input, output) = (start * 3 * h + head * dh, start * h + head * dh)
+                PackedMatrix.pack(transposing: k + input, stride: 3 * h, columns: n, depth: dh, into: keys)
+                EncoderKernel.product(
+                    path, rows: n, q + input, lda: 3 * h, packed: keys, columns: n, depth: dh, scale: scale, into: s, ldc: n)
+                if let bias = relativeBias { addRelativeBias(bias, head: head, to: s, n) }
+                EncoderKernel.softmax(path, s, rows: n, columns: n)
+                PackedMatrix.pack(v + input, stride: 3 * h, depth: n, columns: dh, into: values)
+                EncoderKernel.product(path, rows: n, s, lda: n, packed: values, columns: dh, depth: n, into: context + output, ldc: h)
             }
         }
-        return context
     }
 
     /// MPNet: score[i, j] += bias[bucket(j − i), head] (`RelativeAttentionBias`), after the 1/√dₕ scaling.
@@ -227,9 +211,10 @@ package final class TransformerEncoder: @unchecked Sendable {
     }
 
     /// (x − mean)/√(var + ε)·γ + β over each row (statistics in Float64, `EncoderKernel.layerNorm`).
-    package func layerNorm(_ x: inout [Float], _ n: LayerNorm, rows: Int, path: KernelPath) {
+    package func layerNorm(_ x: UnsafeMutablePointer<Float>, _ n: LayerNorm, rows: Int, path: KernelPath) {
         EncoderKernel.layerNorm(
-            path, &x, rows: rows, width: shape.hidden, gamma: n.gamma, beta: n.beta, epsilon: Double(shape.layerNormEpsilon))
+            path, UnsafeMutableBufferPointer(start: x, count: rows * shape.hidden), rows: rows, width: shape.hidden, gamma: n.gamma,
+            beta: n.beta, epsilon: Double(shape.layerNormEpsilon))
     }
 }
 

@@ -88,12 +88,12 @@ import ThemeLabEncoder
         let expected = x.map { 0.5 * $0 * (1 + EncoderKernel.erf($0 * 0.70710678118654752)) }
         for path in KernelPath.available {
             var y = x
-            EncoderKernel.gelu(path, &y)
+            y.withUnsafeMutableBufferPointer { EncoderKernel.gelu(path, $0) }
             #expect(y.map(\.bitPattern) == expected.map(\.bitPattern), "\(path), \(n) values")
         }
         for path in KernelPath.available {  // 48 values: whole vectors on every path
             var large = [Float](repeating: -50, count: 16) + [Float](repeating: 0, count: 16) + [Float](repeating: 50, count: 16)
-            EncoderKernel.gelu(path, &large)
+            large.withUnsafeMutableBufferPointer { EncoderKernel.gelu(path, $0) }
             #expect(large.map(\.bitPattern) == large.indices.map { [Float(-0.0), 0, 50][$0 / 16].bitPattern }, "\(path)")
         }
     }
@@ -135,7 +135,9 @@ import ThemeLabEncoder
         var answers: [[Float]] = []
         for path in KernelPath.available {
             var y = x
-            EncoderKernel.layerNorm(path, &y, rows: rows, width: width, gamma: gamma, beta: beta, epsilon: 1e-12)
+            y.withUnsafeMutableBufferPointer {
+                EncoderKernel.layerNorm(path, $0, rows: rows, width: width, gamma: gamma, beta: beta, epsilon: 1e-12)
+            }
             answers.append(y)
         }
         #expect(answers.allSatisfy { $0.map(\.bitPattern) == answers[0].map(\.bitPattern) })

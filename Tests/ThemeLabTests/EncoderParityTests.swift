@@ -120,6 +120,24 @@ import Testing
         }
     }
 
+    /// The workers' schedule for 2 workers and batches of up to 96 tokens: 100 texts of 10 tokens, then 10 of 3 (1 030).
+    /// Longest first; a text joins the open batch while its tokens stay within min(96, max(6, left / 8)), `left` being
+    /// the tokens not yet placed. By hand: three batches of 9 (left 1 030 → 760), then from 760 a batch takes j + 1 texts
+    /// while 10(j + 1) ≤ (760 − 10j) / 8, so 8; … the last texts of 10 alone; the texts of 3 in pairs (6 tokens).
+    @Test func batchesAreLongestFirstAndShrinkTowardTheEnd() throws {
+        let e = try SentenceEncoder(folder: try encoder().folder)
+        e.tokensPerBatch = 96
+        e.workers = 2
+        let ids = (0..<110).map { [Int32](repeating: 7, count: $0 < 100 ? 10 : 3) }
+        let batches = e.batches(ids)
+        let tens = [9, 9, 9, 8, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 2, 2, 2] + Array(repeating: 1, count: 12)
+        #expect(batches.map(\.count) == tens + [2, 2, 2, 2, 2])
+        #expect(batches.joined().sorted() == Array(0..<110), "every text once")
+        #expect(batches.joined().map { ids[$0].count } == batches.joined().map { ids[$0].count }.sorted(by: >), "longest first")
+        let texts = (0..<600).map { "entry \($0): " + String(repeating: "word ", count: $0 % 13) }
+        #expect(e.tokenize(texts) == texts.map { e.tokenizer.encode(e.prompt + $0) }, "side by side as one after another")
+    }
+
     @Test func cacheReturnsWhatWasStoredAndSkipsTheModel() throws {
         let e = try encoder()
         let folder = temporaryFolder()
