@@ -1,9 +1,9 @@
 import Foundation
 import ThemeLabCore
 
-/// The forward pass of a post-layer-norm transformer encoder on BLAS (Vaswani et al. 2017), as transformers computes
-/// BERT, DistilBERT, RoBERTa, XLM-RoBERTa and MPNet in inference mode; what differs between them (tensor names,
-/// position numbering, token types, MPNet's relative-position bias) comes from the `EncoderArchitecture`:
+/// The forward pass of a post-layer-norm transformer encoder on the project's kernel (Vaswani et al. 2017), as
+/// transformers computes BERT, DistilBERT, RoBERTa, XLM-RoBERTa and MPNet in inference mode; what differs between them
+/// (tensor names, position numbering, token types, MPNet's relative-position bias) comes from the `EncoderArchitecture`:
 ///   h₀ = LayerNorm(word[id] + position[row(p)] + tokenType[0])
 ///   per layer: a = LayerNorm(h + Attention(h)·Wₒ + bₒ); h' = LayerNorm(a + GELU(a·W₁ + b₁)·W₂ + b₂)
 /// Sentences in a batch are packed row after row (`TokenRows`), no padding: every projection is one product over all

@@ -13,16 +13,17 @@ package enum AtomicFile {
     /// one is written and synced before the first is renamed into place, so a failure or a kill
     /// while writing leaves none of them, and the renames follow one another within microseconds.
     package static func write(_ files: [(data: Data, path: String)]) throws {
-        var staged: [(temporary: String, path: String)] = []
-        var forget: [Int] = []  // the interruption's clean-ups of the staged files
+        var staged: [(temporary: String, path: String, interruption: Int)] = []
+        var renamed = false
         defer {
-            for key in forget { Interruption.remove(key) }
-            for s in staged { unlink(s.temporary) }
+            for s in staged {
+                Interruption.remove(s.interruption)
+                if !renamed { unlink(s.temporary) }
+            }
         }
         for (data, path) in files {
             let (temporary, key) = try stage(data, for: path)
-            staged.append((temporary, path))
-            forget.append(key)
+            staged.append((temporary, path, key))
         }
         // Another set written into these folders at the same time waits for these renames: a folder never mixes two sets.
         let locks = lockFolders(of: files.map(\.path))
@@ -34,7 +35,7 @@ package enum AtomicFile {
                         + (k > 0 ? "; \(staged[..<k].map(\.path).joined(separator: ", ")) already replaced" : ""))
             }
         }
-        staged = []
+        renamed = true
     }
 
     /// Exclusive `flock`s on the folders that hold `paths` (on the folders themselves: no lock file is made), one per folder
