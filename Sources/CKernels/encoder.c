@@ -51,23 +51,67 @@ void tl_pack(const float *b, int ldb, int k, int n, float *packed) {
     }
 }
 
-/// The last step of every element, the same on every path: one rounded multiplication, one rounded addition.
-static inline float finish(float acc, float scale, const float *bias, int j) {
-    float v = acc * scale;
-    return bias ? v + bias[j] : v;
+// ---------------------------------------------------------------------------------------------------------------------
+// GELU, x·½(1 + erf(x/√2)), with erf by the rational approximation of Eigen and XLA: clamp to [−4, 4], an odd degree-13
+// numerator over an even degree-8 denominator, each step one rounded multiplication and one rounded addition, then
+// (x·p)/q; absolute error below 5e-7 (4.2e-7 measured against libm). Every path does these operations lane by lane.
+
+static const float ERF_P[7] = {-2.72614225801306e-10f, 2.77068142495902e-08f,  -2.10102402082508e-06f, -5.69250639462346e-05f,
+                               -7.34990630326855e-04f, -2.95459980854025e-03f, -1.60960333262415e-02f};
+static const float ERF_Q[5] = {-1.45660718464996e-05f, -2.13374055278905e-04f, -1.68282697438203e-03f, -7.37332916720468e-03f,
+                               -1.42647390514189e-02f};
+#define SQRT_HALF 0.70710678118654752f
+
+float tl_erf(float v) {
+    float x = v > -4.0f ? v : -4.0f;  // a NaN becomes −4, as the vector max does
+    x = x < 4.0f ? x : 4.0f;
+    float x2 = x * x, p = ERF_P[0], q = ERF_Q[0];
+    for (int i = 1; i < 7; i++) p = p * x2 + ERF_P[i];
+    for (int i = 1; i < 5; i++) q = q * x2 + ERF_Q[i];
+    return x * p / q;
 }
 
+static inline float gelu(float x) { return 0.5f * x * (1.0f + tl_erf(x * SQRT_HALF)); }
+
+/// GELU of a vector of W bits: the operations of `gelu` lane by lane.
+#define VECTOR_GELU(W, TARGET)                                                                                                 \
+    __attribute__((target(TARGET))) static inline __m##W gelu_##W(__m##W v) {                                                \
+        __m##W e = _mm##W##_mul_ps(v, _mm##W##_set1_ps(SQRT_HALF));                                                           \
+        e = _mm##W##_min_ps(_mm##W##_max_ps(e, _mm##W##_set1_ps(-4)), _mm##W##_set1_ps(4));                                   \
+        __m##W e2 = _mm##W##_mul_ps(e, e), p = _mm##W##_set1_ps(ERF_P[0]), q = _mm##W##_set1_ps(ERF_Q[0]);                    \
+        for (int j = 1; j < 7; j++) p = _mm##W##_add_ps(_mm##W##_mul_ps(p, e2), _mm##W##_set1_ps(ERF_P[j]));                  \
+        for (int j = 1; j < 5; j++) q = _mm##W##_add_ps(_mm##W##_mul_ps(q, e2), _mm##W##_set1_ps(ERF_Q[j]));                  \
+        __m##W erf = _mm##W##_div_ps(_mm##W##_mul_ps(e, p), q);                                                               \
+        __m##W half = _mm##W##_mul_ps(_mm##W##_set1_ps(0.5f), v);                                                             \
+        return _mm##W##_mul_ps(half, _mm##W##_add_ps(_mm##W##_set1_ps(1), erf));                                             \
+    }
+
+VECTOR_GELU(256, "avx2,fma")
+VECTOR_GELU(512, "avx512f")
+
 // ---------------------------------------------------------------------------------------------------------------------
-/// Stores `width` finished lanes of a row's panel.
-static inline void store_lanes(const float *lanes, int width, float scale, const float *bias, int j0, float *c) {
-    for (int t = 0; t < width; t++) c[t] = finish(lanes[t], scale, bias, j0 + t);
+/// The residual's row i (NULL when there is none).
+static inline const float *residual_row(const tl_finish *f, int i) { return f->residual ? f->residual + (size_t)i * f->ldr : NULL; }
+
+/// The last steps of an element in column j (`tl_finish`), the same on every path; `residual` is its row's.
+static inline float finish(float acc, const tl_finish *f, int j, const float *residual) {
+    float v = acc * f->scale;
+    if (f->bias) v = v + f->bias[j];
+    if (residual) v = v + residual[j];
+    return f->gelu ? gelu(v) : v;
+}
+
+/// Stores `width` finished lanes of row i from column j0.
+static inline void store_lanes(const float *lanes, int width, const tl_finish *f, int i, int j0, float *c, int ldc) {
+    const float *residual = residual_row(f, i);
+    for (int t = 0; t < width; t++) c[(size_t)i * ldc + j0 + t] = finish(lanes[t], f, j0 + t, residual);
 }
 
 // Scalar: the reference order, sixteen columns of a row at a time (each its own chain of fmaf). Compiled twice: with
 // the FMA instruction where the CPU has it (the compiler may vectorise the lanes: the same bits), else libm's fmaf.
 
 static inline __attribute__((always_inline)) void scalar_rows(int m, int n, int k, const float *a, int lda, const float *packed,
-                                                               float scale, const float *bias, float *c, int ldc) {
+                                                               const tl_finish *f, float *c, int ldc) {
     float acc[PANEL];
     for (int i = 0; i < m; i++) {
         const float *row = a + (size_t)i * lda;
@@ -77,7 +121,7 @@ static inline __attribute__((always_inline)) void scalar_rows(int m, int n, int 
             for (int kk = 0; kk < k; kk++)
                 for (int t = 0; t < PANEL; t++) acc[t] = fmaf(row[kk], panel[(size_t)kk * PANEL + t], acc[t]);
             int width = panel_width(n, p);
-            store_lanes(acc, width, scale, bias, p * PANEL, c + (size_t)i * ldc + p * PANEL);
+            store_lanes(acc, width, f, i, p * PANEL, c, ldc);
         }
     }
 }
@@ -88,14 +132,13 @@ static int has_fma(void) {
     return __builtin_cpu_supports("fma");
 }
 
-static void gemm_scalar(int m, int n, int k, const float *a, int lda, const float *packed, float scale, const float *bias,
-                        float *c, int ldc) {
-    scalar_rows(m, n, k, a, lda, packed, scale, bias, c, ldc);
+static void gemm_scalar(int m, int n, int k, const float *a, int lda, const float *packed, const tl_finish *f, float *c, int ldc) {
+    scalar_rows(m, n, k, a, lda, packed, f, c, ldc);
 }
 
 __attribute__((target("fma"))) static void gemm_scalar_fma(int m, int n, int k, const float *a, int lda, const float *packed,
-                                                            float scale, const float *bias, float *c, int ldc) {
-    scalar_rows(m, n, k, a, lda, packed, scale, bias, c, ldc);
+                                                            const tl_finish *f, float *c, int ldc) {
+    scalar_rows(m, n, k, a, lda, packed, f, c, ldc);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -118,10 +161,11 @@ __attribute__((target("avx2,fma"))) static inline __attribute__((always_inline))
 /// unrolls the rows). Four steps a turn: the rows' addresses and the loop's own work are paid once per four steps, not
 /// per step (the projections ran 1.04–1.14× faster in a C harness).
 #define AVX2_ROWS_OF(R)                                                                                                        \
-    __attribute__((target("avx2,fma"))) static void avx2_rows_##R(int k, const float *a, int lda, const float *panel,         \
-                                                                 __m256 acc[AVX2_ROWS][2]) {                                  \
+    __attribute__((target("avx2,fma"))) static void avx2_rows_##R(int k, int first, const float *a, int lda,                  \
+                                                                 const float *panel, __m256 acc[AVX2_ROWS][2]) {              \
         __m256 c[R][2];                                                                                                       \
-        for (int r = 0; r < R; r++) c[r][0] = acc[r][0], c[r][1] = acc[r][1];                                                \
+        for (int r = 0; r < R; r++)                                                                                           \
+            for (int h = 0; h < 2; h++) c[r][h] = first ? _mm256_setzero_ps() : acc[r][h];                                   \
         size_t l = (size_t)lda;                                                                                               \
         const float *p = a, *q = a + (R > 3 ? 3 * l : 0);                                                                     \
         int kk = 0;                                                                                                           \
@@ -141,37 +185,39 @@ AVX2_ROWS_OF(6)
 /// Continues the chains of `rows` ≤ 6 rows × one panel by k steps (from zero when `first`).
 __attribute__((target("avx2,fma"))) static void avx2_block(int rows, int k, int first, const float *a, int lda, const float *panel,
                                                             __m256 acc[AVX2_ROWS][2]) {
-    if (first)
-        for (int r = 0; r < rows; r++) acc[r][0] = acc[r][1] = _mm256_setzero_ps();
     switch (rows) {
-    case 1: avx2_rows_1(k, a, lda, panel, acc); break;
-    case 2: avx2_rows_2(k, a, lda, panel, acc); break;
-    case 3: avx2_rows_3(k, a, lda, panel, acc); break;
-    case 4: avx2_rows_4(k, a, lda, panel, acc); break;
-    case 5: avx2_rows_5(k, a, lda, panel, acc); break;
-    default: avx2_rows_6(k, a, lda, panel, acc); break;
+    case 1: avx2_rows_1(k, first, a, lda, panel, acc); break;
+    case 2: avx2_rows_2(k, first, a, lda, panel, acc); break;
+    case 3: avx2_rows_3(k, first, a, lda, panel, acc); break;
+    case 4: avx2_rows_4(k, first, a, lda, panel, acc); break;
+    case 5: avx2_rows_5(k, first, a, lda, panel, acc); break;
+    default: avx2_rows_6(k, first, a, lda, panel, acc); break;
     }
 }
 
-/// Stores a row's panel finished: the two rounded operations of `finish` on whole vectors where all 8 lanes are columns
-/// (each lane rounds as the scalar path does), `finish` itself on a partial panel.
-__attribute__((target("avx2,fma"))) static inline void avx2_store(__m256 acc[2], int width, float scale, const float *bias, int j0,
-                                                                   float *c) {
+/// Stores row i's panel from column j0 finished: the operations of `finish` on whole vectors where all 8 lanes are
+/// columns (each lane rounds as the scalar path does), `finish` itself on a partial panel.
+__attribute__((target("avx2,fma"))) static inline void avx2_store(__m256 acc[2], int width, const tl_finish *f, int i, int j0, float *c,
+                                                                   int ldc) {
+    const float *residual = residual_row(f, i);
     for (int h = 0; h < 2; h++) {
+        int j = j0 + 8 * h;
         if (width < 8 * (h + 1)) {
             float lanes[8];
             _mm256_storeu_ps(lanes, acc[h]);
-            store_lanes(lanes, width - 8 * h, scale, bias, j0 + 8 * h, c + 8 * h);
+            store_lanes(lanes, width - 8 * h, f, i, j, c, ldc);
             return;
         }
-        __m256 v = _mm256_mul_ps(acc[h], _mm256_set1_ps(scale));
-        if (bias) v = _mm256_add_ps(v, _mm256_loadu_ps(bias + j0 + 8 * h));
-        _mm256_storeu_ps(c + 8 * h, v);
+        __m256 v = _mm256_mul_ps(acc[h], _mm256_set1_ps(f->scale));
+        if (f->bias) v = _mm256_add_ps(v, _mm256_loadu_ps(f->bias + j));
+        if (residual) v = _mm256_add_ps(v, _mm256_loadu_ps(residual + j));
+        if (f->gelu) v = gelu_256(v);
+        _mm256_storeu_ps(c + (size_t)i * ldc + j, v);
     }
 }
 
 __attribute__((target("avx2,fma"))) static void gemm_avx2(int m, int n, int k, const float *a, int lda, const float *packed,
-                                                           float scale, const float *bias, float *c, int ldc) {
+                                                           const tl_finish *f, float *c, int ldc) {
     __m256 acc[ROW_BLOCK / AVX2_ROWS][AVX2_ROWS][2];
     for (int i0 = 0; i0 < m; i0 += ROW_BLOCK) {
         int i1 = i0 + ROW_BLOCK < m ? i0 + ROW_BLOCK : m;
@@ -186,7 +232,7 @@ __attribute__((target("avx2,fma"))) static void gemm_avx2(int m, int n, int k, c
                 }
             }
             for (int i = i0; i < i1; i++)
-                avx2_store(acc[(i - i0) / AVX2_ROWS][(i - i0) % AVX2_ROWS], width, scale, bias, p * PANEL, c + (size_t)i * ldc + p * PANEL);
+                avx2_store(acc[(i - i0) / AVX2_ROWS][(i - i0) % AVX2_ROWS], width, f, i, p * PANEL, c, ldc);
         }
     }
 }
@@ -199,11 +245,10 @@ __attribute__((target("avx2,fma"))) static void gemm_avx2(int m, int n, int k, c
 /// Continues the chains of `rows` rows × one or `two` panels by k steps (from zero when `first`).
 __attribute__((target("avx512f"))) static void avx512_block(int rows, int two, int k, int first, const float *a, int lda,
                                                              const float *p0, const float *p1, __m512 acc[AVX512_ROWS][2]) {
-    if (first)
-        for (int r = 0; r < rows; r++) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
     if (rows == AVX512_ROWS && two) {
         __m512 c[AVX512_ROWS][2];
-        for (int r = 0; r < AVX512_ROWS; r++) c[r][0] = acc[r][0], c[r][1] = acc[r][1];
+        for (int r = 0; r < AVX512_ROWS; r++)
+            for (int h = 0; h < 2; h++) c[r][h] = first ? _mm512_setzero_ps() : acc[r][h];
         for (int kk = 0; kk < k; kk++) {
             __m512 b0 = _mm512_loadu_ps(p0 + (size_t)kk * PANEL), b1 = _mm512_loadu_ps(p1 + (size_t)kk * PANEL);
 #pragma GCC unroll 8
@@ -217,7 +262,7 @@ __attribute__((target("avx512f"))) static void avx512_block(int rows, int two, i
         return;
     }
     for (int r = 0; r < rows; r++) {
-        __m512 c0 = acc[r][0], c1 = acc[r][1];
+        __m512 c0 = first ? _mm512_setzero_ps() : acc[r][0], c1 = first ? _mm512_setzero_ps() : acc[r][1];
         const float *ar = a + (size_t)r * lda;
         for (int kk = 0; kk < k; kk++) {
             __m512 x = _mm512_set1_ps(ar[kk]);
@@ -229,18 +274,21 @@ __attribute__((target("avx512f"))) static void avx512_block(int rows, int two, i
     }
 }
 
-/// Stores `width` ≤ 16 finished lanes of a row's panel: the two rounded operations of `finish` on a whole vector (each
-/// lane rounds as the scalar path does), masked to the panel's columns.
-__attribute__((target("avx512f"))) static inline void avx512_store(__m512 acc, int width, float scale, const float *bias, int j0,
-                                                                    float *c) {
+/// Stores `width` ≤ 16 finished lanes of row i from column j0: the operations of `finish` on a whole vector (each lane
+/// rounds as the scalar path does), masked to the panel's columns.
+__attribute__((target("avx512f"))) static inline void avx512_store(__m512 acc, int width, const tl_finish *f, int i, int j0, float *c,
+                                                                    int ldc) {
     __mmask16 mask = (__mmask16)((1u << width) - 1);
-    __m512 v = _mm512_mul_ps(acc, _mm512_set1_ps(scale));
-    if (bias) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask, bias + j0));
-    _mm512_mask_storeu_ps(c, mask, v);
+    const float *residual = residual_row(f, i);
+    __m512 v = _mm512_mul_ps(acc, _mm512_set1_ps(f->scale));
+    if (f->bias) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask, f->bias + j0));
+    if (residual) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask, residual + j0));
+    if (f->gelu) v = gelu_512(v);
+    _mm512_mask_storeu_ps(c + (size_t)i * ldc + j0, mask, v);
 }
 
 __attribute__((target("avx512f"))) static void gemm_avx512(int m, int n, int k, const float *a, int lda, const float *packed,
-                                                            float scale, const float *bias, float *c, int ldc) {
+                                                            const tl_finish *f, float *c, int ldc) {
     __m512 acc[ROW_BLOCK / AVX512_ROWS][AVX512_ROWS][2];
     int count = panels(n);
     for (int i0 = 0; i0 < m; i0 += ROW_BLOCK) {
@@ -259,26 +307,25 @@ __attribute__((target("avx512f"))) static void gemm_avx512(int m, int n, int k, 
             for (int i = i0; i < i1; i++)
                 for (int q = 0; q <= two; q++) {
                     int j0 = (p + q) * PANEL;
-                    avx512_store(acc[(i - i0) / AVX512_ROWS][(i - i0) % AVX512_ROWS][q], n - j0 < PANEL ? n - j0 : PANEL, scale, bias, j0,
-                                 c + (size_t)i * ldc + j0);
+                    avx512_store(acc[(i - i0) / AVX512_ROWS][(i - i0) % AVX512_ROWS][q], n - j0 < PANEL ? n - j0 : PANEL, f, i, j0, c,
+                                 ldc);
                 }
         }
     }
 }
 
-void tl_gemm(int path, int m, int n, int k, const float *a, int lda, const float *packed, float scale, const float *bias,
-             float *c, int ldc) {
+void tl_gemm(int path, int m, int n, int k, const float *a, int lda, const float *packed, const tl_finish *f, float *c, int ldc) {
     if (k <= 0) {  // an empty sum: every element is finish(0), as the scalar path gives
         for (int i = 0; i < m; i++)
-            for (int j = 0; j < n; j++) c[(size_t)i * ldc + j] = finish(0, scale, bias, j);
+            for (int j = 0; j < n; j++) c[(size_t)i * ldc + j] = finish(0, f, j, residual_row(f, i));
         return;
     }
     switch (path) {
-    case TL_PATH_AVX512: gemm_avx512(m, n, k, a, lda, packed, scale, bias, c, ldc); break;
-    case TL_PATH_AVX2: gemm_avx2(m, n, k, a, lda, packed, scale, bias, c, ldc); break;
+    case TL_PATH_AVX512: gemm_avx512(m, n, k, a, lda, packed, f, c, ldc); break;
+    case TL_PATH_AVX2: gemm_avx2(m, n, k, a, lda, packed, f, c, ldc); break;
     default:
-        if (has_fma()) gemm_scalar_fma(m, n, k, a, lda, packed, scale, bias, c, ldc);
-        else gemm_scalar(m, n, k, a, lda, packed, scale, bias, c, ldc);
+        if (has_fma()) gemm_scalar_fma(m, n, k, a, lda, packed, f, c, ldc);
+        else gemm_scalar(m, n, k, a, lda, packed, f, c, ldc);
         break;
     }
 }
@@ -324,59 +371,6 @@ double tl_fma_ceiling(int path, long steps) {
     case TL_PATH_AVX512: return ceiling_512(steps);
     case TL_PATH_AVX2: return ceiling_256(steps);
     default: return has_fma() ? ceiling_scalar_fma(steps) : ceiling_scalar(steps);
-    }
-}
-
-// ---------------------------------------------------------------------------------------------------------------------
-// GELU, x·½(1 + erf(x/√2)), with erf by the rational approximation of Eigen and XLA: clamp to [−4, 4], an odd degree-13
-// numerator over an even degree-8 denominator, each step one rounded multiplication and one rounded addition, then
-// (x·p)/q; absolute error below 5e-7 (4.2e-7 measured against libm). Every path does these operations lane by lane.
-
-static const float ERF_P[7] = {-2.72614225801306e-10f, 2.77068142495902e-08f,  -2.10102402082508e-06f, -5.69250639462346e-05f,
-                               -7.34990630326855e-04f, -2.95459980854025e-03f, -1.60960333262415e-02f};
-static const float ERF_Q[5] = {-1.45660718464996e-05f, -2.13374055278905e-04f, -1.68282697438203e-03f, -7.37332916720468e-03f,
-                               -1.42647390514189e-02f};
-#define SQRT_HALF 0.70710678118654752f
-
-float tl_erf(float v) {
-    float x = v > -4.0f ? v : -4.0f;  // a NaN becomes −4, as the vector max does
-    x = x < 4.0f ? x : 4.0f;
-    float x2 = x * x, p = ERF_P[0], q = ERF_Q[0];
-    for (int i = 1; i < 7; i++) p = p * x2 + ERF_P[i];
-    for (int i = 1; i < 5; i++) q = q * x2 + ERF_Q[i];
-    return x * p / q;
-}
-
-static void gelu_scalar(float *x, size_t n) {
-    for (size_t i = 0; i < n; i++) x[i] = 0.5f * x[i] * (1.0f + tl_erf(x[i] * SQRT_HALF));
-}
-
-/// GELU over whole vectors of W bits (LANES floats), the operations of `gelu_scalar` lane by lane, the tail by it.
-#define VECTOR_GELU(W, LANES, TARGET)                                                                                          \
-    __attribute__((target(TARGET))) static void gelu_##W(float *x, size_t n) {                                              \
-        size_t whole = n - n % LANES;                                                                                         \
-        for (size_t i = 0; i < whole; i += LANES) {                                                                           \
-            __m##W v = _mm##W##_loadu_ps(x + i);                                                                              \
-            __m##W e = _mm##W##_mul_ps(v, _mm##W##_set1_ps(SQRT_HALF));                                                       \
-            e = _mm##W##_min_ps(_mm##W##_max_ps(e, _mm##W##_set1_ps(-4)), _mm##W##_set1_ps(4));                               \
-            __m##W e2 = _mm##W##_mul_ps(e, e), p = _mm##W##_set1_ps(ERF_P[0]), q = _mm##W##_set1_ps(ERF_Q[0]);                \
-            for (int j = 1; j < 7; j++) p = _mm##W##_add_ps(_mm##W##_mul_ps(p, e2), _mm##W##_set1_ps(ERF_P[j]));              \
-            for (int j = 1; j < 5; j++) q = _mm##W##_add_ps(_mm##W##_mul_ps(q, e2), _mm##W##_set1_ps(ERF_Q[j]));              \
-            __m##W erf = _mm##W##_div_ps(_mm##W##_mul_ps(e, p), q);                                                           \
-            __m##W half = _mm##W##_mul_ps(_mm##W##_set1_ps(0.5f), v);                                                         \
-            _mm##W##_storeu_ps(x + i, _mm##W##_mul_ps(half, _mm##W##_add_ps(_mm##W##_set1_ps(1), erf)));                      \
-        }                                                                                                                     \
-        gelu_scalar(x + whole, n - whole);                                                                                    \
-    }
-
-VECTOR_GELU(256, 8, "avx2,fma")
-VECTOR_GELU(512, 16, "avx512f")
-
-void tl_gelu(int path, float *x, size_t n) {
-    switch (path) {
-    case TL_PATH_AVX512: gelu_512(x, n); break;
-    case TL_PATH_AVX2: gelu_256(x, n); break;
-    default: gelu_scalar(x, n); break;
     }
 }
 

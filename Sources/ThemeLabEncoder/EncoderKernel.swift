@@ -21,30 +21,43 @@ package enum EncoderKernel {
         return path
     }
 
-    /// c = scale·(a·B) + bias for a [m][B.depth] (row stride lda) and c [m][B.columns] (row stride ldc).
+    /// What each element of a product goes through after its chain over k, in this order, each step rounded once:
+    /// × scale, + bias[j], + residual[i][j] (a residual connection, added as the element is stored), GELU
+    /// (x·½(1 + erf(x/√2)), erf as `erf`). The same bits on every path.
+    package struct Finish {
+        package var scale: Float = 1
+        package var bias: UnsafePointer<Float>? = nil
+        /// A matrix of the product's shape and its row stride; it must not overlap the output.
+        package var residual: (values: UnsafePointer<Float>, stride: Int)? = nil
+        package var gelu = false
+
+        package init(
+            scale: Float = 1, bias: UnsafePointer<Float>? = nil, residual: (values: UnsafePointer<Float>, stride: Int)? = nil,
+            gelu: Bool = false
+        ) {
+            (self.scale, self.bias, self.residual, self.gelu) = (scale, bias, residual, gelu)
+        }
+    }
+
+    /// c = finish(a·B) for a [m][B.depth] (row stride lda) and c [m][B.columns] (row stride ldc).
     package static func product(
-        _ path: KernelPath, rows m: Int, _ a: UnsafePointer<Float>, lda: Int, _ b: PackedMatrix, scale: Float = 1,
-        bias: UnsafePointer<Float>? = nil,
+        _ path: KernelPath, rows m: Int, _ a: UnsafePointer<Float>, lda: Int, _ b: PackedMatrix, _ finish: Finish = Finish(),
         into c: UnsafeMutablePointer<Float>, ldc: Int
     ) {
         b.values.withUnsafeBufferPointer { packed in
-            product(
-                path, rows: m, a, lda: lda, packed: packed.baseAddress!, columns: b.columns, depth: b.depth, scale: scale, bias: bias,
-                into: c, ldc: ldc)
+            product(path, rows: m, a, lda: lda, packed: packed.baseAddress!, columns: b.columns, depth: b.depth, finish, into: c, ldc: ldc)
         }
     }
 
     /// The product with B packed by the caller (`PackedMatrix.size`, `pack`) into a buffer it keeps.
     package static func product(
         _ path: KernelPath, rows m: Int, _ a: UnsafePointer<Float>, lda: Int, packed: UnsafePointer<Float>, columns: Int, depth: Int,
-        scale: Float = 1, bias: UnsafePointer<Float>? = nil, into c: UnsafeMutablePointer<Float>, ldc: Int
+        _ finish: Finish = Finish(), into c: UnsafeMutablePointer<Float>, ldc: Int
     ) {
-        tl_gemm(path.code, Int32(m), Int32(columns), Int32(depth), a, Int32(lda), packed, scale, bias, c, Int32(ldc))
-    }
-
-    /// GELU in place, x·½(1 + erf(x/√2)) with erf by Eigen's and XLA's rational approximation: the same bits on every path.
-    package static func gelu(_ path: KernelPath, _ x: UnsafeMutableBufferPointer<Float>) {
-        tl_gelu(path.code, x.baseAddress!, x.count)
+        var f = tl_finish(
+            scale: finish.scale, bias: finish.bias, residual: finish.residual?.values, ldr: Int32(finish.residual?.stride ?? 0),
+            gelu: finish.gelu ? 1 : 0)
+        tl_gemm(path.code, Int32(m), Int32(columns), Int32(depth), a, Int32(lda), packed, &f, c, Int32(ldc))
     }
 
     /// Softmax of each of `rows` rows of `columns` scores in place (exp by Cephes's expf in single roundings, each row's

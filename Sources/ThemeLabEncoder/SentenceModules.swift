@@ -151,8 +151,8 @@ package struct DenseLayer: Sendable {
             bias.withUnsafeBufferPointer { b in
                 y.storage.withUnsafeMutableBufferPointer { out in
                     EncoderKernel.product(
-                        path, rows: x.rows, xs.baseAddress!, lda: module.inputs, packed, bias: b.baseAddress!, into: out.baseAddress!,
-                        ldc: module.outputs)
+                        path, rows: x.rows, xs.baseAddress!, lda: module.inputs, packed, EncoderKernel.Finish(bias: b.baseAddress!),
+                        into: out.baseAddress!, ldc: module.outputs)
                 }
             }
         }

@@ -146,28 +146,25 @@ package final class TransformerEncoder: @unchecked Sendable {
     }
 
     package func forward(_ l: Layer, _ b: ForwardBuffers, _ packing: TokenRows, path: KernelPath) {
-        let (rows, count) = (packing.rows, packing.rows * shape.hidden)
-        project(b.x, l.queryKeyValue, rows: rows, into: b.qkv, path: path)
+        let h = shape.hidden
+        project(b.x, l.queryKeyValue, rows: packing.rows, into: b.qkv, path: path)
         attention(b.qkv, packing, into: b.context, path: path)
-        project(b.context, l.attentionOutput, rows: rows, into: b.a, path: path)
-        add(b.x, to: b.a, count: count)
-        layerNorm(b.a, l.attentionNorm, rows: rows, path: path)
-        project(b.a, l.intermediate, rows: rows, into: b.inner, path: path)
-        EncoderKernel.gelu(path, UnsafeMutableBufferPointer(start: b.inner, count: rows * shape.intermediate))
-        project(b.inner, l.output, rows: rows, into: b.x, path: path)
-        add(b.a, to: b.x, count: count)
-        layerNorm(b.x, l.outputNorm, rows: rows, path: path)
+        project(b.context, l.attentionOutput, rows: packing.rows, into: b.a, residual: (UnsafePointer(b.x), h), path: path)
+        layerNorm(b.a, l.attentionNorm, rows: packing.rows, path: path)
+        project(b.a, l.intermediate, rows: packing.rows, into: b.inner, gelu: true, path: path)
+        project(b.inner, l.output, rows: packing.rows, into: b.x, residual: (UnsafePointer(b.a), h), path: path)
+        layerNorm(b.x, l.outputNorm, rows: packing.rows, path: path)
     }
 
-    /// The residual connection: y += x.
-    package func add(_ x: UnsafePointer<Float>, to y: UnsafeMutablePointer<Float>, count: Int) {
-        for i in 0..<count { y[i] += x[i] }
-    }
-
-    /// y = x·Wᵀ + b over all `rows` rows of a batch, one product on the kernel (a row's bits are its own).
-    package func project(_ x: UnsafePointer<Float>, _ f: Linear, rows: Int, into y: UnsafeMutablePointer<Float>, path: KernelPath) {
+    /// y = x·Wᵀ + b (+ residual) (then GELU) over all `rows` rows of a batch, one product on the kernel (a row's bits are
+    /// its own); the residual connection and the activation are applied as the product is stored.
+    package func project(
+        _ x: UnsafePointer<Float>, _ f: Linear, rows: Int, into y: UnsafeMutablePointer<Float>,
+        residual: (values: UnsafePointer<Float>, stride: Int)? = nil, gelu: Bool = false, path: KernelPath
+    ) {
         f.bias.withUnsafeBufferPointer { b in
-            EncoderKernel.product(path, rows: rows, x, lda: f.input, f.packed, bias: b.baseAddress!, into: y, ldc: f.output)
+            let finish = EncoderKernel.Finish(bias: b.baseAddress!, residual: residual, gelu: gelu)
+            EncoderKernel.product(path, rows: rows, x, lda: f.input, f.packed, finish, into: y, ldc: f.output)
         }
     }
 
@@ -189,7 +186,8 @@ package final class TransformerEncoder: @unchecked Sendable {
                 let (input, output) = (start * 3 * h + head * dh, start * h + head * dh)
                 PackedMatrix.pack(transposing: k + input, stride: 3 * h, columns: n, depth: dh, into: keys)
                 EncoderKernel.product(
-                    path, rows: n, q + input, lda: 3 * h, packed: keys, columns: n, depth: dh, scale: scale, into: s, ldc: n)
+                    path, rows: n, q + input, lda: 3 * h, packed: keys, columns: n, depth: dh, EncoderKernel.Finish(scale: scale), into: s,
+                    ldc: n)
                 if let bias = relativeBias { addRelativeBias(bias, head: head, to: s, n) }
                 EncoderKernel.softmax(path, s, rows: n, columns: n)
                 PackedMatrix.pack(v + input, stride: 3 * h, depth: n, columns: dh, into: values)

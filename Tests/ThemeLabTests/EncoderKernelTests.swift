@@ -14,29 +14,44 @@ import ThemeLabEncoder
         return (0..<count).map { _ in Float(rng.uniform() * 2 - 1) }
     }
 
-    /// c[i][j] = (Σₖ a[i][k]·w[j][k], one FMA a step from 0) · scale + bias[j]: the order the kernel promises.
-    static func reference(_ a: [Float], _ w: [Float], m: Int, n: Int, k: Int, scale: Float, bias: [Float]?) -> [Float] {
+    /// GELU step by step, x·½(1 + erf(x/√2)) with the kernel's erf.
+    static func gelu(_ x: Float) -> Float { 0.5 * x * (1 + EncoderKernel.erf(x * 0.70710678118654752)) }
+
+    /// What the product's last steps take besides the sum: a scale, a bias, a residual [m][n], GELU or not.
+    struct Finish {
+        var scale: Float = 1
+        var bias: [Float]? = nil
+        var residual: [Float]? = nil
+        var gelu = false
+    }
+
+    /// c[i][j] = (Σₖ a[i][k]·w[j][k], one FMA a step from 0) · scale + bias[j] + residual[i][j], then GELU: the order the
+    /// kernel promises, each step rounded once.
+    static func reference(_ a: [Float], _ w: [Float], m: Int, n: Int, k: Int, _ f: Finish) -> [Float] {
         (0..<(m * n)).map { e in
             let (i, j) = (e / n, e % n)
             var acc: Float = 0
             for kk in 0..<k { acc = acc.addingProduct(a[i * k + kk], w[j * k + kk]) }
-            let v = acc * scale
-            return bias.map { v + $0[j] } ?? v
+            var v = acc * f.scale
+            if let bias = f.bias { v = v + bias[j] }
+            if let residual = f.residual { v = v + residual[i * n + j] }
+            return f.gelu ? gelu(v) : v
         }
     }
 
     /// The kernel's product on `path`, into a fresh array.
-    static func product(
-        _ path: KernelPath, _ a: [Float], _ b: PackedMatrix, m: Int, scale: Float = 1, bias: [Float]? = nil
-    ) -> [Float] {
+    static func product(_ path: KernelPath, _ a: [Float], _ b: PackedMatrix, m: Int, _ f: Finish = Finish()) -> [Float] {
         var c = [Float](repeating: .nan, count: m * b.columns)
-        let biasCopy = bias ?? []
+        let (bias, residual) = (f.bias ?? [], f.residual ?? [])
         a.withUnsafeBufferPointer { a in
-            biasCopy.withUnsafeBufferPointer { bias in
-                c.withUnsafeMutableBufferPointer { c in
-                    EncoderKernel.product(
-                        path, rows: m, a.baseAddress!, lda: b.depth, b, scale: scale, bias: bias.isEmpty ? nil : bias.baseAddress!,
-                        into: c.baseAddress!, ldc: b.columns)
+            bias.withUnsafeBufferPointer { bias in
+                residual.withUnsafeBufferPointer { residual in
+                    c.withUnsafeMutableBufferPointer { c in
+                        let finish = EncoderKernel.Finish(
+                            scale: f.scale, bias: bias.isEmpty ? nil : bias.baseAddress!,
+                            residual: residual.isEmpty ? nil : (residual.baseAddress!, b.columns), gelu: f.gelu)
+                        EncoderKernel.product(path, rows: m, a.baseAddress!, lda: b.depth, b, finish, into: c.baseAddress!, ldc: b.columns)
+                    }
                 }
             }
         }
@@ -50,11 +65,15 @@ import ThemeLabEncoder
     func everyPathGivesTheReferenceBits(_ m: Int, _ n: Int, _ k: Int) throws {
         let (a, w, bias) = (Self.values(m * k, seed: 1), Self.values(n * k, seed: 2), Self.values(n, seed: 3))
         let packed = w.withUnsafeBufferPointer { PackedMatrix(transposing: $0.baseAddress!, stride: k, columns: n, depth: k) }
-        for (scale, b) in [(Float(1), Optional(bias)), (0.17677669, nil)] {
-            let expected = Self.reference(a, w, m: m, n: n, k: k, scale: scale, bias: b)
+        let residual = Self.values(m * n, seed: 4)
+        let finishes = [
+            Finish(bias: bias), Finish(scale: 0.17677669), Finish(bias: bias, residual: residual), Finish(bias: bias, gelu: true),
+        ]
+        for f in finishes {
+            let expected = Self.reference(a, w, m: m, n: n, k: k, f)
             for path in KernelPath.available {
-                let c = Self.product(path, a, packed, m: m, scale: scale, bias: b)
-                #expect(c.map(\.bitPattern) == expected.map(\.bitPattern), "\(path) \(m)×\(n)×\(k)")
+                let c = Self.product(path, a, packed, m: m, f)
+                #expect(c.map(\.bitPattern) == expected.map(\.bitPattern), "\(path) \(m)×\(n)×\(k) \(f)")
             }
         }
     }
@@ -80,21 +99,22 @@ import ThemeLabEncoder
         #expect(p1.values.map(\.bitPattern) == p2.map(\.bitPattern))
     }
 
-    /// GELU gives the same bits on every path, for lengths that leave a tail after whole vectors, and the formula
-    /// x·½(1 + erf(x/√2)) with the kernel's erf, computed here step by step.
+    /// The products' GELU gives the same bits on every path, for widths that leave a partial panel, and the formula
+    /// x·½(1 + erf(x/√2)) with the kernel's erf, computed here step by step: a product 1·x (one step of k, exact) of two
+    /// rows with GELU as its last step.
     @Test(arguments: [1, 15, 16, 17, 33, 1_536])
     func geluGivesOneAnswerOnEveryPath(_ n: Int) throws {
+        func gelu(_ x: [Float], path: KernelPath) -> [Float] {
+            let packed = x.withUnsafeBufferPointer { PackedMatrix(transposing: $0.baseAddress!, stride: 1, columns: x.count, depth: 1) }
+            return Self.product(path, [1, 1], packed, m: 2, Finish(gelu: true))
+        }
         let x = Self.values(n, seed: 8).map { $0 * 6 }
-        let expected = x.map { 0.5 * $0 * (1 + EncoderKernel.erf($0 * 0.70710678118654752)) }
         for path in KernelPath.available {
-            var y = x
-            y.withUnsafeMutableBufferPointer { EncoderKernel.gelu(path, $0) }
-            #expect(y.map(\.bitPattern) == expected.map(\.bitPattern), "\(path), \(n) values")
+            #expect(gelu(x, path: path).map(\.bitPattern) == (x + x).map { Self.gelu($0).bitPattern }, "\(path), \(n) values")
         }
         for path in KernelPath.available {  // 48 values: whole vectors on every path
-            var large = [Float](repeating: -50, count: 16) + [Float](repeating: 0, count: 16) + [Float](repeating: 50, count: 16)
-            large.withUnsafeMutableBufferPointer { EncoderKernel.gelu(path, $0) }
-            #expect(large.map(\.bitPattern) == large.indices.map { [Float(-0.0), 0, 50][$0 / 16].bitPattern }, "\(path)")
+            let large = [Float](repeating: -50, count: 16) + [Float](repeating: 0, count: 16) + [Float](repeating: 50, count: 16)
+            #expect(gelu(large, path: path).map(\.bitPattern) == (0..<96).map { [Float(-0.0), 0, 50][$0 % 48 / 16].bitPattern }, "\(path)")
         }
     }
 
