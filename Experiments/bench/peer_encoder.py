@@ -1,10 +1,10 @@
 """The peers of ThemeLab's encoder, for Experiments/bench/encoder: ONNX Runtime (the model exported
 to ONNX here, fp32) and PyTorch + sentence-transformers, each on 2 threads, mean pooling over the
-attention mask, unit vectors. One call is one round: for each set, time each peer once and compare
-its vectors with ThemeLab's (X.npy written by `themelab embed --normalize` in the same round).
-Prints one JSON line per (set, peer).
+attention mask, unit vectors. For each set, time each peer once (ONNX Runtime first, PyTorch first with
+--reverse) and compare its vectors with ThemeLab's (NAME-themelab.npy, the last written by `themelab embed
+--normalize`: the same bits in every round). Prints one JSON line per (set, peer).
 
-usage: peer_encoder.py MODEL_DIR WORK_DIR SET...    (SET: a name with WORK_DIR/NAME.jsonl and NAME-themelab.npy)
+usage: peer_encoder.py [--reverse] MODEL_DIR WORK_DIR SET...    (SET: a name with WORK_DIR/NAME.jsonl and NAME-themelab.npy)
 """
 import json, os, resource, sys, time
 
@@ -15,7 +15,8 @@ from sentence_transformers import SentenceTransformer
 from transformers import AutoTokenizer
 
 THREADS, BATCH = 2, 64
-model_dir, work, sets = sys.argv[1], sys.argv[2], sys.argv[3:]
+reverse = sys.argv[1:2] == ["--reverse"]
+model_dir, work, sets = sys.argv[1 + reverse], sys.argv[2 + reverse], sys.argv[3 + reverse:]
 torch.set_num_threads(THREADS)
 tokenizer = AutoTokenizer.from_pretrained(model_dir)
 st = SentenceTransformer(model_dir, device="cpu")
@@ -68,7 +69,7 @@ peers = {"onnxruntime": (onnx_encode, ort.__version__), "pytorch": (torch_encode
 for name in sets:
     texts = [json.loads(line)["text"] for line in open(f"{work}/{name}.jsonl")]
     ours = np.load(f"{work}/{name}-themelab.npy")
-    for peer, (encode, version) in peers.items():
+    for peer, (encode, version) in reversed(peers.items()) if reverse else peers.items():
         encode(texts[:BATCH])  # warm-up
         start = time.perf_counter()
         vectors = encode(texts)
