@@ -54,6 +54,11 @@ package enum EncoderKernel {
         _ path: KernelPath, rows m: Int, _ a: UnsafePointer<Float>, lda: Int, packed: UnsafePointer<Float>, columns: Int, depth: Int,
         _ finish: Finish = Finish(), into c: UnsafeMutablePointer<Float>, ldc: Int
     ) {
+        assert(
+            finish.residual.map { r in
+                let (rows, width) = (m - 1, columns)
+                return r.values + rows * r.stride + width <= c || c + rows * ldc + width <= r.values
+            } ?? true, "a product's residual overlaps its output")
         var f = tl_finish(
             scale: finish.scale, bias: finish.bias, residual: finish.residual?.values, ldr: Int32(finish.residual?.stride ?? 0),
             gelu: finish.gelu ? 1 : 0)
