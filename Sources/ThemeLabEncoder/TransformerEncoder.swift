@@ -128,16 +128,24 @@ package final class TransformerEncoder: @unchecked Sendable {
         package var m: Int, n: Int, k: Int
     }
 
-    /// The products `pooled(_:layer:modes:)` makes for sentences of these token counts, in its order:
-    /// per layer Q|K|V over the batch's rows, then per sentence and head QKᵀ and P·V, then the attention output,
-    /// the intermediate and the output projection (for timing sgemm alone on the encoder's own shapes).
+    /// Sentences a layer takes through Q|K|V and attention at a time: at most this many rows (`TokenRows.groups`).
+    static let attentionGroupRows = 96
+
+    /// The products `pooled(_:layer:modes:)` makes for sentences of these token counts, in its order: per layer and
+    /// group of sentences Q|K|V over the group's rows, then per sentence and head QKᵀ and P·V; then the attention
+    /// output, the intermediate and the output projection over the batch (for timing sgemm alone on the encoder's shapes).
     package func matrixProducts(lengths: [Int], layer: Int) -> [MatrixProduct] {
         let c = shape
         let dh = c.hidden / c.heads
-        let rows = TokenRows(lengths: lengths).rows
+        let packing = TokenRows(lengths: lengths)
+        let rows = packing.rows
         let perLayer =
-            [MatrixProduct(m: rows, n: 3 * c.hidden, k: c.hidden)]
-            + lengths.flatMap { n in (0..<c.heads).flatMap { _ in [MatrixProduct(m: n, n: n, k: dh), MatrixProduct(m: n, n: dh, k: n)] } }
+            packing.groups(rows: Self.attentionGroupRows).flatMap { group in
+                [MatrixProduct(m: packing.rows(group), n: 3 * c.hidden, k: c.hidden)]
+                    + lengths[group].flatMap { n in
+                        (0..<c.heads).flatMap { _ in [MatrixProduct(m: n, n: n, k: dh), MatrixProduct(m: n, n: dh, k: n)] }
+                    }
+            }
             + [
                 MatrixProduct(m: rows, n: c.hidden, k: c.hidden), MatrixProduct(m: rows, n: c.intermediate, k: c.hidden),
                 MatrixProduct(m: rows, n: c.hidden, k: c.intermediate),
@@ -147,8 +155,12 @@ package final class TransformerEncoder: @unchecked Sendable {
 
     package func forward(_ l: Layer, _ b: ForwardBuffers, _ packing: TokenRows, path: KernelPath) {
         let h = shape.hidden
-        project(b.x, l.queryKeyValue, rows: packing.rows, into: b.qkv, path: path)
-        attention(b.qkv, packing, into: b.context, path: path)
+        // Q|K|V a few sentences at a time, each group's attention right after, while its keys and values are in cache.
+        for group in packing.groups(rows: Self.attentionGroupRows) {
+            let (start, rows) = (packing.starts[group.lowerBound], packing.rows(group))
+            project(b.x + start * h, l.queryKeyValue, rows: rows, into: b.qkv + start * 3 * h, path: path)
+            attention(b.qkv, packing, group, into: b.context, path: path)
+        }
         project(b.context, l.attentionOutput, rows: packing.rows, into: b.a, residual: (UnsafePointer(b.x), h), path: path)
         layerNorm(b.a, l.attentionNorm, rows: packing.rows, path: path)
         project(b.a, l.intermediate, rows: packing.rows, into: b.inner, gelu: true, path: path)
@@ -168,20 +180,23 @@ package final class TransformerEncoder: @unchecked Sendable {
         }
     }
 
-    /// Scaled dot-product attention per sentence and head over its real tokens, softmax(QKᵀ/√dₕ)·V, reading Q, K and V
-    /// from the rows of the stacked projection [Q | K | V]; K and V of a head are packed for the kernel as they are used,
-    /// into one scratch buffer (scores, keys, values) kept for the whole batch.
-    package func attention(_ qkv: UnsafePointer<Float>, _ packing: TokenRows, into context: UnsafeMutablePointer<Float>, path: KernelPath) {
+    /// Scaled dot-product attention per sentence (of `sentences`) and head over its real tokens, softmax(QKᵀ/√dₕ)·V,
+    /// reading Q, K and V from the rows of the stacked projection [Q | K | V]; K and V of a head are packed for the kernel
+    /// as they are used, into one scratch buffer (scores, keys, values) kept for all the sentences.
+    package func attention(
+        _ qkv: UnsafePointer<Float>, _ packing: TokenRows, _ sentences: Range<Int>, into context: UnsafeMutablePointer<Float>,
+        path: KernelPath
+    ) {
         let h = shape.hidden
         let dh = h / shape.heads
         let scale = 1 / Float(dh).squareRoot()
-        let longest = packing.lengths.max() ?? 0
+        let longest = packing.lengths[sentences].max() ?? 0
         let (keysSize, valuesSize) = (PackedMatrix.size(columns: longest, depth: dh), PackedMatrix.size(columns: dh, depth: longest))
         let s = UnsafeMutablePointer<Float>.allocate(capacity: longest * longest + keysSize + valuesSize)
         defer { s.deallocate() }
         let (keys, values) = (s + longest * longest, s + longest * longest + keysSize)
         let (q, k, v) = (qkv, qkv + h, qkv + 2 * h)
-        for (start, n) in zip(packing.starts, packing.lengths) {
+        for (start, n) in zip(packing.starts[sentences], packing.lengths[sentences]) {
             for head in 0..<shape.heads {
                 let (input, output) = (start * 3 * h + head * dh, start * h + head * dh)
                 PackedMatrix.pack(transposing: k + input, stride: 3 * h, columns: n, depth: dh, into: keys)
@@ -235,5 +250,21 @@ package struct TokenRows {
         }
         self.starts = starts
         rows = next
+    }
+
+    /// Rows of a run of sentences.
+    package func rows(_ sentences: Range<Int>) -> Int {
+        sentences.isEmpty ? 0 : starts[sentences.upperBound - 1] + lengths[sentences.upperBound - 1] - starts[sentences.lowerBound]
+    }
+
+    /// The sentences in runs of at most `rows` rows (a longer sentence alone), in order.
+    package func groups(rows limit: Int) -> [Range<Int>] {
+        var groups: [Range<Int>] = []
+        var first = 0
+        for s in lengths.indices where s > first && rows(first..<(s + 1)) > limit {
+            groups.append(first..<s)
+            first = s
+        }
+        return lengths.isEmpty ? [] : groups + [first..<lengths.count]
     }
 }

@@ -40,6 +40,12 @@ import Testing
     /// with no padding, so the batch is 8 rows; Q|K|V over them (1), QKᵀ and P·V per sentence and head (2 · 12 · 2), then
     /// the output, intermediate and output projections over the 8 rows (3).
     @Test func forwardPassProductsByHand() throws {
+        // Runs of at most 96 rows, by hand: 50 + 40 = 90, then 10 + 100 > 96, 100 alone, 5 + 5.
+        let packing = TokenRows(lengths: [50, 40, 10, 100, 5, 5])
+        #expect(packing.groups(rows: 96) == [0..<2, 2..<3, 3..<4, 4..<6] && packing.rows(2..<4) == 110)
+        #expect(TokenRows(lengths: []).groups(rows: 96).isEmpty && TokenRows(lengths: [7]).groups(rows: 96) == [0..<1])
+        let grouped = try encoder().model.matrixProducts(lengths: [50, 40, 10], layer: 1)
+        #expect(grouped[0] == .init(m: 90, n: 1152, k: 384) && grouped[1 + 48] == .init(m: 10, n: 1152, k: 384))
         #expect(TokenRows(lengths: [3, 5]).starts == [0, 3] && TokenRows(lengths: [3, 5]).rows == 8)
         #expect(TokenRows(lengths: [12, 13, 1]).starts == [0, 12, 25] && TokenRows(lengths: [12, 13, 1]).rows == 26)
         let products = try encoder().model.matrixProducts(lengths: [3, 5], layer: 1)
