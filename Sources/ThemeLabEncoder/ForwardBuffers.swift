@@ -1,6 +1,6 @@
 /// One worker's activations for `TransformerEncoder.pooled`, kept from layer to layer and batch to batch and grown only
 /// when a batch has more rows than any before: no layer allocates or first touches its activations (attention's scratch
-/// for one sentence, scores and packed keys and values, is still allocated per layer, a few kilobytes).
+/// for one sentence, scores and packed keys and values, is still allocated per group of sentences, a few kilobytes).
 /// Each buffer holds `capacity` rows: the hidden states `x` (also the layer's output), the stacked Q|K|V, the attention
 /// context, the attention block's output `a` and the feed-forward layer's inner activations. Not shared between threads.
 package final class ForwardBuffers {

@@ -6,10 +6,10 @@ import ThemeLabCore
 /// (tensor names, position numbering, token types, MPNet's relative-position bias) comes from the `EncoderArchitecture`:
 ///   h₀ = LayerNorm(word[id] + position[row(p)] + tokenType[0])
 ///   per layer: a = LayerNorm(h + Attention(h)·Wₒ + bₒ); h' = LayerNorm(a + GELU(a·W₁ + b₁)·W₂ + b₂)
-/// Sentences in a batch are packed row after row (`TokenRows`), no padding: every projection is one product over all
-/// rows of the batch on the project's fixed-order kernel (`EncoderKernel`, where a row's bits are its own), and
-/// attention runs per sentence on its own rows, over its real tokens only. Weights are stored [out, in], hence `x·Wᵀ`,
-/// packed once at load.
+/// Sentences in a batch are packed row after row (`TokenRows`), no padding: each projection is a product over the
+/// batch's rows (Q|K|V over a group of sentences at a time) on the project's fixed-order kernel (`EncoderKernel`, where
+/// a row's bits are its own), the residual additions and GELU done as it stores; attention runs per sentence on its own
+/// rows, over its real tokens only. Weights are stored [out, in], hence `x·Wᵀ`, packed once at load.
 package final class TransformerEncoder: @unchecked Sendable {
     package struct Linear {
         package var bias: [Float]

@@ -22,6 +22,8 @@ import ThemeLabEncoder
         var scale: Float = 1
         var bias: [Float]? = nil
         var residual: [Float]? = nil
+        /// The residual's row stride (nil: the product's width).
+        var stride: Int? = nil
         var gelu = false
     }
 
@@ -34,7 +36,7 @@ import ThemeLabEncoder
             for kk in 0..<k { acc = acc.addingProduct(a[i * k + kk], w[j * k + kk]) }
             var v = acc * f.scale
             if let bias = f.bias { v = v + bias[j] }
-            if let residual = f.residual { v = v + residual[i * n + j] }
+            if let residual = f.residual { v = v + residual[i * (f.stride ?? n) + j] }
             return f.gelu ? gelu(v) : v
         }
     }
@@ -49,7 +51,7 @@ import ThemeLabEncoder
                     c.withUnsafeMutableBufferPointer { c in
                         let finish = EncoderKernel.Finish(
                             scale: f.scale, bias: bias.isEmpty ? nil : bias.baseAddress!,
-                            residual: residual.isEmpty ? nil : (residual.baseAddress!, b.columns), gelu: f.gelu)
+                            residual: residual.isEmpty ? nil : (residual.baseAddress!, f.stride ?? b.columns), gelu: f.gelu)
                         EncoderKernel.product(path, rows: m, a.baseAddress!, lda: b.depth, b, finish, into: c.baseAddress!, ldc: b.columns)
                     }
                 }
@@ -65,9 +67,10 @@ import ThemeLabEncoder
     func everyPathGivesTheReferenceBits(_ m: Int, _ n: Int, _ k: Int) throws {
         let (a, w, bias) = (Self.values(m * k, seed: 1), Self.values(n * k, seed: 2), Self.values(n, seed: 3))
         let packed = w.withUnsafeBufferPointer { PackedMatrix(transposing: $0.baseAddress!, stride: k, columns: n, depth: k) }
-        let residual = Self.values(m * n, seed: 4)
+        let (residual, strided) = (Self.values(m * n, seed: 4), Self.values(m * (n + 3), seed: 6))
         let finishes = [
             Finish(bias: bias), Finish(scale: 0.17677669), Finish(bias: bias, residual: residual), Finish(bias: bias, gelu: true),
+            Finish(scale: 0.17677669, bias: bias, residual: strided, stride: n + 3, gelu: true),
         ]
         for f in finishes {
             let expected = Self.reference(a, w, m: m, n: n, k: k, f)
