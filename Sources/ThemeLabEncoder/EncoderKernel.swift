@@ -25,11 +25,11 @@ package enum EncoderKernel {
     /// × scale, + bias[j], + residual[i][j] (a residual connection, added as the element is stored), GELU
     /// (x·½(1 + erf(x/√2)), erf as `erf`). The same bits on every path.
     package struct Finish {
-        package var scale: Float = 1
-        package var bias: UnsafePointer<Float>? = nil
+        package let scale: Float
+        package let bias: UnsafePointer<Float>?
         /// A matrix of the product's shape and its row stride; it must not overlap the output.
-        package var residual: (values: UnsafePointer<Float>, stride: Int)? = nil
-        package var gelu = false
+        package let residual: (values: UnsafePointer<Float>, stride: Int)?
+        package let gelu: Bool
 
         package init(
             scale: Float = 1, bias: UnsafePointer<Float>? = nil, residual: (values: UnsafePointer<Float>, stride: Int)? = nil,
@@ -55,9 +55,8 @@ package enum EncoderKernel {
         _ finish: Finish = Finish(), into c: UnsafeMutablePointer<Float>, ldc: Int
     ) {
         assert(
-            finish.residual.map { r in
-                let (rows, width) = (m - 1, columns)
-                return r.values + rows * r.stride + width <= c || c + rows * ldc + width <= r.values
+            finish.residual.map { r in  // each ends after its last row's `columns` elements
+                r.values + (m - 1) * r.stride + columns <= c || c + (m - 1) * ldc + columns <= r.values
             } ?? true, "a product's residual overlaps its output")
         var f = tl_finish(
             scale: finish.scale, bias: finish.bias, residual: finish.residual?.values, ldr: Int32(finish.residual?.stride ?? 0),
