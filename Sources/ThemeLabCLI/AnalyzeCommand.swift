@@ -65,20 +65,17 @@ let analyzeCommand = Command(
     settings.seed = UInt64(try args.int("seed", default: 0, range: 0...Int.max))
     try Validation.check(settings, source: .commandLine)
 
-    var spec = CorpusSpec(name: "file")
-    if FileManager.default.fileExists(atPath: corpusPath) || DatasetRegistry.entry(corpusPath) == nil {
-        spec.path = corpusPath
-        (spec.idColumn, spec.textColumn, spec.labelColumn) = (args["id-column"], args["text-column"], args["label-column"])
-    } else {
-        spec = CorpusSpec(name: corpusPath)
-        spec.split = args["split"]
-        spec.level = args["level"]
-        spec.intents = try args["intents"].map { _ in try args.int("intents", default: 0, range: DatasetRegistry.counts(.intents)) }
-        spec.perIntent = try args["per-intent"].map { _ in try args.int("per-intent", default: 0, range: DatasetRegistry.counts(.perIntent))
-        }
-        spec.maxItems = try args["max-items"].map { _ in try args.int("max-items", default: 0, range: DatasetRegistry.counts(.maxItems)) }
-        spec.seed = try args["corpus-seed"].map { _ in UInt64(try args.int("corpus-seed", default: 0, range: 0...Int.max)) }
-    }
+    let isFile = FileManager.default.fileExists(atPath: corpusPath) || DatasetRegistry.entry(corpusPath) == nil
+    var spec = CorpusSpec(name: isFile ? "file" : corpusPath)
+    spec.path = isFile ? corpusPath : nil
+    // Every corpus option goes into the spec, so the plan's validator refuses one the corpus does not take (and checks
+    // the values of those it does), as it does in an experiment file.
+    (spec.idColumn, spec.textColumn, spec.labelColumn) = (args["id-column"], args["text-column"], args["label-column"])
+    (spec.split, spec.level) = (args["split"], args["level"])
+    (spec.intents, spec.perIntent, spec.maxItems) = (
+        try args.wholeNumber("intents"), try args.wholeNumber("per-intent"), try args.wholeNumber("max-items")
+    )
+    spec.seed = try args["corpus-seed"].map { _ in UInt64(try args.int("corpus-seed", default: 0, range: 0...Int.max)) }
     let layer = try args["layer"].map { _ in try args.int("layer", default: 0, range: Validation.layer) }
     let encoder = ExperimentPlan.Encoder(model: args["model"], layers: layer.map { [$0] }, embeddings: args["embeddings"])
     // The one validator of a plan, as an experiment file's is checked; refusals name the options.

@@ -90,6 +90,14 @@ struct Arguments {
         }
         return v
     }
+
+    /// A whole-number option whose bounds the validator of what it sets checks (nil when not given).
+    func wholeNumber(_ name: String) throws -> Int? {
+        try self[name].map { text in
+            guard let v = Int(text) else { throw ThemeLabError.usage("--\(name) must be a whole number, got \(text)") }
+            return v
+        }
+    }
 }
 
 extension Arguments {

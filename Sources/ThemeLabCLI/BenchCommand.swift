@@ -78,7 +78,7 @@ let benchCommand = Command(
             let products = PassPlan(needs: needs, exactHistogramPairLimit: 0).run(x, labels: nil, engine: engine)
             extra["first_pass_seconds"] = String(format: "%.2f", Date().timeIntervalSince(start))
             let request = GroupingRequest(target: .ownCuts, order: Array(0..<n))
-            let cut = try method.groups(request, in: products)
+            let cut = try method.cut(request, in: products)
             guard let groups = cut.labels else { throw ThemeLabError.input(cut.note ?? "\(method.name) gave no groups") }
             extra["grouping"] = method.name
             extra["groups"] = "\(Set(groups.filter { $0 >= 0 }).count)"

@@ -69,7 +69,7 @@ package enum CLINC150 {
             throw ThemeLabError.input(
                 "\(dataPath): SHA-256 \(SHA256.hex(data)) is not CLINC150's \(dataSHA256) (Datasets/clinc150/SOURCE.md)")
         }
-        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        guard let root = try JSONInput.parse(data, file: dataPath) as? [String: Any] else {
             throw ThemeLabError.input("\(dataPath): expected a JSON object with train/val/test lists")
         }
         return root
@@ -79,7 +79,7 @@ package enum CLINC150 {
     private static func readDomains(_ domainsPath: String) throws -> [String: String] {
         var domainOf: [String: String] = [:]
         if let d = FileManager.default.contents(atPath: domainsPath), SHA256.hex(d) == domainsSHA256,
-            let domains = try? JSONSerialization.jsonObject(with: d) as? [String: [String]]
+            let domains = try JSONInput.parse(d, file: domainsPath) as? [String: [String]]
         {
             for (domain, intents) in domains { for i in intents { domainOf[i] = domain } }
         } else {

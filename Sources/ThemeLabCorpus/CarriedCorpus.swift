@@ -65,7 +65,7 @@ package struct CarriedCorpus: Sendable {
 
     /// A file's JSON object, or an error naming it.
     package static func jsonObject(_ file: (path: String, data: Data)) throws -> [String: Any] {
-        guard let object = try? JSONSerialization.jsonObject(with: file.data) as? [String: Any] else {
+        guard let object = try JSONInput.parse(file.data, file: file.path) as? [String: Any] else {
             throw ThemeLabError.input("\(file.path): expected a JSON object")
         }
         return object

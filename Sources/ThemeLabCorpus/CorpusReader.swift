@@ -28,6 +28,20 @@ package struct CorpusColumns: Sendable, Equatable {
     var required: [(role: String, column: String)] {
         [("id", id), ("text", text), ("label", label)].filter { $0.role != $0.column }
     }
+
+    /// The option that names `role`'s column: `--label-column`.
+    static func option(_ role: String) -> String { "--\(role)-column" }
+
+    /// Refuses one column for two roles (`--label-column id` beside the default id column), naming the option given.
+    func refuseSharedColumns(file: String) throws {
+        let roles = [("id", id), ("text", text), ("label", label)]
+        for (k, (role, column)) in roles.enumerated() {
+            guard let other = roles[..<k].first(where: { $0.1 == column })?.0 else { continue }
+            let (named, also) = role != column ? (role, other) : (other, role)
+            throw ThemeLabError.input(
+                "\(file): \(Self.option(named)) '\(column)' is the \(also) column too (each role needs a column of its own)")
+        }
+    }
 }
 
 /// Reads a corpus from JSONL (one object per line) or from CSV/TSV with a header row naming the
@@ -40,6 +54,7 @@ package enum CorpusReader {
             throw ThemeLabError.input("\(path): cannot read file")
         }
         let name = corpusName(ofFile: path)
+        try columns.refuseSharedColumns(file: path)
         switch URL(fileURLWithPath: path).pathExtension.lowercased() {
         case "csv": return try parseDelimited(data, delimiter: ",", file: path, name: name, columns: columns)
         case "tsv": return try parseDelimited(data, delimiter: "\t", file: path, name: name, columns: columns)
@@ -66,14 +81,13 @@ package enum CorpusReader {
                 throw ThemeLabError.input("\(file):\(lineNumber): invalid UTF-8")
             }
             if line.allSatisfy(\.isWhitespace) { continue }
-            let object: Any
-            do {
-                object = try JSONSerialization.jsonObject(with: Data(line.utf8))
-            } catch {
-                throw ThemeLabError.input("\(file):\(lineNumber): not valid JSON (expected one object per line)")
-            }
-            guard let fields = object as? [String: Any] else {
+            guard let fields = try JSONInput.parse(Data(rawLine), file: "\(file):\(lineNumber)") as? [String: Any] else {
                 throw ThemeLabError.input("\(file):\(lineNumber): expected a JSON object")
+            }
+            for (role, column) in columns.required where fields[column] == nil {
+                throw ThemeLabError.input(
+                    "\(file):\(lineNumber): \(CorpusColumns.option(role)) '\(column)' is not a field of this line "
+                        + "(it has \(fields.keys.sorted().joined(separator: ", ")))")
             }
             try builder.add(try roles(of: fields, columns: columns, at: "\(file):\(lineNumber)"), line: lineNumber)
         }
@@ -109,7 +123,7 @@ package enum CorpusReader {
         let columns = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
         for (role, column) in names.required where !columns.contains(column) {
             throw ThemeLabError.input(
-                "\(file):\(header.line): no column '\(column)' for the \(role) (the header has \(columns.joined(separator: ", ")))")
+                "\(file): \(CorpusColumns.option(role)) '\(column)' is not a column (the header has \(columns.joined(separator: ", ")))")
         }
         var builder = Builder(file: file, columns: names)
         for record in records.dropFirst() {
@@ -126,11 +140,14 @@ package enum CorpusReader {
         return try builder.corpus(name: name)
     }
 
+    /// The line of the first byte that is not UTF-8, lines ending at LF, CRLF or a lone CR (as `DelimitedText` reads them).
     package static func firstInvalidUTF8Line(_ data: Data) -> Int {
-        var line = 0
-        for chunk in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            line += 1
-            if String(data: chunk, encoding: .utf8) == nil { return line }
+        var (line, start) = (1, data.startIndex)
+        for i in data.indices where data[i] == UInt8(ascii: "\n") || data[i] == UInt8(ascii: "\r") {
+            if String(data: data[start..<i], encoding: .utf8) == nil { return line }
+            // The LF of a CRLF ends no second line.
+            if !(data[i] == UInt8(ascii: "\n") && i > data.startIndex && data[i - 1] == UInt8(ascii: "\r")) { line += 1 }
+            start = i + 1
         }
         return line
     }

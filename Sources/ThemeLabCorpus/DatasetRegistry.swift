@@ -173,12 +173,6 @@ package enum DatasetRegistry {
         ([file] + entries).filter { $0.options[key] != nil }.map(\.name)
     }
 
-    /// The range of a whole-number option wherever it is declared (the command line checks `--intents` with it).
-    package static func counts(_ key: CorpusSpec.CodingKeys) -> ClosedRange<Int> {
-        for e in entries { if case .count(let r)? = e.options[key] { return r } }
-        preconditionFailure("no corpus declares \(key.stringValue) as a count")
-    }
-
     private static func seed(_ name: String, _ description: String) -> Entry {
         @Sendable func path() throws -> String {
             guard let path = ProjectFiles.locate("Datasets/\(name).jsonl") else {

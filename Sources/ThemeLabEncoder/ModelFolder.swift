@@ -42,7 +42,7 @@ package struct ModelFolder: Sendable {
     package func json(_ file: String) throws -> [String: Any]? {
         let full = "\(path)/\(file)"
         guard let data = FileManager.default.contents(atPath: full) else { return nil }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        guard let object = try JSONInput.parse(data, file: full) as? [String: Any] else {
             throw ThemeLabError.input("\(full): not a JSON object")
         }
         return object

@@ -62,7 +62,7 @@ package final class SafeTensors: @unchecked Sendable {
     deinit { base.deallocate() }
 
     package static func parseHeader(_ data: Data, dataLength: Int, path: String) throws -> [String: Entry] {
-        guard let header = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        guard let header = try JSONInput.parse(data, file: "\(path) header") as? [String: Any] else {
             throw ThemeLabError.input("\(path): header is not a JSON object")
         }
         var entries: [String: Entry] = [:]

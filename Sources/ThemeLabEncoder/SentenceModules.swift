@@ -22,7 +22,7 @@ package struct SentenceModules {
     package init(folder: ModelFolder) throws {
         let file = "\(folder.path)/modules.json"
         guard let data = FileManager.default.contents(atPath: file) else { return }
-        guard let modules = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
+        guard let modules = try JSONInput.parse(data, file: file) as? [[String: Any]] else {
             throw ThemeLabError.input("\(file): expected a JSON list of modules")
         }
         var order = ""

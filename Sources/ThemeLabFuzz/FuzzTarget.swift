@@ -105,9 +105,12 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         }
     }
 
-    /// An experiment file: each small synthetic corpus it names is checked against its settings.
+    /// An experiment file: one that loads gives no key twice in an object (as many keys are written as Foundation reads),
+    /// and each small synthetic corpus it names is checked against its settings.
     package static func parseExperiment(_ data: Data) throws {
         let plan = try ExperimentPlan.decode(data, path: "fuzz.json")
+        let read = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        precondition(keysWritten(data) == keysHeld(read), "an experiment file with a key given twice was accepted")
         for spec in plan.corpora where spec.name == "synthetic" {
             let g = spec.generator ?? .appRaw()
             guard g.topicSizes.reduce(0, +) * g.dimensions <= 100_000 else { continue }
@@ -115,6 +118,27 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
             try Validation.check(
                 plan.settings, items: corpus.count, dimensions: vectors.cols, corpus: corpus.name, source: .experiment("fuzz.json"))
         }
+    }
+
+    /// How many keys JSON `data` writes: one per colon outside its strings (counted without `JSONInput`).
+    package static func keysWritten(_ data: Data) -> Int {
+        var (count, inString, escaped) = (0, false, false)
+        for b in data {
+            if inString {
+                (escaped, inString) = (!escaped && b == UInt8(ascii: "\\"), escaped || b != UInt8(ascii: "\""))
+            } else if b == UInt8(ascii: "\"") {
+                inString = true
+            } else if b == UInt8(ascii: ":") {
+                count += 1
+            }
+        }
+        return count
+    }
+
+    /// How many keys the objects of a value Foundation parsed hold.
+    package static func keysHeld(_ value: Any) -> Int {
+        if let object = value as? [String: Any] { return object.count + object.values.map(keysHeld).reduce(0, +) }
+        return (value as? [Any])?.map(keysHeld).reduce(0, +) ?? 0
     }
 
     /// A baseline file: compared with itself and rendered as CSV, Markdown and plots.

@@ -21,16 +21,17 @@ package struct CostModel: Sendable {
             self.kernel = kernel
         }
 
-        /// A JSON line of `themelab bench pairs` (all values are strings).
-        package init(benchLine line: String) throws {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String],
+        /// A JSON line of `themelab bench pairs` (all values are strings), read at `place` (`FILE:LINE`).
+        package init(benchLine line: String, at place: String = "bench line") throws {
+            guard let object = try JSONInput.parse(Data(line.utf8), file: place) as? [String: String],
                 let n = object["n"].flatMap(Int.init), let d = object["d"].flatMap(Int.init),
                 let s = object["seconds"].flatMap(Double.init), let m = object["peak_rss_mib"].flatMap(Double.init)
             else {
-                throw ThemeLabError.input("not a `themelab bench pairs` line: \(line.prefix(80))")
+                throw ThemeLabError.input("\(place): not a `themelab bench pairs` line: \(line.prefix(80))")
             }
             guard (2...1_000_000_000).contains(n), (1...1_000_000_000).contains(d), s.isFinite, s > 0, m.isFinite, m >= 0 else {
-                throw ThemeLabError.input("n must be 2 to 10⁹, d 1 to 10⁹, seconds above 0 and peak_rss_mib at least 0: \(line.prefix(80))")
+                throw ThemeLabError.input(
+                    "\(place): n must be 2 to 10⁹, d 1 to 10⁹, seconds above 0 and peak_rss_mib at least 0: \(line.prefix(80))")
             }
             self.init(n: n, d: d, seconds: s, peakMiB: m, kernel: object["kernel"])
         }
@@ -42,7 +43,7 @@ package struct CostModel: Sendable {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw ThemeLabError.input("\(path): cannot read") }
             return try text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { k, line in
                 guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
-                do { return try Point(benchLine: String(line)) } catch { throw ThemeLabError.input("\(path):\(k + 1): \(error)") }
+                return try Point(benchLine: String(line), at: "\(path):\(k + 1)")
             }
         }
     }

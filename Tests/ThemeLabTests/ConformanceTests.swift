@@ -54,7 +54,7 @@ import ThemeLabStudy
         return PassPlan(needs: needs, exactHistogramPairLimit: 1 << 20).run(x, labels: topics, engine: PairEngine())
     }
 
-    /// `g`'s cut as the analysis asks for it: at 0.5, into the number of topics, or at its own cuts.
+    /// `g`'s cut as the analysis asks for it (`Grouping.cut`): at 0.5, into the number of topics, or at its own cuts.
     static func cut(_ g: Grouping, _ x: Matrix, topics: [Int32]) throws -> GroupingCut {
         let target: GroupingRequest.Target =
             switch g.kind {
@@ -63,7 +63,7 @@ import ThemeLabStudy
             case .labelInformedReference: .topics(groupCount(topics))
             }
         let request = GroupingRequest(target: target, order: Array(0..<x.rows), labels: topics, shuffles: 2, seed: 1)
-        return try g.groups(request, in: pass(x, topics: topics, groupings: [g]))
+        return try g.cut(request, in: pass(x, topics: topics, groupings: [g]))
     }
 
     /// `rule`'s threshold, and why there is none, in the context the analysis builds from its pass.
@@ -102,6 +102,23 @@ import ThemeLabStudy
         #expect(labels.count == x.rows)
         #expect(Set(labels.filter { $0 >= 0 }) == Set(0..<Int32(groupCount(labels))), "groups are not numbered 0..<groups: \(labels)")
         #expect(labels.allSatisfy { $0 >= (g is HDBSCANGrouping ? -1 : 0) }, "labels below the noise label or noise where none may be")
+    }
+
+    /// 20 identical vectors (no spread at all) are one group under every grouping, whatever the order of its candidates:
+    /// threshold groupings at 0.5 and at 1 (the largest threshold a rule gives, which float rounding can put above the
+    /// similarities) as the analysis asks for them, references told there are two topics, selectors whose every score
+    /// ties (they once split such a corpus into 2 to 20 groups).
+    @Test(arguments: groupingNames)
+    func identicalEntriesAreOneGroup(_ name: String) throws {
+        let g = try grouping(named: name)
+        let row = randomMatrix(rows: 1, cols: 16, seed: 26).storage
+        let x = try unitRows(Matrix(rows: 20, cols: 16, storage: Array(repeating: row, count: 20).flatMap { $0 }))
+        let topics = (0..<20).map { Int32($0 % 2) }
+        let request = GroupingRequest(target: .ownCuts, order: Array(0..<20), labels: topics, shuffles: 2, seed: 1)
+        let cuts =
+            g.kind == .threshold
+            ? try g.cuts(at: [0.5, 1], request, in: Self.pass(x, topics: topics, groupings: [g])) : [try Self.cut(g, x, topics: topics)]
+        for cut in cuts { #expect(cut.labels == [Int32](repeating: 0, count: 20), "\(cut.labels ?? []) \(cut.note ?? "")") }
     }
 
     /// The same partition, up to renaming, when the rows come in another order.

@@ -81,6 +81,13 @@ import ThemeLabCorpus
         let csv = temporaryFolder() + "/bin.csv"
         _ = FileManager.default.createFile(atPath: csv, contents: Data("id,label\n".utf8) + Data([0xFF]) + Data(",x\n".utf8))
         #expect(errorMessage { _ = try CorpusReader.read(path: csv) } == "\(csv):2: invalid UTF-8")
+        // Lines end at LF, CRLF or a lone CR, as the reader reads the rows (a CR-only file was all line 1).
+        for end in ["\r", "\r\n", "\n"] {
+            let ended = temporaryFolder() + "/ended.csv"
+            let rows = Data("id,label\(end)a,x\(end)\"b\(end)c\",y\(end)".utf8) + Data([0xFF]) + Data(",z\(end)".utf8)
+            _ = FileManager.default.createFile(atPath: ended, contents: rows)
+            #expect(errorMessage { _ = try CorpusReader.read(path: ended) } == "\(ended):5: invalid UTF-8", "\(end.debugDescription)")
+        }
     }
 
     @Test func csvErrors() {

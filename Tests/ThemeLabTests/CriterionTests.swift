@@ -112,6 +112,16 @@ import Testing
     }
 
     /// The `silhouette` rule and `average-silhouette` read one curve, so they give one partition.
+    /// Among equal scores a selector takes the fewest groups, wherever that candidate stands; undefined scores never win.
+    @Test func equalScoresGoToTheFewestGroups() {
+        let candidates: [(score: Double?, groups: Int)] = [(0.5, 6), (0.7, 4), (0.7, 2), (.nan, 1), (nil, 1), (0.7, 3)]
+        #expect(
+            bestOf(candidates, higherIsBetter: true, score: \.score, groups: \.groups).map { [$0.score, Double($0.groups)] } == [0.7, 2])
+        #expect(
+            bestOf(candidates, higherIsBetter: false, score: \.score, groups: \.groups).map { [$0.score, Double($0.groups)] } == [0.5, 6])
+        #expect(bestOf([(Double.nan, 1)], higherIsBetter: true, score: \.0, groups: \.1) == nil)
+    }
+
     @Test func silhouetteSelectorIsTheSilhouetteRulesCut() throws {
         let x = try unitVectors()
         let selector = try grouping(named: "average-silhouette")

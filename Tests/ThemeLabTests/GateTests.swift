@@ -75,6 +75,38 @@ import ThemeLabStudy
         #expect(failures.contains { $0.hasPrefix("threshold missing: seed-12 |") }, "a null threshold with metrics kept: \(failures)")
     }
 
+    /// Figures no grouping can have (an ARI of 5, 1e308 or infinity, an NMI above 1, a negative group count, a threshold
+    /// outside [−1, 1]) fail the check naming the row and the figure, in the results and in the baseline, where an ARI of
+    /// −5 or −inf let any results pass.
+    @Test func impossibleFiguresFailNamingTheRowAndTheFigure() throws {
+        let (results, baseline) = try gate()
+        let (a, s, g) = averageRow(results)
+        func failures(_ change: (inout GroupingOutcome) -> Void, inBaseline: Bool = false) throws -> [String] {
+            var (r, b) = (results, baseline)
+            if inBaseline { change(&b.analyses[a].spaces[s].groupings[g]) } else { change(&r.analyses[a].spaces[s].groupings[g]) }
+            return try RegressionCheck.compare(results: r.analyses, baseline: b).failures
+        }
+        func expectFailure(_ figure: String, _ why: String, inBaseline: Bool = false, _ change: (inout GroupingOutcome) -> Void) throws {
+            let found = try failures(change, inBaseline: inBaseline)
+            let file = inBaseline ? "the baseline" : "the results"
+            #expect(
+                found.contains { $0.hasPrefix("impossible \(figure) in \(file): seed-12 |") && $0.hasSuffix("| average (\(why))") },
+                "\(figure) \(why): \(found)")
+        }
+        for (value, why) in [(5.0, "5.0, outside -1 to 1"), (1e308, "1e+308, outside -1 to 1"), (Double.infinity, "inf, not finite")] {
+            try expectFailure("ari", why) { $0.recovery!.ari = value }
+        }
+        try expectFailure("nmi", "1.5, outside 0 to 1") { $0.recovery!.nmi = 1.5 }
+        try expectFailure("pair_f1", "-0.1, outside 0 to 1") { $0.recovery!.pairF1 = -0.1 }
+        try expectFailure("v_measure", "-inf, not finite") { $0.recovery!.vMeasure = -.infinity }
+        try expectFailure("groups", "-3.0, below 0") { $0.recovery!.groups = -3 }
+        try expectFailure("threshold", "2.0, outside -1 to 1") { $0.threshold = 2 }
+        // A baseline below any possible ARI gated nothing: the results' ARI could fall to −1 and pass.
+        for (value, why) in [(-5.0, "-5.0, outside -1 to 1"), (-Double.infinity, "-inf, not finite")] {
+            try expectFailure("ari", why, inBaseline: true) { $0.recovery!.ari = value }
+        }
+    }
+
     @Test func nanInTheBaselineFailsInsteadOfSwitchingTheMetricOff() throws {
         var (r, b) = try gate()
         let (a, s, g) = averageRow(r)
@@ -134,6 +166,13 @@ import ThemeLabStudy
             Self.committed.replacingOccurrences(of: "ci-gate/ci-gate.json", with: "baseline.json"),
         ])
         #expect(run.status == 1 && run.stdout.contains("NaN nmi in the results: seed-12 |"), "\(run.stdout)")
+        r.analyses[a].spaces[s].groupings[g].recovery!.ari = .infinity
+        try AtomicFile.write(try JSONOutput.encode(r), to: folder + "/inf.json")
+        let impossible = CLI.run([
+            "check", "--results", folder + "/inf.json", "--baseline",
+            Self.committed.replacingOccurrences(of: "ci-gate/ci-gate.json", with: "baseline.json"),
+        ])
+        #expect(impossible.status == 1 && impossible.stdout.contains("impossible ari in the results: seed-12 |"), "\(impossible.stdout)")
         let wrongCase = CLI.run([
             "check", "--results", Self.committed, "--write-baseline", folder + "/b.json", "--tolerance", "ARI=0.5",
         ])

@@ -65,7 +65,7 @@ import ThemeLabReport
 
     @Test(arguments: [
         ("id,text\n1,hello\n2,\n", CorpusColumns(), ":3: empty text in field 'text' (remove the line or give it a text)"),
-        ("id,body\n1,hello\n", CorpusColumns(text: "text2"), ":1: no column 'text2' for the text (the header has id, body)"),
+        ("id,body\n1,hello\n", CorpusColumns(text: "text2"), ": --text-column 'text2' is not a column (the header has id, body)"),
         ("id,text,topic\n1,a,x\n", CorpusColumns(label: "label"), nil),
     ])
     func columnsAndEmptyTextsAreCheckedNamingTheLine(_ text: String, _ columns: CorpusColumns, _ message: String?) throws {
@@ -73,6 +73,41 @@ import ThemeLabReport
         try AtomicFile.write(text, to: path)
         let error = errorMessage { _ = try CorpusReader.read(path: path, columns: columns) }
         #expect(error == message.map { path + $0 })
+    }
+
+    /// Corpus options a corpus does not take are refused as an experiment file's fields are (the command line dropped them
+    /// in silence); column errors name the option as given and what the file holds; one column cannot take two roles.
+    @Test(arguments: [
+        (["--corpus", "c.jsonl", "--intents", "0"], "--intents does not apply to corpus 'file' (only to clinc150)"),
+        (["--corpus", "c.csv", "--split", "nonsense"], "--split does not apply to corpus 'file' (only to clinc150)"),
+        (["--corpus", "seed-12", "--id-column", "text"], "--id-column does not apply to corpus 'seed-12' (only to file)"),
+        (["--corpus", "clinc150", "--intents", "0"], "--intents must be a whole number from 1 to 150, got 0"),
+        (["--corpus", "clinc150", "--intents", "many"], "--intents must be a whole number, got many"),
+        (
+            ["--corpus", "c.csv", "--label-column", "id"],
+            "c.csv: --label-column 'id' is the id column too (each role needs a column of its own)"
+        ),
+        (
+            ["--corpus", "c.csv", "--id-column", "text"],
+            "c.csv: --id-column 'text' is the text column too (each role needs a column of its own)"
+        ),
+        (["--corpus", "c.csv", "--id-column", "n", "--label-column", "n"], "c.csv: --label-column 'n' is the id column too"),
+        (
+            ["--corpus", "c.csv", "--label-column", "lable"],
+            "c.csv: --label-column 'lable' is not a column (the header has id, text, label)"
+        ),
+        (
+            ["--corpus", "c.jsonl", "--label-column", "lable"],
+            "c.jsonl:1: --label-column 'lable' is not a field of this line (it has id, label, text)"
+        ),
+    ])
+    func corpusOptionsAndColumnsAreCheckedAsGiven(_ arguments: [String], _ message: String) throws {
+        let folder = temporaryFolder()
+        try AtomicFile.write("id,text,label\n1,a walk,x\n2,a swim,y\n", to: folder + "/c.csv")
+        try AtomicFile.write("{\"id\": \"1\", \"text\": \"a walk\", \"label\": \"x\"}\n", to: folder + "/c.jsonl")
+        let r = CLI.run(["analyze"] + arguments.map { $0.hasPrefix("c.") ? "\(folder)/\($0)" : $0 } + ["--space", "raw"])
+        let expected = message.hasPrefix("c.") ? "themelab: \(folder)/\(message)" : "themelab: analyze: \(message)"
+        #expect(r.status == (message.hasPrefix("c.") ? 1 : 2) && r.stderr.hasPrefix(expected), "\(r.stderr)")
     }
 
     @Test func experimentPathsAreReadFromTheExperimentFilesFolder() throws {

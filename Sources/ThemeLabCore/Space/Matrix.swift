@@ -25,6 +25,9 @@ package struct Matrix: Sendable, Equatable {
 
     @inlinable package func row(_ i: Int) -> ArraySlice<Float> { storage[(i * cols)..<((i + 1) * cols)] }
 
+    /// Whether there are two rows or more and every row holds the same values as the first.
+    package var rowsAreAllEqual: Bool { rows > 1 && (1..<rows).allSatisfy { row($0) == row(0) } }
+
     /// The matrix of rows `kept`, in that order.
     package func rows(_ kept: [Int]) -> Matrix { Matrix(rows: kept.count, cols: cols, storage: kept.flatMap { row($0) }) }
 

@@ -12,17 +12,25 @@ package enum JSONOutput {
         return data
     }
 
-    /// Reads what `encode` wrote (non-finite numbers as "inf", "-inf", "nan").
+    /// Reads what `encode` wrote (non-finite numbers as "inf", "-inf", "nan"), once `JSONInput.check` has passed it.
     package static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        try JSONInput.check(data, file: "JSON input")
         return try decoder.decode(type, from: data)
     }
 
     /// `decode`, with a failure naming the file, what it should have been and the field at fault:
-    /// "PATH: not a EXPECTED (…)".
+    /// "PATH: not a EXPECTED (…)" (or `JSONInput.check`'s refusal).
     package static func decode<T: Decodable>(_ type: T.Type, from data: Data, file: String, expected: String) throws -> T {
-        do { return try decode(type, from: data) } catch { throw ThemeLabError.input("\(file): not a \(expected) (\(describe(error)))") }
+        try JSONInput.check(data, file: file)
+        do { return try decoder.decode(type, from: data) } catch {
+            throw ThemeLabError.input("\(file): not a \(expected) (\(describe(error)))")
+        }
+    }
+
+    private static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return decoder
     }
 
     /// The file at `path`, decoded as `decode(_:from:file:expected:)` does.

@@ -36,13 +36,13 @@ package struct CriterionCurve: Sendable {
         CriterionCurve(tree: tree, items: x.rows) { counts in counts.map { silhouette(x, groups: tree.cut(groups: $0)) } }
     }
 
-    /// The first cut of the highest score, or of the lowest when lower is better.
-    package func best(higherIsBetter: Bool) -> Cut? { firstBest(cuts, higherIsBetter: higherIsBetter) { $0.score } }
+    /// The cut of the highest score, or of the lowest when lower is better; the fewest groups among equals.
+    package func best(higherIsBetter: Bool) -> Cut? { bestOf(cuts, higherIsBetter: higherIsBetter, score: \.score, groups: \.groups) }
 }
 
-/// The first of `candidates` (in their order) with the highest score, or the lowest when lower is better, leaving out
-/// those whose score is undefined (nil or NaN); nil when none has one.
-package func firstBest<T>(_ candidates: [T], higherIsBetter: Bool, score: (T) -> Double?) -> T? {
-    let scored = candidates.compactMap { c in score(c).flatMap { $0.isNaN ? nil : (c, $0) } }
-    return (higherIsBetter ? scored.max { $0.1 < $1.1 } : scored.min { $0.1 < $1.1 })?.0
+/// The one of `candidates` with the highest score, or the lowest when lower is better, leaving out those whose score is
+/// undefined (nil or NaN); among equal scores the one with the fewest groups, then the first. Nil when none has a score.
+package func bestOf<T>(_ candidates: [T], higherIsBetter: Bool, score: (T) -> Double?, groups: (T) -> Int) -> T? {
+    let scored = candidates.compactMap { c in score(c).flatMap { $0.isNaN ? nil : (c, higherIsBetter ? -$0 : $0, groups(c)) } }
+    return scored.min { ($0.1, $0.2) < ($1.1, $1.2) }?.0
 }

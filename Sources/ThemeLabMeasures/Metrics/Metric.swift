@@ -22,6 +22,18 @@ package enum Metric: String, CaseIterable, Sendable, Codable, CodingKeyRepresent
         .largestGroupShare,
     ]
 
+    /// The values the figure can take: ARI from −1 to 1, a group count from 0, every other figure (an index, a share)
+    /// from 0 to 1. A figure outside is impossible, and `check` refuses it.
+    package var range: ClosedRange<Double> {
+        switch self {
+        case .ari: -1...1
+        case .groups: 0...Double.infinity
+        case .nmi, .homogeneity, .completeness, .vMeasure, .pairPrecision, .pairRecall, .pairF1, .purity, .singletonShare,
+            .largestGroupShare, .noiseShare:
+            0...1
+        }
+    }
+
     /// Whether a fall is a regression: what a gate tolerance may name (group counts and shares are not worse by
     /// themselves).
     package var fallIsRegression: Bool {

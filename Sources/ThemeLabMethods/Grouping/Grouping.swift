@@ -15,7 +15,7 @@ package protocol Grouping: Sendable {
     /// What the pairwise pass must gather for it on a corpus of `items` items; it reads nothing else of the pass.
     func needs(items: Int) -> PassNeeds
     /// The groups for `request.target` (a threshold, the number of topics, or its own cuts); a note
-    /// instead when the corpus cannot give what it needs.
+    /// instead when the corpus cannot give what it needs. Callers ask through `cut`.
     func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut
     /// A threshold grouping's groups at each of `thresholds` (`groups` with each as the target): one call, so a grouping
     /// whose thresholds can share work does it once.
@@ -49,6 +49,19 @@ extension Grouping {
         }
     }
     package func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? { nil }
+}
+
+/// How every grouping is asked for its groups (the analysis, the tests): its own `groups`, except on a corpus with no
+/// spread at all (every vector the same), which is one group under every grouping, whatever its threshold, criterion,
+/// resolution or k: nothing there tells two items apart, and a split would only be the order of the rows.
+extension Grouping {
+    package func cut(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {
+        pass.vectors.rowsAreAllEqual ? .oneGroup(pass.vectors.rows) : try groups(request, in: pass)
+    }
+
+    package func cuts(at thresholds: [Double], _ request: GroupingRequest, in pass: PassProducts) throws -> [GroupingCut] {
+        pass.vectors.rowsAreAllEqual ? thresholds.map { _ in .oneGroup(pass.vectors.rows) } : try groups(at: thresholds, request, in: pass)
+    }
 }
 
 /// What a partition depends on besides the vectors.
@@ -142,6 +155,9 @@ package let groupingRegistry = Registry<any Grouping>(
 package func grouping(named name: String) throws -> Grouping { try groupingRegistry.parse(name) }
 
 extension GroupingCut {
+    /// `items` items in one group.
+    package static func oneGroup(_ items: Int) -> GroupingCut { GroupingCut(labels: [Int32](repeating: 0, count: items)) }
+
     /// Labels with every noise item (−1) its own group: how the headline metrics count noise.
     package static func noiseAsSingletons(_ labels: [Int32]) -> [Int32] {
         var next = (labels.max() ?? -1) + 1

@@ -137,7 +137,7 @@ package struct Analysis {
             if let target {
                 var asked = request
                 asked.target = target
-                cut = try grouping.groups(asked, in: pass)
+                cut = try grouping.cut(asked, in: pass)
             }
             return GroupingOutcome(
                 grouping.key, cut, rule: t, labelInformed: grouping.kind == .labelInformedReference, topics: request.labels)
@@ -147,7 +147,7 @@ package struct Analysis {
         var rows = try groupings.flatMap { g -> [GroupingOutcome] in
             switch g.kind {
             case .threshold:
-                let cuts = Dictionary(uniqueKeysWithValues: zip(values, try g.groups(at: values, request, in: pass)))
+                let cuts = Dictionary(uniqueKeysWithValues: zip(values, try g.cuts(at: values, request, in: pass)))
                 return thresholds.map { t in
                     let cut = t.value.flatMap { cuts[$0] } ?? GroupingCut(labels: nil, note: t.note)
                     return GroupingOutcome(g.key, cut, rule: t, labelInformed: false, topics: request.labels)

@@ -36,7 +36,7 @@ package enum ExperimentSchema {
     }
 
     package static func object(_ data: Data, path: String) throws -> [String: Any] {
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+        guard let object = try JSONInput.parse(data, file: path) as? [String: Any] else {
             throw ThemeLabError.input("\(path): not a JSON object")
         }
         return object

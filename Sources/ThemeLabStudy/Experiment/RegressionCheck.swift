@@ -18,6 +18,15 @@ package struct RegressionCheck {
     package static let tolerableNames = Set(Metric.recovery.filter(\.fallIsRegression).map(\.rawValue) + ["threshold"])
     /// The largest tolerance: a fall of half a metric's range, or a threshold moved by 0.5 in cosine, is no gate.
     package static let maxTolerance = 0.5
+    /// The values a threshold (a cosine similarity) can take.
+    package static let thresholdRange = -1.0...1.0
+    /// How far rounding carries a figure past its range (a homogeneity of 1.0000000000000002 is 1).
+    package static let rounding = 1e-9
+
+    /// Whether `value` is finite and within `range`, up to rounding.
+    package static func isPossible(_ value: Double, in range: ClosedRange<Double>) -> Bool {
+        value.isFinite && value >= range.lowerBound - rounding && value <= range.upperBound + rounding
+    }
 
     package struct Row {
         package var key: String
@@ -94,10 +103,11 @@ package struct RegressionCheck {
         }
     }
 
-    /// Failures as readable lines; empty when the results hold. A NaN anywhere, in the results or the baseline, is a
-    /// failure naming its row; so is a row or figure the baseline has and the results lack, and one the results have and
-    /// the baseline lacks (the gate must cover what the results hold: a baseline with its figures removed gates nothing),
-    /// unless the baseline lists the row under `ungated`.
+    /// Failures as readable lines; empty when the results hold. A figure no grouping can have (NaN, infinite, or outside
+    /// its metric's range by more than rounding: `Metric.range`, `thresholdRange`), in the results or the baseline, is a
+    /// failure naming its row and figure; so is a row or figure the baseline has and the results lack, and one the
+    /// results have and the baseline lacks (the gate must cover what the results hold: a baseline with its figures
+    /// removed gates nothing), unless the baseline lists the row under `ungated`.
     package static func compare(
         results: [CorpusAnalysis], baseline: Baseline, resultsFile: String = "results",
         baselineFile: String = "baseline"
@@ -110,8 +120,8 @@ package struct RegressionCheck {
         guard before.values.contains(where: { $0.metrics[.ari] != nil }) else {
             throw ThemeLabError.input("\(baselineFile): no row has an ARI, so the gate would check nothing (it needs labeled corpora)")
         }
-        // A NaN is a failure wherever it stands; the comparisons below then pass over it.
-        var outcome = Outcome(failures: nanFailures(now, in: "the results") + nanFailures(before, in: "the baseline"))
+        // An impossible figure is a failure wherever it stands; the comparisons below then pass over it.
+        var outcome = Outcome(failures: impossibleFigures(now, in: "the results") + impossibleFigures(before, in: "the baseline"))
         let ungated = Set(baseline.ungated ?? [])
         for key in now.keys.sorted() where before[key] == nil && !ungated.contains(key) {
             outcome.failures.append("ungated: \(key) (a results row the baseline lacks; add it, or list it under 'ungated')")
@@ -133,12 +143,13 @@ package struct RegressionCheck {
             // `validate` let through only metric names and "threshold".
             let metric = Metric(rawValue: name)
             let (a, b) = metric.map { (old.metrics[$0], new.metrics[$0]) } ?? (old.threshold, new.threshold)
+            let possible = { (v: Double) in isPossible(v, in: metric?.range ?? thresholdRange) }
             switch (a, b) {
             case (nil, nil): continue
             case (nil, .some): outcome.failures.append("\(name) not gated: \(key) (the results have it, the baseline has none)")
-            case (.some(let a), nil): if !a.isNaN { outcome.failures.append("\(name) missing: \(key) (baseline \(formatFigure(a)))") }
+            case (.some(let a), nil): if possible(a) { outcome.failures.append("\(name) missing: \(key) (baseline \(formatFigure(a)))") }
             case (.some(let a), .some(let b)):
-                guard !a.isNaN && !b.isNaN else { continue }
+                guard possible(a) && possible(b) else { continue }
                 outcome.figures += 1
                 if metric == nil && !(abs(a - b) <= tol) {
                     outcome.failures.append("threshold moved: \(key): \(formatFigure(a)) → \(formatFigure(b)) (tolerance \(tol))")
@@ -164,13 +175,22 @@ package struct RegressionCheck {
         }
     }
 
-    /// One line per NaN threshold or metric among `rows`, naming the row.
-    package static func nanFailures(_ rows: [String: Row], in file: String) -> [String] {
+    /// One line per threshold or metric among `rows` that no grouping can have, naming the row and the figure: "NaN ari in
+    /// the results: KEY", "impossible ari in the results: KEY (5, outside -1 to 1)".
+    package static func impossibleFigures(_ rows: [String: Row], in file: String) -> [String] {
         var failures: [String] = []
         for (key, row) in rows.sorted(by: { $0.key < $1.key }) {
-            if row.threshold?.isNaN == true { failures.append("NaN threshold in \(file): \(key)") }
-            for (metric, v) in row.metrics.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where v.isNaN {
-                failures.append("NaN \(metric.rawValue) in \(file): \(key)")
+            let figures = [("threshold", row.threshold, thresholdRange)] + row.metrics.map { ($0.key.rawValue, $0.value, $0.key.range) }
+            for (name, value, range) in figures.sorted(by: { $0.0 < $1.0 }) {
+                guard let v = value, !isPossible(v, in: range) else { continue }
+                let bounds =
+                    range.upperBound.isFinite
+                    ? "outside \(formatArgument(range.lowerBound)) to \(formatArgument(range.upperBound))"
+                    : "below \(formatArgument(range.lowerBound))"
+                failures.append(
+                    v.isNaN
+                        ? "NaN \(name) in \(file): \(key)"
+                        : "impossible \(name) in \(file): \(key) (\(v), \(v.isFinite ? bounds : "not finite"))")
             }
         }
         return failures

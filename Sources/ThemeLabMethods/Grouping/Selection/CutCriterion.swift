@@ -32,8 +32,8 @@ extension PartitionCriterion {
     }
 }
 
-/// `average-CRITERION`: average linkage cut at the candidate group count the criterion scores best (the first, in
-/// increasing count, among equals); its threshold-free answer is always one of average linkage's own partitions.
+/// `average-CRITERION`: average linkage cut at the candidate group count the criterion scores best (the fewest groups
+/// among equals); its threshold-free answer is always one of average linkage's own partitions.
 package struct CriterionCut: Grouping {
     package let criterion: any CutCriterion
 

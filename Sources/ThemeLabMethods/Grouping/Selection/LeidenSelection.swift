@@ -5,7 +5,7 @@ import ThemeLabPairs
 /// `leiden-CRITERION`: a second family of candidates for the label-free criteria. Leiden on the neighbour graph with
 /// k = round(0.75·√N) (`leiden-sqrt`'s c, chosen on the tuning corpora) at every resolution of
 /// `LeidenGrouping.resolutionGrid` (0.05 to 8: one graph, 13 partitions), and the partition the criterion scores best
-/// (the first, in increasing resolution, among equals).
+/// (among equals the one with the fewest groups, then the lowest resolution).
 package struct LeidenSelection: Grouping {
     package let criterion: any PartitionCriterion
     package static let graph = ScaledNeighbourGraph(scale: 0.75, resolution: nil, defaultResolution: 1.5)
@@ -23,7 +23,8 @@ package struct LeidenSelection: Grouping {
         let candidates = try LeidenGrouping.resolutionGrid(Self.graph.resolution).map {
             try pass.leiden(k: k, resolution: $0, seed: request.seed)
         }
-        guard let best = firstBest(candidates, higherIsBetter: criterion.higherIsBetter, score: { criterion.score(x, groups: $0) }) else {
+        let score = { (labels: [Int32]) in criterion.score(x, groups: labels) }
+        guard let best = bestOf(candidates, higherIsBetter: criterion.higherIsBetter, score: score, groups: groupCount) else {
             return GroupingCut(labels: nil, note: "\(name): no resolution gives a partition with a defined score")
         }
         return GroupingCut(labels: best)
