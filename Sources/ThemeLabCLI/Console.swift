@@ -61,7 +61,7 @@ struct Invocation: Sendable {
     /// `themelab: message` on stderr, on one line (a control character from the input, such as a line break in a
     /// name, is written escaped); returns `status`, the exit status that goes with it.
     func fail(_ message: String, status: Int32) -> Int32 {
-        note("themelab: \(oneLine(message))")
+        note("themelab: \(escapingControlCharacters(message))")
         return status
     }
 
@@ -75,11 +75,6 @@ struct Invocation: Sendable {
 /// pile of combining marks is cut too) with its length said.
 func quotedWord(_ word: String) -> String {
     let scalars = word.unicodeScalars
-    guard scalars.count > 60 else { return "'\(oneLine(word))'" }
-    return "'\(oneLine(String(String.UnicodeScalarView(scalars.prefix(60)))))…' (\(scalars.count) characters)"
-}
-
-/// `text` on one line: a control character from the input, such as a line break in a name, written escaped.
-func oneLine(_ text: String) -> String {
-    text.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: false) : String($0) }.joined()
+    guard scalars.count > 60 else { return "'\(escapingControlCharacters(word))'" }
+    return "'\(escapingControlCharacters(String(String.UnicodeScalarView(scalars.prefix(60)))))…' (\(scalars.count) characters)"
 }

@@ -64,8 +64,8 @@ let envCommand = Command(
         cpu           \(p.cpu)
         features      \(p.cpuFeatures)
         encoder       \(path.rawValue) path of the encoder kernel (of \(env.encoderPaths.joined(separator: ", ")); the same bits on each)
-        model folder  \(env.modelFolder.map(oneLine) ?? "none found")
-        model         \(env.model.map(oneLine) ?? "none")
+        model folder  \(env.modelFolder.map { escapingControlCharacters($0) } ?? "none found")
+        model         \(env.model.map { escapingControlCharacters($0) } ?? "none")
         """)
     if let warning = BLASRuntime.slowKernelWarning(kernel: p.blas.kernel, cpu: .current()) { io.print(warning) }
 }

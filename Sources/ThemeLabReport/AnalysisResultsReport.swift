@@ -9,14 +9,15 @@ import ThemeLabStudy
 
 /// The results file rendered and written: Markdown, tidy CSV, the paired rule comparisons.
 extension AnalysisResults {
-    /// Markdown for every analysis, under a title and a provenance line.
+    /// Markdown for every analysis, under a title and a provenance line; a control character from the input (in a file
+    /// name that names a source, or a note) escaped.
     package func markdown() -> String {
         var out =
             "# \(name)\n\nthemelab \(provenance.version), OpenBLAS kernel \(provenance.blas.kernel); spaces "
             + "\(settings.spaces.map(\.description).joined(separator: ", ")); "
             + "leader shuffles \(settings.shuffles), seed \(settings.seed). † = label-informed.\n\n"
         out += analyses.map { AnalysisReport.markdown($0) }.joined(separator: "\n")
-        return out
+        return escapingControlCharacters(out, keepingLineFeeds: true)
     }
 
     /// The files `write(folder:stem:)` may write, for `CommandPaths`.

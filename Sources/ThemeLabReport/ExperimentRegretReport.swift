@@ -38,7 +38,7 @@ package struct ExperimentRegret {
                 out += "\n### \(t.grouping)\(against)\n\n" + t.markdown()
             }
         }
-        return out
+        return escapingControlCharacters(out, keepingLineFeeds: true)
     }
 
     /// STEM-recommendation.json's content (`space` named when it is not centred), nil without a candidate.
