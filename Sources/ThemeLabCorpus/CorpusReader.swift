@@ -24,6 +24,16 @@ package struct CorpusColumns: Sendable, Equatable {
         }
     }
 
+    /// The file's field that plays `role`.
+    func name(of role: String) -> String {
+        switch role {
+        case "id": id
+        case "text": text
+        case "label": label
+        default: role
+        }
+    }
+
     /// The columns named here other than by default: each must be on every row.
     var required: [(role: String, column: String)] {
         [("id", id), ("text", text), ("label", label)].filter { $0.role != $0.column }
@@ -99,10 +109,14 @@ package enum CorpusReader {
         var strings: [String: String] = [:]
         for (key, value) in fields {
             guard let role = columns.role(of: key) else { continue }
-            switch value {
-            case let s as String where role != "order": strings[role] = s
-            case let n as NSNumber where role != "text" && wholeNumber(n) != nil: strings[role] = String(wholeNumber(n)!)
-            case is NSNull: continue
+            switch (value, role == "text" ? nil : (value as? NSNumber).flatMap(WholeNumber.init)) {
+            case (let s as String, _) where role != "order": strings[role] = s
+            case (_, .exact(let digits)?): strings[role] = digits
+            case (_, .inexact?):
+                throw ThemeLabError.input(
+                    "\(place): field '\(key)' is a whole number that is not read exactly from JSON (more than 38 digits, or 2^53 "
+                        + "or more written with a fraction or an exponent); write it as a string")
+            case (is NSNull, _): continue
             default:
                 let kind = role == "order" ? "an integer" : role == "text" ? "a string" : "a string or a whole number"
                 throw ThemeLabError.input("\(place): field '\(key)' must be \(kind)")
@@ -132,8 +146,9 @@ package enum CorpusReader {
                 throw ThemeLabError.input("\(file):\(record.line): \(record.fields.count) fields, header has \(columns.count)")
             }
             var strings: [String: String] = [:]
-            for (column, value) in zip(columns, record.fields) {
-                if let role = names.role(of: column), !value.isEmpty || role == "text" { strings[role] = value }
+            for (k, (column, value)) in zip(columns, record.fields).enumerated() {
+                guard let role = names.role(of: column), !value.isEmpty || role == "text" else { continue }
+                strings[role] = role == "order" ? value : record.text(k)
             }
             try builder.add(strings, line: record.line)
         }
@@ -177,6 +192,10 @@ package enum CorpusReader {
             try everyOrNone(
                 columns.id, given: given != nil, line: line, &identifiedLine, &unidentifiedLine,
                 "give every item an id, or none and each is numbered by its line")
+            if let role = ["id", "text", "label", "group2", "order"].first(where: { fields[$0]?.unicodeScalars.contains("\0") == true }) {
+                throw ThemeLabError.input(
+                    "\(file):\(line): field '\(columns.name(of: role))' holds a NUL character (U+0000); remove it")
+            }
             let id = given ?? String(line)
             if let text = fields["text"], text.allSatisfy(\.isWhitespace) {
                 throw ThemeLabError.input("\(file):\(line): empty text in field '\(columns.text)' (remove the line or give it a text)")
@@ -223,74 +242,112 @@ package enum CorpusReader {
     }
 }
 
-/// RFC 4180 records: fields separated by a delimiter, optionally double-quoted (a quote inside
-/// a quoted field is doubled), records ended by LF, CRLF or a lone CR (as Python's csv reads them).
+/// RFC 4180 records, read code point by code point as Python's `csv` module reads them: fields separated by a
+/// delimiter, optionally double-quoted (a quote inside a quoted field is doubled), records ended by LF, CRLF or a lone CR.
 package enum DelimitedText {
     package struct Record {
         package var fields: [String]
         package var line: Int
+        /// Whether each field was written in double quotes.
+        package var quoted: [Bool] = []
+
+        /// Field `k` of a text column: as it was before the harness's CSV writer neutralised a leading formula character
+        /// (`CSVTable.restoredText`, on a quoted field).
+        package func text(_ k: Int) -> String { quoted[k] ? CSVTable.restoredText(fields[k]) : fields[k] }
     }
 
     package static func records(_ text: String, delimiter: Character, file: String) throws -> [Record] {
+        var reader = Reader(delimiter: delimiter.unicodeScalars.first!)
+        for c in text.unicodeScalars { reader.take(c) }
+        return try reader.finish(file: file)
+    }
+
+    /// The state of one pass over a text: the records so far, the one being read and where the reader is.
+    private struct Reader {
+        let delimiter: Unicode.Scalar
         var records: [Record] = []
-        var fields: [String] = []
-        var field = ""
-        var inQuotes = false
+        var current = Record(fields: [], line: 1)
+        var field = String.UnicodeScalarView()
         var line = 1
-        var recordLine = 1
-        var chars = text.makeIterator()
-        var pending: Character? = nil
-        func next() -> Character? {
-            if let p = pending {
-                pending = nil
-                return p
+        var (inQuotes, fieldQuoted, closing) = (false, false, false)
+        var previous: Unicode.Scalar?
+
+        init(delimiter: Unicode.Scalar) { self.delimiter = delimiter }
+
+        mutating func take(_ c: Unicode.Scalar) {
+            defer { previous = c }
+            if closing {
+                // A quote inside quotes: doubled, a quote of the field's; else the end of the quotes.
+                closing = false
+                guard c != "\"" else {
+                    field.append(c)
+                    return
+                }
+                inQuotes = false
             }
-            return chars.next()
-        }
-        while let c = next() {
             if inQuotes {
                 if c == "\"" {
-                    if let n = next() {
-                        if n == "\"" {
-                            field.append("\"")
-                        } else {
-                            inQuotes = false
-                            pending = n
-                        }
-                    } else {
-                        inQuotes = false
-                    }
+                    closing = true
                 } else {
-                    if c == "\n" || c == "\r\n" || c == "\r" { line += 1 }
+                    if c == "\r" || (c == "\n" && previous != "\r") { line += 1 }
                     field.append(c)
                 }
-                continue
+                return
             }
             switch c {
-            case "\"" where field.isEmpty: inQuotes = true
-            case delimiter:
-                fields.append(field)
-                field = ""
-            case "\n", "\r\n", "\r":
-                fields.append(field)
-                field = ""
-                records.append(Record(fields: fields, line: recordLine))
-                fields = []
+            case "\"" where field.isEmpty: (inQuotes, fieldQuoted) = (true, true)
+            case delimiter: endField()
+            case "\n" where previous == "\r": break
+            case "\n", "\r":
+                endField()
+                records.append(current)
                 line += 1
-                recordLine = line
+                current = Record(fields: [], line: line)
             default: field.append(c)
             }
         }
-        if inQuotes { throw ThemeLabError.input("\(file):\(recordLine): unterminated quoted field") }
-        if !field.isEmpty || !fields.isEmpty {
-            fields.append(field)
-            records.append(Record(fields: fields, line: recordLine))
+
+        mutating func endField() {
+            current.fields.append(String(field))
+            current.quoted.append(fieldQuoted)
+            (field, fieldQuoted) = (String.UnicodeScalarView(), false)
         }
-        return records
+
+        mutating func finish(file: String) throws -> [Record] {
+            if closing { (closing, inQuotes) = (false, false) }
+            if inQuotes { throw ThemeLabError.input("\(file):\(current.line): unterminated quoted field") }
+            if !field.isEmpty || !current.fields.isEmpty || fieldQuoted {
+                endField()
+                records.append(current)
+            }
+            return records
+        }
     }
 }
 
-/// A JSON number that is a whole number (not a boolean, which JSONSerialization also gives as a number), else nil.
-package func wholeNumber(_ n: NSNumber) -> Int? {
-    String(cString: n.objCType) == "c" ? nil : Int(exactly: n.doubleValue)
+/// A JSON number that is a whole number, read exactly. JSONSerialization keeps an integer that fits 64 bits as one, and a
+/// longer one as a Decimal of up to 38 digits (rounding a longer one, which then has a positive exponent); those are
+/// taken by their digits, as written. One with a fraction or an exponent (`1e3`, `5.0`) that JSONSerialization reads as
+/// a Double is taken by its value below 2^53, where a Double is exact. Past those, `inexact`; nil for a boolean (which
+/// JSONSerialization also gives as a number) or a fraction.
+package enum WholeNumber: Equatable {
+    case exact(String)
+    case inexact
+
+    package init?(_ n: NSNumber) {
+        let type = String(cString: n.objCType)
+        if let d = n as? NSDecimalNumber {
+            var whole = Decimal()
+            var value = d.decimalValue
+            NSDecimalRound(&whole, &value, 0, .plain)
+            guard whole == value else { return nil }
+            self = value.exponent <= 0 ? .exact(NSDecimalNumber(decimal: whole).stringValue) : .inexact
+        } else if ["i", "s", "l", "q", "I", "S", "L", "Q"].contains(type) {
+            self = .exact(n.stringValue)
+        } else {
+            let value = n.doubleValue
+            guard type != "c", value.isFinite, value == value.rounded() else { return nil }
+            self = abs(value) < 9_007_199_254_740_992 ? .exact(String(Int(value))) : .inexact
+        }
+    }
 }

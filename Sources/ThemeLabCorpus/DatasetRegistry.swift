@@ -83,7 +83,8 @@ package enum CorpusOption: Sendable, Equatable {
             guard !words.contains(text) else { return nil }
             return "must be \(words.dropLast().joined(separator: ", ")) or \(words.last!), got '\(text)'"
         case .count(let range):
-            guard let n = (value as? NSNumber).flatMap(wholeNumber), range.contains(n) else {
+            guard case .exact(let digits)? = (value as? NSNumber).flatMap(WholeNumber.init), let n = Int(digits), range.contains(n)
+            else {
                 return "must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(value)"
             }
             return nil

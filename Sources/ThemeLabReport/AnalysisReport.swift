@@ -145,16 +145,19 @@ package enum AnalysisReport {
         return "\(ari) / \(r.pairF1.map(formatFigure) ?? "n/a") / \(r.groups)"
     }
 
-    package static let csvColumns =
-        ["corpus", "source", "space", "rule", "threshold", "grouping", "label_informed"] + Metric.recovery.map(\.rawValue)
-        + ["leader_shuffles_ari_mean", "leader_shuffles_ari_std", "replicates"]
-        + (["threshold"] + Metric.recovery.map(\.rawValue)).flatMap { m in ["mean", "sd", "low", "high"].map { "\(m)_replicate_\($0)" } }
-        + ["noise_share", "ari_without_noise"]
+    /// The tidy CSV's columns: names are text, every figure a number.
+    package static let csvTable = CSVTable(
+        CSVTable.text("corpus", "source", "space", "rule") + CSVTable.numbers("threshold") + CSVTable.text("grouping")
+            + CSVTable.numbers(["label_informed"] + Metric.recovery.map(\.rawValue))
+            + CSVTable.numbers("leader_shuffles_ari_mean", "leader_shuffles_ari_std", "replicates")
+            + CSVTable.numbers(
+                (["threshold"] + Metric.recovery.map(\.rawValue)).flatMap { m in ["mean", "sd", "low", "high"].map { "\(m)_replicate_\($0)" } })
+            + CSVTable.numbers("noise_share", "ari_without_noise"))
 
     /// One row per corpus × source × space × threshold rule × grouping; rule "k=topics" for the
     /// label-informed references, empty for groupings that choose their own cuts.
     package static func tidyCSV(_ analyses: [CorpusAnalysis]) -> String {
-        var lines = [csvColumns.joined(separator: ",")]
+        var lines = [csvTable.header]
         for a in analyses {
             for s in a.spaces {
                 for g in s.groupings {
@@ -177,14 +180,10 @@ package enum AnalysisReport {
                         g.noise.map { String($0.share) } ?? (g.groups != nil && g.rule == nil && !g.labelInformed ? "0" : ""),
                         g.noise?.recoveryExcludingNoise.map { String($0.ari) } ?? "",
                     ]
-                    lines.append(fields.map(csvField).joined(separator: ","))
+                    lines.append(csvTable.row(fields))
                 }
             }
         }
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    package static func csvField(_ s: String) -> String {
-        s.contains(",") || s.contains("\"") || s.contains("\n") ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+        return lines.joined()
     }
 }

@@ -22,20 +22,19 @@ extension ClaimsReport {
         return out
     }
 
-    package static let csvColumns = [
-        "claim", "reported", "corpus", "source", "space", "topics", "ours", "quantities", "verdict", "why", "key_figure",
-        "key_own_draw", "key_mean", "key_low", "key_high",
-    ]
+    package static let csvTable = CSVTable(
+        CSVTable.text("claim", "reported", "corpus", "source", "space") + CSVTable.numbers("topics")
+            + CSVTable.text("ours", "quantities", "verdict", "why", "key_figure")
+            + CSVTable.numbers("key_own_draw", "key_mean", "key_low", "key_high"))
 
     /// results/claims.csv: one row per claims-table row; the key_ columns are its first quantity as numbers.
     package static func csv(_ rows: [Row]) -> String {
-        let lines = rows.map { r in
-            let f = r.figures.first
-            let numbers = [f?.ownDraw, f?.mean, f?.low, f?.high].map { $0.map { String($0) } ?? "" }
-            return
-                ([r.claim, r.reported, r.corpus, r.source, r.space, r.topics.map(String.init) ?? "", r.ours, r.quantities]
-                + [r.verdict.rawValue, r.reason, f?.name ?? ""] + numbers).map(AnalysisReport.csvField).joined(separator: ",")
-        }
-        return ([csvColumns.joined(separator: ",")] + lines).joined(separator: "\n") + "\n"
+        csvTable.render(
+            rows.map { r in
+                let f = r.figures.first
+                let numbers = [f?.ownDraw, f?.mean, f?.low, f?.high].map { $0.map { String($0) } ?? "" }
+                return [r.claim, r.reported, r.corpus, r.source, r.space, r.topics.map(String.init) ?? "", r.ours, r.quantities]
+                    + [r.verdict.rawValue, r.reason, f?.name ?? ""] + numbers
+            })
     }
 }

@@ -72,15 +72,13 @@ package struct Fragility: Codable, Sendable {
         verdicts.contains { $0.experiment == experiment && $0.kind == kind && $0.key == key && $0.flips }
     }
 
-    package static let csvColumns = ["experiment", "kind", "key", "verdict", "perturbed_verdict", "flips"]
+    package static let csvTable = CSVTable(
+        CSVTable.text("experiment", "kind", "key", "verdict", "perturbed_verdict") + CSVTable.numbers("flips"))
 
     /// results/fragility.csv: one row per verdict checked.
     package func csv() -> String {
-        let rows = verdicts.map { v in
-            [v.experiment, v.kind.rawValue, v.key, v.verdict, v.perturbed, v.flips ? "true" : "false"].map(AnalysisReport.csvField)
-                .joined(separator: ",")
-        }
-        return ([Self.csvColumns.joined(separator: ",")] + rows).joined(separator: "\n") + "\n"
+        Self.csvTable.render(
+            verdicts.map { [$0.experiment, $0.kind.rawValue, $0.key, $0.verdict, $0.perturbed, $0.flips ? "true" : "false"] })
     }
 
     /// Counts per experiment and kind: (checked, flipped), in the order first met.

@@ -29,16 +29,16 @@ package enum ReplayReport {
         SVGPlot.slug("\(j.corpus)-\(j.order)").split(separator: "-", omittingEmptySubsequences: true).joined(separator: "-")
     }
 
-    package static let csvColumns =
-        [
-            "corpus", "source", "order", "orders", "items", "launch", "initial", "rule", "policy",
-        ]
-        + ["final_ari", "mean_staleness", "min_staleness", "final_largest_share", "regroups", "work", "work_share"].flatMap {
-            [$0, "\($0)_low", "\($0)_high"]
-        }
+    package static let csvTable = CSVTable(
+        CSVTable.text("corpus", "source", "order") + CSVTable.numbers("orders", "items", "launch", "initial")
+            + CSVTable.text("rule", "policy")
+            + CSVTable.numbers(
+                ["final_ari", "mean_staleness", "min_staleness", "final_largest_share", "regroups", "work", "work_share"].flatMap {
+                    [$0, "\($0)_low", "\($0)_high"]
+                }))
 
     package static func summaryCSV(_ r: ReplayResults) -> String {
-        var lines = [csvColumns.joined(separator: ",")]
+        var lines = [csvTable.header]
         for j in r.journals {
             for rule in j.rules {
                 for p in rule.policies {
@@ -49,34 +49,37 @@ package enum ReplayReport {
                     let fields =
                         [j.corpus, j.source, j.order, "\(j.orders)", "\(j.items)", "\(j.launch)", "\(j.initial)", rule.rule, p.policy]
                         + figures.flatMap { e in e.map { [$0.mean, $0.low, $0.high].map { String($0) } } ?? ["", "", ""] }
-                    lines.append(fields.map(AnalysisReport.csvField).joined(separator: ","))
+                    lines.append(csvTable.row(fields))
                 }
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.joined()
     }
 
     /// Wall-clock seconds, outside the byte contract: per journal (its whole replay) and per journal × rule × policy
     /// (the policy's own work, mean and range over orders).
     package static func timingsCSV(_ r: ReplayResults) -> String {
-        var lines = ["corpus,order,rule,policy,seconds,seconds_low,seconds_high"]
+        let table = CSVTable(
+            CSVTable.text("corpus", "order", "rule", "policy") + CSVTable.numbers("seconds", "seconds_low", "seconds_high"))
+        var lines = [table.header]
         for j in r.journals {
-            lines.append([j.corpus, j.order, "", "", "\(j.seconds)", "", ""].map(AnalysisReport.csvField).joined(separator: ","))
+            lines.append(table.row([j.corpus, j.order, "", "", "\(j.seconds)", "", ""]))
             for rule in j.rules {
                 for p in rule.policies {
                     let figures = p.seconds.map { [$0.mean, $0.low, $0.high].map { String($0) } } ?? ["", "", ""]
-                    lines.append(([j.corpus, j.order, rule.rule, p.policy] + figures).map(AnalysisReport.csvField).joined(separator: ","))
+                    lines.append(table.row([j.corpus, j.order, rule.rule, p.policy] + figures))
                 }
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.joined()
     }
 
     package static func timelineCSV(_ r: ReplayResults) -> String {
         let metrics = ["ari", "staleness", "largest_share", "groups", "regroups", "work"]
-        var lines = [
-            (["corpus", "order", "rule", "policy", "items"] + metrics.flatMap { [$0, "\($0)_min", "\($0)_max"] }).joined(separator: ",")
-        ]
+        let table = CSVTable(
+            CSVTable.text("corpus", "order", "rule", "policy")
+                + CSVTable.numbers(["items"] + metrics.flatMap { [$0, "\($0)_min", "\($0)_max"] }))
+        var lines = [table.header]
         for j in r.journals {
             for rule in j.rules {
                 for p in rule.policies {
@@ -86,12 +89,12 @@ package enum ReplayReport {
                         let fields =
                             [j.corpus, j.order, rule.rule, p.policy, "\(items)"]
                             + bands.flatMap { [$0.mean[k], $0.low[k], $0.high[k]].map { String($0) } }
-                        lines.append(fields.map(AnalysisReport.csvField).joined(separator: ","))
+                        lines.append(table.row(fields))
                     }
                 }
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.joined()
     }
 
     /// An estimate as "0.912 [0.880, 0.940]" (no interval for a single order).
@@ -149,7 +152,7 @@ package enum ReplayReport {
                 md += "\n"
             }
         }
-        return md
+        return escapingControlCharacters(md, keepingLineFeeds: true)
     }
 
     /// REPORT.md's section: C8 and C9 per journal for the app's rule (the first listed), then each journal's frontier

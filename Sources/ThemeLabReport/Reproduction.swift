@@ -243,17 +243,18 @@ package enum Reproduction {
             return s < 60 ? "\(s) s" : "\(s / 60) min \(s % 60) s"
         }
 
+        static let csvTable = CSVTable(CSVTable.text("stage") + CSVTable.numbers("seconds"))
+
         package func csv(total: Double) -> String {
-            (["stage,seconds"] + stages.map { "\($0.name),\($0.seconds)" } + ["total,\(total)"]).joined(separator: "\n") + "\n"
+            Self.csvTable.render(stages.map { [$0.name, "\($0.seconds)"] } + [["total", "\(total)"]])
         }
 
         /// The stage times of a timings.csv (`csv(total:)`), without the total; empty for anything unreadable.
         package static func stageSeconds(csv: String) -> [String: Double] {
             var seconds: [String: Double] = [:]
-            for line in csv.split(separator: "\n").dropFirst() {
-                let fields = line.split(separator: ",")
-                if fields.count == 2, fields[0] != "total", let value = Double(fields[1]), value.isFinite, value >= 0 {
-                    seconds[String(fields[0])] = value
+            for record in (try? DelimitedText.records(csv, delimiter: ",", file: "timings.csv"))?.dropFirst() ?? [] {
+                if record.fields.count == 2, record.text(0) != "total", let value = Double(record.fields[1]), value.isFinite, value >= 0 {
+                    seconds[record.text(0)] = value
                 }
             }
             return seconds

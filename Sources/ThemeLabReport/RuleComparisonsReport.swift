@@ -5,24 +5,24 @@ import ThemeLabStudy
 
 /// The paired rule comparisons rendered: CSV and Markdown.
 extension RuleComparisonFamily {
-    package static let csvColumns = [
-        "corpus", "source", "space", "grouping", "rule_a", "rule_b", "ari_difference_mean", "ari_difference_sd", "ari_difference_low",
-        "ari_difference_high", "p", "p_holm", "verdict",
-    ]
+    package static let csvTable = CSVTable(
+        CSVTable.text("corpus", "source", "space", "grouping", "rule_a", "rule_b")
+            + CSVTable.numbers("ari_difference_mean", "ari_difference_sd", "ari_difference_low", "ari_difference_high", "p", "p_holm")
+            + CSVTable.text("verdict"))
 
     /// One row per comparison.
     package static func csv(_ families: [RuleComparisonFamily]) -> String {
-        var lines = [csvColumns.joined(separator: ",")]
+        var lines = [csvTable.header]
         for f in families {
             for c in f.comparisons {
                 let d = c.difference
                 lines.append(
-                    ([f.corpus, f.source, f.space.description, f.grouping.name, c.a, c.b]
-                        + [d.mean, d.sd, d.low, d.high, c.p, c.pHolm].map { String($0) }
-                        + [c.verdict.rawValue]).map(AnalysisReport.csvField).joined(separator: ","))
+                    csvTable.row(
+                        [f.corpus, f.source, f.space.description, f.grouping.name, c.a, c.b]
+                            + [d.mean, d.sd, d.low, d.high, c.p, c.pHolm].map { String($0) } + [c.verdict.rawValue]))
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.joined()
     }
 
     /// A table per family: rule a, rule b, ΔARI (a − b) with its interval, p, Holm p and the verdict for a.
@@ -44,7 +44,7 @@ extension RuleComparisonFamily {
                     + "\(formatP(c.pHolm)) | \(c.verdict.rawValue) |\n"
             }
         }
-        return out
+        return escapingControlCharacters(out, keepingLineFeeds: true)
     }
 }
 

@@ -33,7 +33,7 @@ import ThemeLabStudy
         #expect(centred.groupings.contains { $0.grouping == "kmeans-k" && $0.labelInformed })
         #expect(FileManager.default.fileExists(atPath: folder + "/out/analysis.csv"))
         let csv = try String(contentsOfFile: folder + "/out/analysis.csv", encoding: .utf8)
-        #expect(csv.hasPrefix(AnalysisReport.csvColumns.joined(separator: ",")))
+        #expect(csv.hasPrefix(AnalysisReport.csvTable.names.joined(separator: ",")))
 
         // Without labels: thresholds, no recovery, and it says so.
         let unlabeled = try String(contentsOfFile: folder + "/c.jsonl", encoding: .utf8)

@@ -98,4 +98,54 @@ import ThemeLabCorpus
         let missing = temporaryFolder() + "/nope.jsonl"
         #expect(errorMessage { _ = try CorpusReader.read(path: missing) } == "\(missing): cannot read file")
     }
+
+    /// Whole-number ids and labels are kept as their digits say, past 2^53 too; one a Double cannot hold exactly is
+    /// refused naming the line.
+    @Test func wholeNumberIDsAndLabelsAreKeptExactly() throws {
+        let path = write(
+            """
+            {"id": 9007199254740993, "text": "a", "label": 9007199254740993}
+            {"id": 9007199254740992, "text": "b", "label": 9007199254740992}
+            {"id": 18446744073709551615, "text": "c", "label": -12345678901234567890123456789012345678}
+            {"id": 1e3, "text": "d", "label": 9007199254740995.0}
+            """, "big.jsonl")
+        let c = try CorpusReader.read(path: path)
+        #expect(c.items.map(\.id) == ["9007199254740993", "9007199254740992", "18446744073709551615", "1000"])
+        #expect(
+            c.items.map(\.label) == ["9007199254740993", "9007199254740992", "-12345678901234567890123456789012345678", "9007199254740995"])
+        #expect(c.topicSizes.count == 4)
+        for value in ["1e17", "9007199254740993e1", "1234567890123456789012345678901234567890"] {
+            let bad = write("{\"id\": \"a\", \"text\": \"a\"}\n{\"id\": \(value), \"text\": \"b\"}\n", "inexact.jsonl")
+            #expect(
+                errorMessage { _ = try CorpusReader.read(path: bad) }
+                    == "\(bad):2: field 'id' is a whole number that is not read exactly from JSON (more than 38 digits, or 2^53 or more "
+                    + "written with a fraction or an exponent); write it as a string")
+        }
+    }
+
+    /// NUL is refused at input, naming the file, the line and the field (a CSV the harness writes never carries one).
+    @Test func aNULIsRefusedNamingTheLineAndField() {
+        let jsonl = write("{\"id\": \"a\", \"text\": \"x\"}\n{\"id\": \"b\", \"text\": \"x\\u0000y\"}\n", "nul.jsonl")
+        #expect(
+            errorMessage { _ = try CorpusReader.read(path: jsonl) } == "\(jsonl):2: field 'text' holds a NUL character (U+0000); remove it")
+        let csv = write("id,body,label\na,x,t\nb,y,t\u{0}u\n", "nul.csv")
+        #expect(
+            errorMessage { _ = try CorpusReader.read(path: csv, columns: CorpusColumns(text: "body")) }
+                == "\(csv):3: field 'label' holds a NUL character (U+0000); remove it")
+    }
+
+    /// Fields are split code point by code point, as Python's csv splits them: a combining mark after a comma or a quote
+    /// belongs to the next field's text, not to the separator (Python: `[['a', '\u0301b', '\u0301c']]`).
+    @Test func aCombiningMarkAfterASeparatorStartsTheNextField() throws {
+        let records = try DelimitedText.records("a,\u{301}b,\"\u{301}c\"\n", delimiter: ",", file: "m.csv")
+        #expect(records.map(\.fields) == [["a", "\u{301}b", "\u{301}c"]])
+    }
+
+    /// A quoted text field that single quotes and a formula character begin loses one quote: what the harness's CSV
+    /// writer added to neutralise it; an unquoted one and an `order` are read as they are.
+    @Test func aNeutralisedTextIsReadAsItWas() throws {
+        let csv = write("id,text,label,order\n\"'=a\",\"''-b\",\"'@c\",1\n'=d,\"'x\",\"'\tt\",2\n", "n.csv")
+        let c = try CorpusReader.read(path: csv)
+        #expect(c.items.map(\.id) == ["=a", "'=d"] && c.items.map(\.text) == ["'-b", "'x"] && c.items.map(\.label) == ["@c", "\tt"])
+    }
 }

@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func csvColumnsAndToleranceNamesComeFromTheType() {
-        let columns = AnalysisReport.csvColumns
+        let columns = AnalysisReport.csvTable.names
         #expect(
             Array(columns[7..<19]) == [
                 "groups", "ari", "nmi", "homogeneity", "completeness", "v_measure", "pair_precision",
