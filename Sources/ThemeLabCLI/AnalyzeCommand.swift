@@ -89,16 +89,16 @@ let analyzeCommand = Command(
     }
     let progress = io.progress("embed")
     var environment = RunEnvironment(dataDirectory: args["data-dir"], command: io.commandLine, log: io.note, progress: progress.update)
-    environment.keepsMembers = true
+    // Members are kept only to be listed (the Markdown) or written (--assignments).
+    (environment.keepsMembers, environment.writesAssignments) = (!args.flag("json"), assignments != nil)
     var result = try plan.run(in: environment)
     progress.finish()
     result.name = "analysis of \(result.analyses.first?.corpus.name ?? corpusPath)"
-    // One set: a failure writing any (an --assignments path that cannot be made) leaves none of them written.
-    let files =
-        try (args["out"].map { try result.rendered(folder: $0, stem: "analysis") } ?? [])
-        + (assignments.map { (path, format) in
-            [(Data(try AssignmentsReport.render(try result.analyses.flatMap(AssignmentsReport.rows), as: format).utf8), path)]
-        } ?? [])
+    // One set: a failure writing any (an --assignments path that cannot be made) leaves none of them written; the
+    // assignments are streamed into their staged file, row by row.
+    let files: [(contents: FileContents, path: String)] =
+        try (args["out"].map { try result.rendered(folder: $0, stem: "analysis") } ?? []).map { (.bytes($0.data), $0.path) }
+        + (assignments.map { [(AssignmentsReport.contents(result.analyses, as: $0.1), $0.0)] } ?? [])
     try AtomicFile.write(files)
     if args.flag("json") {
         io.print(try JSONOutput.string(result), terminator: "")

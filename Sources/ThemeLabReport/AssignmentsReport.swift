@@ -23,6 +23,11 @@ package enum AssignmentsReport {
 
         package enum CodingKeys: String, CodingKey { case id, text, label, space, rule, grouping, group, groupSize, central }
 
+        /// The row's fields in the order of `csvTable`'s columns (a missing text, label, rule or group empty).
+        package var csvFields: [String] {
+            [id, text ?? "", label ?? "", space, rule ?? "", grouping, group.map(String.init) ?? "", String(groupSize), String(central)]
+        }
+
         /// As synthesised, but a missing text, label, rule or group is written as null, so every line has every key.
         package func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -38,68 +43,58 @@ package enum AssignmentsReport {
         }
     }
 
-    package static let csvColumns = ["id", "text", "label", "space", "rule", "grouping", "group", "group_size", "central"]
+    /// The CSV's columns: the cell's and item's names are text, the group and its size numbers.
+    package static let csvTable = CSVTable(
+        CSVTable.text("id", "text", "label", "space", "rule", "grouping") + CSVTable.numbers("group", "group_size", "central"))
 
-    /// The most rows one file holds (items × cells): past it the file would not fit in memory, so it is refused.
-    package static let maximumRows = 20_000_000
-
-    /// Every item of every cell that kept its members, cell by cell in the analysis's row order, items in corpus order;
-    /// refused, naming the corpus, past `maximumRows`.
-    package static func rows(_ a: CorpusAnalysis) throws -> [Row] {
-        guard let items = a.items else { return [] }
-        let cells = a.spaces.reduce(0) { total, s in total + s.groupings.filter { $0.members != nil }.count }
-        guard items.count * cells <= maximumRows else {
-            throw ThemeLabError.invalid(
-                "assignments of '\(a.corpus.name)': \(items.count) items × \(cells) cells is more than \(maximumRows) rows; "
-                    + "ask for fewer spaces, rules or groupings")
-        }
-        var out: [Row] = []
+    /// Every item of every cell that kept its members, cell by cell in the analysis's row order, items in corpus order,
+    /// handed to `body` one at a time: no file's rows are ever all in memory.
+    package static func forEachRow(_ a: CorpusAnalysis, _ body: (Row) throws -> Void) throws {
+        guard let items = a.items else { return }
         for s in a.spaces {
             for g in s.groupings {
                 guard let m = g.members, m.labels.count == items.count else { continue }
-                let sizes = m.sizes
-                let central = Set(m.central.values.joined())
+                let (sizes, central) = (m.sizes, m.isCentral)
                 for (i, item) in items.enumerated() {
                     let group = m.labels[i]
-                    out.append(
+                    try body(
                         Row(
                             id: item.id, text: item.text, label: item.label, space: s.space.description, rule: g.rule?.name,
                             grouping: g.grouping.name, group: group >= 0 ? Int(group) : nil, groupSize: sizes[group] ?? 0,
-                            central: central.contains(i)))
+                            central: central[i]))
                 }
             }
         }
-        return out
     }
 
-    /// JSON Lines, keys sorted (so the bytes are the same on every run).
-    package static func jsonl(_ rows: [Row]) throws -> String {
+    /// The rows of `analyses` in `format`, handed to `write` a line at a time (a CSV's header first): JSON Lines with keys
+    /// sorted, so the bytes are the same on every run, or CSV through the harness's one writer (`CSVTable`).
+    package static func write(_ analyses: [CorpusAnalysis], as format: Format, to write: (String) throws -> Void) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try rows.map { String(decoding: try encoder.encode($0), as: UTF8.self) + "\n" }.joined()
+        if format == .csv { try write(csvTable.header) }
+        for a in analyses {
+            try forEachRow(a) { r in
+                switch format {
+                case .jsonl: try write(String(decoding: try encoder.encode(r), as: UTF8.self) + "\n")
+                case .csv: try write(csvTable.row(r.csvFields))
+                }
+            }
+        }
     }
 
-    package static func csv(_ rows: [Row]) -> String {
-        var lines = [csvColumns.joined(separator: ",")]
-        for r in rows {
-            let fields = [
-                r.id, r.text ?? "", r.label ?? "", r.space, r.rule ?? "", r.grouping, r.group.map(String.init) ?? "", String(r.groupSize),
-                r.central ? "true" : "false",
-            ]
-            lines.append(fields.map(AnalysisReport.csvField).joined(separator: ","))
-        }
-        return lines.joined(separator: "\n") + "\n"
+    /// The assignments of `analyses` as a file's contents, streamed into it row by row.
+    package static func contents(_ analyses: [CorpusAnalysis], as format: Format) -> FileContents {
+        .stream { stream in try write(analyses, as: format, to: stream.write) }
     }
 
     /// FOLDER/CORPUS-SOURCE.jsonl and .csv for every analysis that kept its members; a name written twice is refused.
     package static func writeAll(_ results: AnalysisResults, folder: String) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var files = OutputFiles()
-        for a in results.analyses {
-            let (rows, stem) = (try rows(a), "\(folder)/\(fileNameSlug(a.corpus.name))-\(fileNameSlug(a.source))")
-            guard !rows.isEmpty else { continue }
-            try files.write(try jsonl(rows), to: stem + ".jsonl")
-            try files.write(csv(rows), to: stem + ".csv")
+        for a in results.analyses where a.items != nil && a.spaces.contains(where: { $0.groupings.contains { $0.members != nil } }) {
+            let stem = "\(folder)/\(fileNameSlug(a.corpus.name))-\(fileNameSlug(a.source))"
+            for format in [Format.jsonl, .csv] { try files.write(contents([a], as: format), to: "\(stem).\(format.rawValue)") }
         }
     }
 
@@ -112,14 +107,6 @@ package enum AssignmentsReport {
             throw ThemeLabError.invalid("--assignments \(path): the file must end in .jsonl or .csv (its format)")
         }
         return format
-    }
-
-    /// `rows` in `format`.
-    package static func render(_ rows: [Row], as format: Format) throws -> String {
-        switch format {
-        case .csv: csv(rows)
-        case .jsonl: try jsonl(rows)
-        }
     }
 
     /// Groups listed per label-free cell: each group's size and its most central entries (texts cut to `width`), the
@@ -135,7 +122,7 @@ package enum AssignmentsReport {
                     "\n**\(s.space) space, \(g.grouping)\(g.rule.map { " at \($0)" } ?? "")**: \(count) group\(count == 1 ? "" : "s")\n\n"
                 let shared = m.groupsBySize.filter { $0.size > 1 }
                 for (group, size) in shared.prefix(limit) {
-                    let texts = (m.central[group] ?? []).map { "«\(cut(items[$0].text ?? items[$0].id, width))»" }
+                    let texts = m.central(of: group).map { "«\(cut(items[$0].text ?? items[$0].id, width))»" }
                     out += "- \(size) entries\(topic(of: group, m, items)): \(texts.joined(separator: " · "))\n"
                 }
                 if let largest = shared.dropFirst(limit).first?.size {
@@ -154,12 +141,14 @@ package enum AssignmentsReport {
         let labels = m.labels.indices.filter { m.labels[$0] == group }.compactMap { items[$0].label }
         let counts = labels.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
         guard let top = counts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) else { return "" }
-        return top.value == labels.count ? ", all '\(top.key)'" : ", mostly '\(top.key)' (\(top.value) of \(labels.count))"
+        let label = escapingControlCharacters(top.key)
+        return top.value == labels.count ? ", all '\(label)'" : ", mostly '\(label)' (\(top.value) of \(labels.count))"
     }
 
-    /// A text on one line, cut to `width` characters with "…".
+    /// A text on one line, cut to `width` characters with "…", its other control characters escaped (ESC, BEL: text
+    /// from a corpus never drives the terminal it is printed on).
     static func cut(_ text: String, _ width: Int) -> String {
         let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
-        return line.count <= width ? line : String(line.prefix(width - 1)) + "…"
+        return escapingControlCharacters(line.count <= width ? line : String(line.prefix(width - 1)) + "…")
     }
 }

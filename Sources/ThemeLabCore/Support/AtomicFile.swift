@@ -13,6 +13,11 @@ package enum AtomicFile {
     /// one is written and synced before the first is renamed into place, so a failure or a kill
     /// while writing leaves none of them, and the renames follow one another within microseconds.
     package static func write(_ files: [(data: Data, path: String)]) throws {
+        try write(files.map { (FileContents.bytes($0.data), $0.path) })
+    }
+
+    /// `write(_:)` for contents that may be streamed into their staged file.
+    package static func write(_ files: [(contents: FileContents, path: String)]) throws {
         var staged: [(temporary: String, path: String, interruption: Int)] = []
         var renamed = false
         defer {
@@ -21,8 +26,8 @@ package enum AtomicFile {
                 if !renamed { unlink(s.temporary) }
             }
         }
-        for (data, path) in files {
-            let (temporary, key) = try stage(data, for: path)
+        for (contents, path) in files {
+            let (temporary, key) = try stage(contents, for: path)
             staged.append((temporary, path, key))
         }
         // Another set written into these folders at the same time waits for these renames: a folder never mixes two sets.
@@ -59,8 +64,8 @@ package enum AtomicFile {
         return ordered
     }
 
-    /// The bytes in a new synced temporary file beside `path`, which an interruption removes until the key is removed.
-    private static func stage(_ data: Data, for path: String) throws -> (temporary: String, interruption: Int) {
+    /// The contents in a new synced temporary file beside `path`, which an interruption removes until the key is removed.
+    private static func stage(_ contents: FileContents, for path: String) throws -> (temporary: String, interruption: Int) {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent()
         func failure(_ reason: String) -> ThemeLabError { .input("\(path): cannot write (\(reason))") }
@@ -76,22 +81,19 @@ package enum AtomicFile {
         }
         guard let temporary else { throw failure(String(cString: strerror(errno))) }
         let key = Interruption.register { unlink(temporary) }
-        var written = 0
-        let ok = data.withUnsafeBytes { bytes -> Bool in
-            while written < bytes.count {
-                let n = Foundation.write(fd, bytes.baseAddress! + written, bytes.count - written)
-                if n <= 0 { return false }
-                written += n
+        do {
+            defer { close(fd) }
+            let stream = FileStream(fd: fd, path: path)
+            switch contents {
+            case .bytes(let data): try stream.write(data)
+            case .stream(let produce): try produce(stream)
             }
-            return fsync(fd) == 0
-        }
-        let reason = String(cString: strerror(errno))
-        close(fd)
-        guard ok, chmod(temporary, 0o644) == 0 else {
-            let why = ok ? String(cString: strerror(errno)) : reason
+            try stream.flush()
+            guard fsync(fd) == 0, fchmod(fd, 0o644) == 0 else { throw failure(String(cString: strerror(errno))) }
+        } catch {
             unlink(temporary)
             Interruption.remove(key)
-            throw failure(why)
+            throw error
         }
         return (temporary, key)
     }
@@ -115,6 +117,51 @@ package enum AtomicFile {
     }
 }
 
+/// What a staged file holds: bytes already made, or text written into the staged file piece by piece (`stream`), so a
+/// file of gigabytes (an assignments file) is never whole in memory.
+package enum FileContents {
+    case bytes(Data)
+    case stream((FileStream) throws -> Void)
+}
+
+/// Text written into an open file through a buffer of a mebibyte; a failed write throws naming the file.
+package final class FileStream {
+    private let fd: Int32
+    private let path: String
+    private var buffer: [UInt8] = []
+    private static let capacity = 1 << 20
+
+    init(fd: Int32, path: String) {
+        (self.fd, self.path) = (fd, path)
+        buffer.reserveCapacity(Self.capacity)
+    }
+
+    package func write(_ text: String) throws {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= Self.capacity { try flush() }
+    }
+
+    func write(_ data: Data) throws {
+        try flush()
+        try data.withUnsafeBytes { try writeAll($0) }
+    }
+
+    /// Writes what the buffer holds.
+    func flush() throws {
+        try buffer.withUnsafeBytes { try writeAll($0) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+        var written = 0
+        while written < bytes.count {
+            let n = Foundation.write(fd, bytes.baseAddress! + written, bytes.count - written)
+            guard n > 0 else { throw ThemeLabError.input("\(path): cannot write (\(String(cString: strerror(errno))))") }
+            written += n
+        }
+    }
+}
+
 /// The files one run writes: each at most once, checked (two inputs that would give one file name are an error, never an
 /// overwrite).
 package struct OutputFiles {
@@ -125,10 +172,15 @@ package struct OutputFiles {
 
     /// Writes `text` to `path` atomically, unless this run has written `path` already.
     package mutating func write(_ text: String, to path: String) throws {
+        try write(.bytes(Data(text.utf8)), to: path)
+    }
+
+    /// Writes `contents` to `path` atomically, unless this run has written `path` already.
+    package mutating func write(_ contents: FileContents, to path: String) throws {
         guard seen.insert(path).inserted else {
             throw ThemeLabError.input("\(path) would be written twice in one run: two inputs share its name (give one an 'as' name)")
         }
-        try AtomicFile.write(text, to: path)
+        try AtomicFile.write([(contents, path)])
         written.append(path)
     }
 }

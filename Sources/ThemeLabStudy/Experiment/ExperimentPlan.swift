@@ -225,6 +225,12 @@ package struct ExperimentPlan: Decodable, Sendable {
         try refuseSharedNames(zip(selected, loaded).map { ($0, $1.corpus.name) }, source: source)
         let (given, models) = try givenVectorsAndModels(of: loaded, source: source)
         try checkInputs(of: loaded, given: given, models: models, source: source)
+        if environment.writesAssignments || settings.assignments == true {
+            for l in loaded {
+                try AssignmentRows.check(
+                    settings, items: l.corpus.count, labelled: l.corpus.items.first?.label != nil, corpus: l.corpus.name, source: source)
+            }
+        }
 
         // Replicate corpora are drawn (and checked) before anything is embedded.
         let replicateSets = try drawReplicates(
@@ -336,7 +342,7 @@ package struct ExperimentPlan: Decodable, Sendable {
         var analysis = Analysis(settings: settings)
         analysis.log = environment.log
         analysis.perturbation = environment.perturbation
-        analysis.keepsMembers = environment.keepsMembers || settings.assignments == true
+        analysis.keepsMembers = environment.keepsMembers || environment.writesAssignments || settings.assignments == true
         analysis.vectorsFolder = environment.vectorsFolder
         var replicateAnalysis = analysis
         replicateAnalysis.settings.shuffles = 0

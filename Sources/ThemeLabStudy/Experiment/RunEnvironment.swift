@@ -26,6 +26,9 @@ package struct RunEnvironment {
     /// Whether each corpus's analysis keeps which entries form its groups (`analyze` lists them); an experiment keeps
     /// them when it asks for `assignments` files.
     package var keepsMembers = false
+    /// Whether the run writes the members as an assignments file (`analyze --assignments`): kept, and their rows bounded
+    /// (`AssignmentRows`) before any work, as an experiment's `assignments` are.
+    package var writesAssignments = false
     /// Where `ablate --vectors` writes each corpus's vectors per space (`SpaceVectors`); nil: nowhere.
     package var vectorsFolder: String?
 
