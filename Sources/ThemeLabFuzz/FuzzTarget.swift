@@ -14,7 +14,7 @@ import ThemeLabStudy
 /// part has the counts it claims). `themelab-fuzz` runs these under libFuzzer; the test suite
 /// replays every committed seed and crasher (Tests/ThemeLabTests/Fixtures/fuzz/TARGET/).
 package enum FuzzTarget: String, CaseIterable, Sendable {
-    case npy, corpus, safetensors, vocab, experiment, results, part, grid, normalizer, bridge
+    case npy, corpus, safetensors, vocab, experiment, results, part, grid, normalizer, bridge, assignments
 
     /// The Slurm scripts made with `names` (from a part) in every path, option and comment: every line is a comment, an
     /// #SBATCH line, or a line the harness wrote itself — none comes from the data.
@@ -53,6 +53,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .part: try Self.parsePart(data)
         case .normalizer: try Self.parseNormalizer(data)
         case .bridge: try Self.parseBridge(data)
+        case .assignments: try Self.writeAssignments(data)
         }
     }
 
@@ -209,6 +210,56 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         SpanningForest(items: bridge.items).seed(bridge.edges)
         try bridge.check(inputChecksums: bridge.inputChecksums, items: bridge.items, dimensions: bridge.dimensions, name: "fuzz.json")
     }
+
+    /// The assignments writer on items made of the input (its text cut at U+001E into id, text and label, three fields an
+    /// item), in the cells of a small analysis with groups of three and noise: the CSV read back by the harness's reader
+    /// gives every row's fields as they were, no text field begins with a formula character as written, and each JSON
+    /// line decodes to its row.
+    package static func writeAssignments(_ data: Data) throws {
+        let fields = String(decoding: data, as: UTF8.self).split(separator: "\u{1E}", omittingEmptySubsequences: false).map(String.init)
+        let triples = stride(from: 0, to: fields.count - 2, by: 3).prefix(256).map { Array(fields[$0..<$0 + 3]) }
+        let labelled = triples.allSatisfy { !$0[2].isEmpty }
+        var a = assignmentsTemplate
+        a.items = triples.map { CorpusItem(id: $0[0], text: $0[1].isEmpty ? nil : $0[1], label: labelled ? $0[2] : nil) }
+        let labels = a.items!.indices.map { Int32($0 % 4 == 3 ? -1 : $0 % 3) }
+        let x = Matrix(rows: labels.count, cols: 2, storage: labels.indices.flatMap { [Float($0 % 5) + 1, 1] })
+        for s in a.spaces.indices {
+            for g in a.spaces[s].groupings.indices { a.spaces[s].groupings[g].members = GroupMembers(labels: labels, vectors: x) }
+        }
+        var rows: [AssignmentsReport.Row] = []
+        try AssignmentsReport.forEachRow(a) { rows.append($0) }
+        var csv = ""
+        try AssignmentsReport.write([a], as: .csv, to: { csv += $0 })
+        let records = try DelimitedText.records(csv, delimiter: ",", file: "fuzz.csv")
+        precondition(records.count == rows.count + 1 && records[0].fields == AssignmentsReport.csvTable.names, "rows split or lost")
+        let kinds = AssignmentsReport.csvTable.columns.map(\.kind)
+        for (record, row) in zip(records.dropFirst(), rows) {
+            precondition(record.fields.count == kinds.count, "a row of \(record.fields.count) fields")
+            for (k, kind) in kinds.enumerated() {
+                precondition((kind == .text ? record.text(k) : record.fields[k]) == row.csvFields[k], "field \(k) changed")
+                precondition(kind == .number || !CSVTable.formulaStarts.contains(record.fields[k].utf8.first ?? 0), "a raw formula")
+            }
+        }
+        var jsonl = ""
+        try AssignmentsReport.write([a], as: .jsonl, to: { jsonl += $0 })
+        let lines = jsonl.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        precondition(lines.count == rows.count, "a JSON line split or lost")
+        for (line, row) in zip(lines, rows) {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            precondition(object?["id"] as? String == row.id && object?["text"] as? String == row.text, "a JSON line changed")
+        }
+    }
+
+    /// An analysis of four items in the raw space at one rule, cut by components and leader: its two cells take each
+    /// input's items and groups.
+    static let assignmentsTemplate: CorpusAnalysis = {
+        var settings = AnalysisSettings()
+        (settings.spaces, settings.rules, settings.shuffles) = ([.raw], [try! thresholdRule(named: "fixed(0.9)")], 0)
+        settings.groupings = [try! grouping(named: "components"), try! grouping(named: "leader")]
+        let items = (0..<4).map { CorpusItem(id: "\($0)", label: "t\($0 % 2)") }
+        let vectors = Matrix(rows: 4, cols: 2, storage: [1, 0, 1, 0.1, 0, 1, 0.1, 1])
+        return try! Analysis(settings: settings).run(corpus: Corpus(name: "fuzz", items: items), vectors: vectors, source: "fuzz")
+    }()
 
     package static let modelFiles = [
         "config.json", "vocab.txt", "tokenizer_config.json", "sentence_bert_config.json", "1_Pooling/config.json", "modules.json",
