@@ -151,7 +151,9 @@ package enum AnalysisReport {
             + CSVTable.numbers(["label_informed"] + Metric.recovery.map(\.rawValue))
             + CSVTable.numbers("leader_shuffles_ari_mean", "leader_shuffles_ari_std", "replicates")
             + CSVTable.numbers(
-                (["threshold"] + Metric.recovery.map(\.rawValue)).flatMap { m in ["mean", "sd", "low", "high"].map { "\(m)_replicate_\($0)" } })
+                (["threshold"] + Metric.recovery.map(\.rawValue)).flatMap { m in
+                    ["mean", "sd", "low", "high"].map { "\(m)_replicate_\($0)" }
+                })
             + CSVTable.numbers("noise_share", "ari_without_noise"))
 
     /// One row per corpus × source × space × threshold rule × grouping; rule "k=topics" for the

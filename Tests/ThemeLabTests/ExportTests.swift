@@ -109,7 +109,7 @@ import ThemeLabCorpus
         let comparisons = try Self.checkCSV(paths[1], pythonRows: python[1])
         #expect(!comparisons.isEmpty && comparisons.allSatisfy { $0["corpus"] == "-hostile,\"name\"" })
         let rows = try Self.checkCSV(paths[2], pythonRows: python[2])
-        let cells = Dictionary(grouping: rows) { "\($0["space"]!) \($0["rule"]!) \($0["grouping"]!)" }
+        let cells = Dictionary(grouping: rows) { [$0["space"], $0["rule"], $0["grouping"]].map { $0 ?? "" } }
         #expect(cells.count >= 6 && rows.count == 15 * cells.count)
         let labels = try CorpusReader.read(path: file).items.map(\.label)
         for (_, cell) in cells {
