@@ -97,8 +97,10 @@ package struct EncoderConfiguration: Sendable {
     package var normalize: Bool
     /// The prompts of config_sentence_transformers.json and the one used unless another is named.
     package var prompts: PromptSettings
-    /// Dimensions of a sentence vector: the last Dense module's outputs, else hidden size × pooling modes.
-    package var sentenceDimensions: Int { dense.last?.outputs ?? hidden * pooling.count }
+    /// Dimensions of the pooled vector: hidden size × pooling modes (multiplied with an overflow check at load).
+    package let pooledDimensions: Int
+    /// Dimensions of a sentence vector: the last Dense module's outputs, else the pooled vector's.
+    package var sentenceDimensions: Int { dense.last?.outputs ?? pooledDimensions }
 
     /// What the folder is, in one line (`themelab env`): architecture, tokenizer, pooling, modules and dimensions.
     package var summary: String {
@@ -135,7 +137,11 @@ package struct EncoderConfiguration: Sendable {
             throw ThemeLabError.input("\(poolingFile): cannot read (modules.json names this Pooling module)")
         }
         pooling = try PoolingMode.modes(poolingConfig ?? [PoolingMode.mean.rawValue: true], file: poolingFile)
-        var width = architecture.shape.hidden * pooling.count
+        guard let pooled = checkedProduct([architecture.shape.hidden, pooling.count]) else {
+            throw ThemeLabError.input("\(poolingFile): \(pooling.count) modes × hidden size \(architecture.shape.hidden) overflow")
+        }
+        pooledDimensions = pooled
+        var width = pooled
         dense = try modules.dense.map { path in
             let module = try DenseModule(folder: folder, path: path, inputs: width)
             width = module.outputs

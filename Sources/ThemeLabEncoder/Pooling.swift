@@ -31,6 +31,10 @@ package enum PoolingMode: String, CaseIterable, Sendable {
         }
     }
 
+    /// The longest `pooling_mode` list read: each of the six modes once (sentence-transformers concatenates what it
+    /// lists, so a longer list only repeats coordinates). Checked before a mode is read from the list.
+    package static let maxModes = allCases.count
+
     /// The modes a `1_Pooling/config.json` turns on, in concatenation order, in either format: `pooling_mode` (a name
     /// or a list of names, sentence-transformers 6) or the `pooling_mode_…` booleans (earlier versions, the hub's
     /// models). An error names the file and the key for a mode it does not know, for none on, and for
@@ -40,6 +44,9 @@ package enum PoolingMode: String, CaseIterable, Sendable {
             throw ThemeLabError.input("\(file): include_prompt false (pooling without the prompt's tokens) is not supported")
         }
         if let given = config["pooling_mode"] {
+            if let list = given as? [Any], list.count > maxModes {
+                throw ThemeLabError.input("\(file): 'pooling_mode' lists \(list.count) modes; at most \(maxModes) (there are six)")
+            }
             let names = (given as? [String]) ?? (given as? String).map { [$0] } ?? []
             let modes = try names.map { n in
                 guard let mode = allCases.first(where: { $0.name == n }) else {

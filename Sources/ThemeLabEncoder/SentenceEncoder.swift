@@ -109,7 +109,7 @@ package final class SentenceEncoder: @unchecked Sendable {
         let packed = batches(ids)
         // The Dense layers follow the last layer only (an earlier layer's pooled vector is what a probe of it wants).
         let layerDense = layer == configuration.layers ? dense : []
-        let h = layerDense.last?.module.outputs ?? configuration.hidden * configuration.pooling.count
+        let h = layerDense.last?.module.outputs ?? configuration.pooledDimensions
         var out = Matrix(rows: texts.count, cols: h)
         struct Results {
             package var pooled: [Matrix?]

@@ -19,11 +19,18 @@ package struct SentenceModules {
     /// `sentence_transformers.models.Pooling` or `sentence_transformers.….pooling.Pooling`).
     package static let known = [".Transformer", ".Pooling", ".Dense", ".Normalize"]
 
+    /// The longest modules.json read: a Transformer, a Pooling, a Normalize and up to 13 Dense layers (released
+    /// models have at most two). Checked before any module is looked at.
+    package static let maxModules = 16
+
     package init(folder: ModelFolder) throws {
         let file = "\(folder.path)/modules.json"
         guard let data = FileManager.default.contents(atPath: file) else { return }
         guard let modules = try JSONInput.parse(data, file: file) as? [[String: Any]] else {
             throw ThemeLabError.input("\(file): expected a JSON list of modules")
+        }
+        guard modules.count <= Self.maxModules else {
+            throw ThemeLabError.input("\(file): lists \(modules.count) modules; at most \(Self.maxModules)")
         }
         var order = ""
         for (i, module) in modules.enumerated() {
@@ -69,6 +76,9 @@ package struct DenseModule: Sendable {
         guard let c = try folder.json("\(path)/config.json") else { throw ThemeLabError.input("\(file): cannot read") }
         guard let i = c["in_features"] as? Int, let o = c["out_features"] as? Int, i > 0, o > 0 else {
             throw ThemeLabError.input("\(file): 'in_features' and 'out_features' must be positive integers")
+        }
+        guard o <= EncoderShape.largest.hidden else {
+            throw ThemeLabError.input("\(file): 'out_features' is \(o); the encoder runs sizes up to \(EncoderShape.largest.hidden)")
         }
         guard i == width else { throw ThemeLabError.input("\(file): in_features is \(i), but the vector before it has \(width) values") }
         let activation = c["activation_function"] as? String ?? "torch.nn.modules.linear.Identity"

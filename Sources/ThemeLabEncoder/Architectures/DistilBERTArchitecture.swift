@@ -10,10 +10,7 @@ package struct DistilBERTArchitecture: EncoderArchitecture {
 
     package init(config c: ConfigurationFile) throws {
         try c.requireGELU("activation")
-        shape = try c.validated(
-            EncoderShape(
-                layers: try c.int("n_layers"), hidden: try c.int("dim"), heads: try c.int("n_heads"), intermediate: try c.int("hidden_dim"),
-                maxPositions: try c.int("max_position_embeddings"), vocabSize: try c.int("vocab_size"), layerNormEpsilon: 1e-12))
+        shape = try c.shape(layers: "n_layers", hidden: "dim", heads: "n_heads", intermediate: "hidden_dim", epsilon: 1e-12)
     }
 
     package var embeddingNames: EmbeddingNames { .withoutTokenTypes }

@@ -28,6 +28,15 @@ package struct EncoderShape: Sendable, Equatable {
     package var layers: Int, hidden: Int, heads: Int, intermediate: Int
     package var maxPositions: Int, vocabSize: Int
     package var layerNormEpsilon: Float
+
+    /// The largest sizes a config.json may declare, each checked as it is read: far above every released encoder
+    /// (BERT-large: 24 layers, hidden 1 024, 16 heads, intermediate 4 096; XLM-RoBERTa: a vocabulary of 250 002;
+    /// long-context encoders: 8 192 positions), at the bounds the harness holds layers and dimensions to
+    /// (`Validation.layer`, `Validation.dimensions`), and small enough that no product of them the encoder forms
+    /// (vocabulary × hidden, positions × hidden, hidden × pooling modes) can overflow.
+    package static let largest = EncoderShape(
+        layers: 1_000, hidden: 65_536, heads: 65_536, intermediate: 262_144, maxPositions: 1_048_576, vocabSize: 16_777_216,
+        layerNormEpsilon: 1)
 }
 
 /// Tensor names of the embedding layer; no token-type table in DistilBERT and MPNet.
@@ -81,7 +90,28 @@ package struct ConfigurationFile {
         return v
     }
 
+    /// A positive integer of at most `limit` (a size from `EncoderShape.largest`).
+    package func int(_ key: String, atMost limit: Int) throws -> Int {
+        let v = try int(key)
+        guard v <= limit else { throw ThemeLabError.input("\(path): '\(key)' is \(v); the encoder runs sizes up to \(limit)") }
+        return v
+    }
+
     package func int(_ key: String, default value: Int) throws -> Int { values[key] == nil ? value : try int(key) }
+
+    /// Each of an architecture's sizes from its key in config.json, within `EncoderShape.largest`.
+    package func shape(
+        layers: String, hidden: String, heads: String, intermediate: String, positions: String = "max_position_embeddings",
+        vocabulary: String = "vocab_size", epsilon: Float
+    ) throws -> EncoderShape {
+        let most = EncoderShape.largest
+        return try validated(
+            EncoderShape(
+                layers: try int(layers, atMost: most.layers), hidden: try int(hidden, atMost: most.hidden),
+                heads: try int(heads, atMost: most.heads), intermediate: try int(intermediate, atMost: most.intermediate),
+                maxPositions: try int(positions, atMost: most.maxPositions), vocabSize: try int(vocabulary, atMost: most.vocabSize),
+                layerNormEpsilon: epsilon))
+    }
 
     /// A small positive epsilon (`layer_norm_eps`), `value` when absent.
     package func epsilon(_ key: String, default value: Double) throws -> Float {
@@ -103,11 +133,9 @@ package struct ConfigurationFile {
     /// The sizes as BERT's config.json names them (BERT, RoBERTa, MPNet), checked; `epsilon` when layer_norm_eps is absent.
     package func bertShape(epsilon: Double) throws -> EncoderShape {
         try requireGELU("hidden_act")
-        return try validated(
-            EncoderShape(
-                layers: try int("num_hidden_layers"), hidden: try int("hidden_size"), heads: try int("num_attention_heads"),
-                intermediate: try int("intermediate_size"), maxPositions: try int("max_position_embeddings"),
-                vocabSize: try int("vocab_size"), layerNormEpsilon: try self.epsilon("layer_norm_eps", default: epsilon)))
+        return try shape(
+            layers: "num_hidden_layers", hidden: "hidden_size", heads: "num_attention_heads", intermediate: "intermediate_size",
+            epsilon: try self.epsilon("layer_norm_eps", default: epsilon))
     }
 
     /// The checks every architecture's sizes get.
