@@ -74,6 +74,11 @@ let ablateCommand = Command(
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         environment.vectorsFolder = folder
     }
+    let (named, vectors) = (root.files(of: plan.name, settings: plan.settings), args["vectors"])
+    environment.outputFiles = { corpus, source, spaces in
+        named(corpus, source, spaces)
+            + (vectors.map { folder in spaces.flatMap { SpaceVectors.files(in: folder, corpus: corpus, source: source, space: $0) } } ?? [])
+    }
     let results = try plan.run(in: environment)
     progress.finish()
     try root.write(results, as: plan.name)

@@ -93,9 +93,14 @@ package enum AssignmentsReport {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var files = OutputFiles()
         for a in results.analyses where a.items != nil && a.spaces.contains(where: { $0.groupings.contains { $0.members != nil } }) {
-            let stem = "\(folder)/\(fileNameSlug(a.corpus.name))-\(fileNameSlug(a.source))"
+            let stem = Self.stem(folder: folder, corpus: a.corpus.name, source: a.source)
             for format in [Format.jsonl, .csv] { try files.write(contents([a], as: format), to: "\(stem).\(format.rawValue)") }
         }
+    }
+
+    /// FOLDER/CORPUS-SOURCE: the path of an analysis's assignment files but their ending (.jsonl, .csv).
+    package static func stem(folder: String, corpus: String, source: String) -> String {
+        "\(folder)/\(fileNameSlug(corpus))-\(fileNameSlug(source))"
     }
 
     /// The formats an assignments file may have, named by its ending.

@@ -114,6 +114,8 @@ package enum Reproduction {
     ) throws -> [(plan: ExperimentPlan, results: AnalysisResults)] {
         var done: [(plan: ExperimentPlan, results: AnalysisResults)] = []
         for plan in plans {
+            var environment = environment
+            environment.outputFiles = root.files(of: plan.name, settings: plan.settings)
             let results = try timings.time(plan.name) {
                 try cache.keptOrRun(.experiment(plan.name), into: root) {
                     try plan.run(in: environment)

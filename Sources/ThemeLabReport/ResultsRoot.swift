@@ -54,10 +54,30 @@ package final class ResultsRoot {
     /// An experiment's results as `PATH/NAME/`: NAME.json, .csv, .md, plots/ and, when the experiment asks,
     /// assignments/CORPUS-SOURCE.{jsonl,csv}, replacing the old folder whole.
     package func write(_ results: AnalysisResults, as name: String) throws {
+        let files = files(of: name, settings: results.settings)
+        for a in results.analyses {
+            for path in files(a.corpus.name, a.source, a.spaces.map(\.space.description)) {
+                guard let problem = CommandPaths.lengthProblem(path) else { continue }
+                throw ThemeLabError.input(
+                    "corpus '\(a.corpus.name)' would write \(path), which \(problem): give the corpus a shorter \"as\" name")
+            }
+        }
         try replaceFolder(name) { folder in
             try results.write(folder: folder, stem: name)
             _ = try SVGPlot.writeAll(results, folder: "\(folder)/plots")
             if results.settings.assignments == true { try AssignmentsReport.writeAll(results, folder: "\(folder)/assignments") }
+        }
+    }
+
+    /// Every file `write(_:as:)` may name after one analysis (corpus name, vector source, spaces) in `PATH/name/`: its
+    /// plots and, when `settings` ask for them, its assignment files (the results files take the experiment's name, which
+    /// is bounded as it is read). For the length check before any work (`RunEnvironment.outputFiles`).
+    package func files(of name: String, settings: AnalysisSettings) -> (String, String, [String]) -> [String] {
+        let folder = "\(path)/\(name)"
+        return { corpus, source, spaces in
+            let assignments = AssignmentsReport.stem(folder: "\(folder)/assignments", corpus: corpus, source: source)
+            return spaces.flatMap { SVGPlot.files(folder: "\(folder)/plots", corpus: corpus, source: source, space: $0) }
+                + (settings.assignments == true ? [assignments + ".jsonl", assignments + ".csv"] : [])
         }
     }
 

@@ -399,21 +399,35 @@ package enum SVGPlot {
         for a in r.analyses {
             for s in a.spaces {
                 let stem = "\(folder)/\(stem(corpus: a.corpus.name, source: a.source, space: s.space.description))"
-                try files.write(histogram(s, corpus: a.corpus.name, source: a.source), to: stem + "-histogram.svg")
+                try files.write(histogram(s, corpus: a.corpus.name, source: a.source), to: "\(stem)-\(histogramPlot).svg")
                 for metric in Metric.allCases where a.corpus.labeled {
                     let plot = ablation(s, corpus: a.corpus.name, source: a.source, metric: metric, replicates: a.replicates?.count)
                     try files.write(plot, to: "\(stem)-\(metric.file).svg")
                 }
                 if let curve = ariCurve(s, corpus: a.corpus.name, source: a.source) {
-                    try files.write(curve, to: stem + "-ari-vs-threshold.svg")
+                    try files.write(curve, to: "\(stem)-\(curvePlot).svg")
                 }
             }
         }
         let byCorpus = Dictionary(grouping: r.analyses, by: { $0.corpus.name })
         for (corpus, list) in byCorpus.sorted(by: { $0.key < $1.key }) where isLayerSweep(list) {
-            try files.write(layers(list, corpus: corpus), to: "\(folder)/\(slug(corpus))-layers.svg")
+            try files.write(layers(list, corpus: corpus), to: layerPlot(folder: folder, corpus: corpus))
         }
         return files.written
+    }
+
+    /// The ends of a space's plot files besides the ablation plots' (`Metric.file`).
+    static let histogramPlot = "histogram", curvePlot = "ari-vs-threshold"
+
+    /// FOLDER/CORPUS-layers.svg.
+    static func layerPlot(folder: String, corpus: String) -> String { "\(folder)/\(slug(corpus))-layers.svg" }
+
+    /// Every plot `writeAll` may write for one space of an analysis, and its corpus's layer plot: for the length check
+    /// before a run.
+    package static func files(folder: String, corpus: String, source: String, space: String) -> [String] {
+        let stem = "\(folder)/\(stem(corpus: corpus, source: source, space: space))"
+        return ([histogramPlot, curvePlot] + Metric.allCases.map(\.file)).map { "\(stem)-\($0).svg" }
+            + [layerPlot(folder: folder, corpus: corpus)]
     }
 
     /// Whether a corpus's analyses are models each at several distinct layers (a layer sweep), which the layer plot draws.

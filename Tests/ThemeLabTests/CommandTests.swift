@@ -112,9 +112,10 @@ import ThemeLabStudy
             """, to: folder + "/tiny.json")
         let r = CLI.run(["ablate", folder + "/tiny.json", "--out", folder + "/results"])
         #expect(r.status == 0, "\(r.stderr)")
-        // The library's log and the command's note, both on the one stderr.
+        // The library's log (its estimated time first) and the command's note, both on the one stderr.
         #expect(
-            r.stderr.hasPrefix("tiny: corpus ") && r.stderr.hasSuffix("\nwrote \(folder)/results/tiny/tiny.{json,csv,md} (1 analyses)\n"))
+            r.stderr.hasPrefix("tiny: estimated ") && r.stderr.contains("\ntiny: corpus ")
+                && r.stderr.hasSuffix("\nwrote \(folder)/results/tiny/tiny.{json,csv,md} (1 analyses)\n"))
         let csv = try String(contentsOfFile: folder + "/results/tiny/tiny.csv", encoding: .utf8)
         // 4 spaces × (2 rules × 2 groupings + 1 reference) rows, plus the header.
         #expect(csv.split(separator: "\n").count == 1 + 4 * 5)

@@ -226,9 +226,8 @@ func expectSameResults(_ a: String, _ b: String) throws {
         let task = try SlurmResources.gridArray(plan, shards: 2, dataDirectory: nil, cpus: 1, model: .reference)
         let shards = try (0..<2).map { i in
             let sizes = try plan.corpusSizes(dataDirectory: nil)
-            return try SlurmResources.gridShard(
-                try plan.corpusIndices(in: PairShard(index: i, count: 2)).map { sizes[$0] }, settings: plan.settings,
-                encoderRuns: plan.encoderRuns, cpus: 1, model: .reference)
+            let grid = GridEstimate(plan, sizes: try plan.corpusIndices(in: PairShard(index: i, count: 2)).map { sizes[$0] })
+            return try SlurmResources.gridShard(grid, cpus: 1, model: .reference)
         }
         #expect(task.memoryMiB == shards.map(\.memoryMiB).max() && task.minutes == shards.map(\.minutes).max())
         #expect(task.reason.hasPrefix("largest of 2 tasks: corpora "))

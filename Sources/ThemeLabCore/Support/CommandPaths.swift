@@ -28,6 +28,11 @@ package struct CommandPaths {
         let outs = outputs.map { Self.canonical($0.path) }
         for (k, o) in outputs.enumerated() {
             let out = outs[k]
+            if let problem = Self.lengthProblem(o.path) { throw ThemeLabError.invalid("output \(o.path) \(problem)") }
+            var isFolder: ObjCBool = false
+            if o.role == .file, FileManager.default.fileExists(atPath: o.path, isDirectory: &isFolder), isFolder.boolValue {
+                throw ThemeLabError.invalid("output \(o.path) is a folder; name a file to write")
+            }
             if let twice = outs[..<k].firstIndex(of: out) {
                 throw ThemeLabError.invalid("\(o.path) and \(outputs[twice].path) are one output; choose two paths")
             }
@@ -50,6 +55,18 @@ package struct CommandPaths {
                 throw ThemeLabError.invalid("\(o.path) is replaced whole, and \(outputs[inside].path) is inside it; choose folders apart")
             }
         }
+    }
+
+    /// Why `path` cannot be written, when a name in it is longer than NAME_MAX bytes or the whole longer than PATH_MAX − 1
+    /// (the kernel's limits, which fail a write with "File name too long"); nil when it can.
+    package static func lengthProblem(_ path: String) -> String? {
+        if let name = path.split(separator: "/").first(where: { $0.utf8.count > Int(NAME_MAX) }) {
+            return "has a name of \(name.utf8.count) bytes; a file name holds at most \(NAME_MAX) (NAME_MAX)"
+        }
+        guard path.utf8.count < Int(PATH_MAX) else {
+            return "is a path of \(path.utf8.count) bytes; a path holds at most \(Int(PATH_MAX) - 1) (PATH_MAX)"
+        }
+        return nil
     }
 
     /// The nearest existing ancestor of `path` (canonical) when it is not a folder: nothing can be written below it.

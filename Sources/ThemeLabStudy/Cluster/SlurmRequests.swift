@@ -45,25 +45,17 @@ extension SlurmResources {
             memoryMiB: memoryMiB)
     }
 
-    /// One shard of an experiment grid: its corpora one after another, each embedded (≈ 100 sentences/s per encoder
-    /// run on 2 cores, a floor for long texts) and passed over once per space and replicate, twice where HDBSCAN's
-    /// tree needs a second pass; memory is the largest stage's need (`Validation.memoryNeeds`) twice over (two
-    /// replicates side by side) plus 600 MiB for the encoder. A rough bound: give --time for an unusual grid.
+    /// One shard of an experiment grid (`grid`, its corpora loaded): its corpora one after another, priced as a local
+    /// run is (`GridEstimate.figures`: embedding, passes, cells, comparisons; memory the largest stage twice over, the
+    /// encoder, and what the run holds and writes). A rough bound: give --time for an unusual grid.
     package static func gridShard(
-        _ corpora: [ExperimentPlan.CorpusSize], settings: AnalysisSettings, encoderRuns: Int, cpus: Int, model: CostModel,
-        memoryMiB: Int? = nil, minutes: Int? = nil
+        _ grid: GridEstimate, cpus: Int, model: CostModel, memoryMiB: Int? = nil, minutes: Int? = nil
     ) throws -> SlurmResources {
-        var seconds = 0.0
-        var peak = 0.0
-        for c in corpora {
-            let passes = Double(settings.spaces.count * (1 + (settings.replicates ?? 0)) * 2)
-            seconds += passes * model.seconds(n: c.items, d: c.dimensions) * 2 / Double(cpus)
-            seconds += c.needsEncoder ? Double(c.items * encoderRuns * (1 + (settings.replicates ?? 0))) / 100 * 2 / Double(cpus) : 0
-            let needs = Validation.memoryNeeds(settings, items: c.items, dimensions: c.dimensions, corpus: c.name)
-            peak = max(peak, 2 * (needs.map(\.bytes).max() ?? 0) / 1_048_576 + (c.needsEncoder ? 600 : 0))
-        }
-        let names = corpora.map { "\($0.name) (\($0.items) × \($0.dimensions))" }.joined(separator: ", ")
+        let f = grid.figures(cpus: cpus, model: model)
+        let names = grid.corpora.compactMap(\.size).map { "\($0.name) (\($0.items) × \($0.dimensions))" }.joined(separator: ", ")
         return try SlurmResources(
-            cpus: cpus, predictedMiB: peak, predictedSeconds: seconds, reason: "corpora \(names)", memoryMiB: memoryMiB, minutes: minutes)
+            cpus: cpus, predictedMiB: f.peakBytes / 1_048_576, predictedSeconds: f.seconds, reason: "corpora \(names)",
+            memoryMiB: memoryMiB,
+            minutes: minutes)
     }
 }

@@ -83,6 +83,8 @@ package struct ExperimentPlan: Decodable, Sendable {
     }
 
     package static func decode(_ data: Data, _ object: [String: Any], path: String) throws -> ExperimentPlan {
+        // Counted before a corpus is decoded.
+        if let list = object["corpora"] as? [Any] { try GridEstimate.check(corpora: list.count, source: .experiment(path)) }
         var plan = try ExperimentSchema.decode(ExperimentPlan.self, data, object, path: path, keys: Keys.self, topLevel: "an experiment")
         plan.file = path
         let folder = ExperimentSchema.folder(of: path)
@@ -114,12 +116,18 @@ package struct ExperimentPlan: Decodable, Sendable {
         }
     }
 
-    /// Every bound that needs no input.
+    /// Every bound that needs no input, the declared grid's (`GridEstimate`) last.
     package func validate(source: ParameterSource) throws {
         try Self.checkName(name, source: source)
         guard !corpora.isEmpty else { throw source.error("corpora", "is empty: nothing would be computed") }
         guard !encoders.isEmpty else { throw source.error("encoders", "is empty: nothing would be computed") }
-        for (i, spec) in corpora.enumerated() { try Validation.check(spec, at: "corpora[\(i)]", source: source) }
+        try GridEstimate.check(corpora: corpora.count, source: source)
+        for (i, spec) in corpora.enumerated() {
+            if let j = corpora[..<i].firstIndex(of: spec) {
+                throw source.error("corpora[\(i)]", "repeats corpora[\(j)]: their results would collide")
+            }
+            try Validation.check(spec, at: "corpora[\(i)]", source: source)
+        }
         for (i, encoder) in encoders.enumerated() {
             if encoder.embeddings != nil && (encoder.model != nil || encoder.layers != nil) {
                 throw source.error("encoders[\(i)].embeddings", "replaces the encoder: give embeddings, or model and layers, not both")
@@ -142,6 +150,7 @@ package struct ExperimentPlan: Decodable, Sendable {
         }
         if settings.replicates == nil && resample != nil { throw source.error("resample", "has no effect without 'replicates'") }
         if let gate { try RegressionCheck.validate(tolerances: gate, file: "\(source.file ?? "experiment"): 'gate'") }
+        try GridEstimate(self).checkDeclared(source: source)
     }
 
     /// The corpora one shard of the grid covers (corpus k belongs to shard k mod n), every corpus without a shard.
@@ -156,22 +165,34 @@ package struct ExperimentPlan: Decodable, Sendable {
         return corpora.indices.filter { $0 % shard.count == shard.index }
     }
 
-    /// A corpus as the grid will see it, for cost predictions: items, the vectors' largest dimension, and whether
-    /// an encoder embeds it.
+    /// A corpus as the grid will see it, for cost predictions: its index in `corpora`, items, the vectors' largest
+    /// dimension, whether an encoder embeds it, the bytes of its items' ids, texts and labels, and whether each
+    /// replicate re-draws it.
     package struct CorpusSize: Sendable {
+        package var index: Int
         package var name: String
         package var items: Int
         package var dimensions: Int
         package var needsEncoder: Bool
+        package var textBytes: Int
+        package var isSample: Bool
+
+        package init(index: Int, _ loaded: LoadedCorpus, dimensions: Int, needsEncoder: Bool) {
+            (self.index, name, items, self.dimensions, self.needsEncoder) = (
+                index, loaded.corpus.name, loaded.corpus.count, dimensions, needsEncoder
+            )
+            textBytes = loaded.corpus.items.reduce(0) { $0 + $1.id.utf8.count + ($1.text?.utf8.count ?? 0) + ($1.label?.utf8.count ?? 0) }
+            isSample = loaded.isSample
+        }
     }
 
     /// Every corpus's size, loading each corpus and reading the model's configuration or the embeddings' shape.
     package func corpusSizes(dataDirectory: String?) throws -> [CorpusSize] {
         var encoderDimensions: [Int]?
-        return try corpora.map { spec in
-            let loaded = try DatasetRegistry.load(spec, dataDirectory: dataDirectory)
+        return try corpora.indices.map { k in
+            let loaded = try DatasetRegistry.load(corpora[k], dataDirectory: dataDirectory)
             if let own = loaded.vectors, !encoders.contains(where: { $0.embeddings != nil }) {
-                return CorpusSize(name: loaded.corpus.name, items: loaded.corpus.count, dimensions: own.cols, needsEncoder: false)
+                return CorpusSize(index: k, loaded, dimensions: own.cols, needsEncoder: false)
             }
             let dimensions =
                 try encoderDimensions
@@ -180,8 +201,7 @@ package struct ExperimentPlan: Decodable, Sendable {
                     return try ModelFolder.locate(explicit: encoder.modelFolder).configuration().sentenceDimensions
                 }
             encoderDimensions = dimensions
-            return CorpusSize(
-                name: loaded.corpus.name, items: loaded.corpus.count, dimensions: dimensions.max() ?? 1, needsEncoder: encoderRuns > 0)
+            return CorpusSize(index: k, loaded, dimensions: dimensions.max() ?? 1, needsEncoder: encoderRuns > 0)
         }
     }
 
@@ -211,8 +231,6 @@ package struct ExperimentPlan: Decodable, Sendable {
         try runCounting(in: environment, shard: shard).results
     }
 
-    /// A replicate set of one corpus: its replicates and how they were drawn.
-    package typealias Replicates = (replicates: [ReplicateCorpus], scheme: String)
     /// One vector source of a corpus: its description, and how to get the vectors of any replicate of the corpus.
     package typealias ReplicateVectors = (description: String, vectors: (ReplicateCorpus) throws -> Matrix)
 
@@ -220,6 +238,7 @@ package struct ExperimentPlan: Decodable, Sendable {
     package func runCounting(in environment: RunEnvironment, shard: PairShard?) throws -> (results: AnalysisResults, perCorpus: [Int]) {
         let log = environment.log
         let source = file.map(ParameterSource.experiment) ?? .commandLine
+        try GridEstimate(self).checkDeclared(source: source)  // again, before loading: --replicates may have changed the grid
         let selected = try corpusIndices(in: shard)
         let loaded = try selected.map { try DatasetRegistry.load(corpora[$0], dataDirectory: environment.dataDirectory) }
         try refuseSharedNames(zip(selected, loaded).map { ($0, $1.corpus.name) }, source: source)
@@ -232,9 +251,10 @@ package struct ExperimentPlan: Decodable, Sendable {
             }
         }
 
-        // Replicate corpora are drawn (and checked) before anything is embedded.
-        let replicateSets = try drawReplicates(
+        // Replicates are checked (on their first draws) before anything is embedded, and drawn as they are analysed.
+        let replicateSets = try replicateDraws(
             selected: selected, loaded: loaded, given: given, source: source, dataDirectory: environment.dataDirectory)
+        try preflight(zip(selected, loaded).map { ($0, $1) }, given: given, models: models, environment, source: source)
 
         var analyses: [CorpusAnalysis] = []
         var pending: [PendingAnalysis] = []
@@ -257,6 +277,36 @@ package struct ExperimentPlan: Decodable, Sendable {
         }
         analyses += try finish(&pending)
         return (try results(analyses, files: files, modelHash: modelHash, environment), perCorpus)
+    }
+
+    /// Before any work: every name the run writes for each analysis (`RunEnvironment.outputFiles`) within NAME_MAX and
+    /// PATH_MAX, then the grid's memory, output and time within their bounds (`GridEstimate`), its time said as
+    /// `replay` says it. `loaded` holds each corpus with its index.
+    private func preflight(
+        _ loaded: [(index: Int, corpus: LoadedCorpus)], given: [Int: VectorSource.Vectors], models: [Int: EncoderConfiguration],
+        _ environment: RunEnvironment, source: ParameterSource
+    ) throws {
+        for (k, l) in loaded {
+            guard let files = environment.outputFiles else { break }
+            for kind in sourceKinds(of: l, given: given) {
+                for path in files(l.corpus.name, try kind.description(), settings.spaces.map(\.description)) {
+                    guard let problem = CommandPaths.lengthProblem(path) else { continue }
+                    throw source.error("corpora[\(k)]", "would write \(path), which \(problem): give the corpus a shorter \"as\" name")
+                }
+            }
+        }
+        var grid = GridEstimate(
+            self,
+            sizes: loaded.map { k, l in
+                let own = given.isEmpty ? l.vectors.map { [$0.cols] } : nil
+                let widths = own ?? encoders.indices.compactMap { given[$0]?.matrix.cols ?? models[$0]?.sentenceDimensions }
+                return CorpusSize(index: k, l, dimensions: widths.max() ?? 1, needsEncoder: own == nil && !models.isEmpty)
+            })
+        (grid.keepsMembers, grid.writesVectors) = (environment.keepsMembers, environment.vectorsFolder != nil)
+        let figures = try grid.checkSized(source: source)
+        let estimate = TimeEstimate(name, seconds: figures.seconds)
+        try estimate.check(budget: GridEstimate.maxSeconds, refusal: grid.timeRefusal(figures, source: source))
+        environment.log(estimate.line)
     }
 
     /// Refuses, before any work, two corpora whose names (or file-name forms, which name plots and assignment files) are
@@ -320,10 +370,11 @@ package struct ExperimentPlan: Decodable, Sendable {
         }
     }
 
-    /// The replicates of each selected corpus, drawn and checked; nil for each without `replicates`.
-    private func drawReplicates(
+    /// How the replicates of each selected corpus are drawn, checked on their first draws; nil for each without
+    /// `replicates`.
+    private func replicateDraws(
         selected: [Int], loaded: [LoadedCorpus], given: [Int: VectorSource.Vectors], source: ParameterSource, dataDirectory: String?
-    ) throws -> [Replicates?] {
+    ) throws -> [ReplicateDraws?] {
         try zip(selected, loaded).map { i, full in
             try settings.replicates.map {
                 if !given.isEmpty && full.isSample {
@@ -331,8 +382,7 @@ package struct ExperimentPlan: Decodable, Sendable {
                         "encoders[0].embeddings",
                         "are the vectors of one draw; replicates of '\(full.corpus.name)' re-draw it and need an encoder")
                 }
-                return try ReplicateCorpus.all(
-                    of: corpora[i], at: i, full: full, plan: self, count: $0, dataDirectory: dataDirectory)
+                return try ReplicateCorpus.draws(of: corpora[i], at: i, full: full, plan: self, count: $0, dataDirectory: dataDirectory)
             }
         }
     }
@@ -353,23 +403,52 @@ package struct ExperimentPlan: Decodable, Sendable {
         return (analysis, replicateAnalysis)
     }
 
+    /// Where one analysis of a corpus gets its vectors: the corpus's own (the generator's), an encoder's embeddings file,
+    /// or a model layer.
+    private enum SourceKind {
+        case own(Matrix)
+        case given(VectorSource.Vectors)
+        case model(VectorSource)
+
+        /// What the analysis says its vectors are, known before any text is embedded.
+        func description() throws -> String {
+            switch self {
+            case .own: "generator"
+            case .given(let v): v.description
+            case .model(let m): try m.description()
+            }
+        }
+    }
+
+    /// The vector sources of a corpus, in the order of its analyses.
+    private func sourceKinds(of loaded: LoadedCorpus, given: [Int: VectorSource.Vectors]) -> [SourceKind] {
+        var kinds: [SourceKind] = []
+        if let own = loaded.vectors, given.isEmpty { kinds.append(.own(own)) }
+        for (e, encoder) in encoders.enumerated() where loaded.vectors == nil || !given.isEmpty {
+            if let v = given[e] {
+                kinds.append(.given(v))
+                continue
+            }
+            for layer in encoder.layers.map({ $0.map(Optional.some) }) ?? [nil] {
+                kinds.append(.model(VectorSource.model(folder: encoder.modelFolder, layer: layer)))
+            }
+        }
+        return kinds
+    }
+
     /// One entry per vector source of a corpus (each model layer embeds it now), adding the files read to `files`.
     private func vectorSources(
         of loaded: LoadedCorpus, given: [Int: VectorSource.Vectors], _ environment: RunEnvironment, files: inout [String],
         modelHash: inout String?
     ) throws -> [ReplicateVectors] {
         var sources: [ReplicateVectors] = []
-        if let own = loaded.vectors, given.isEmpty {
-            sources.append(("generator", { $0.loaded.vectors ?? own }))
-        }
-        for (e, encoder) in encoders.enumerated() where loaded.vectors == nil || !given.isEmpty {
-            if let v = given[e] {
+        for kind in sourceKinds(of: loaded, given: given) {
+            switch kind {
+            case .own(let own): sources.append((try kind.description(), { $0.loaded.vectors ?? own }))
+            case .given(let v):
                 files += v.files
                 sources.append((v.description, { r in r.kept.map { v.matrix.rows($0) } ?? v.matrix }))
-                continue
-            }
-            for layer in encoder.layers.map({ $0.map(Optional.some) }) ?? [nil] {
-                let model = VectorSource.model(folder: encoder.modelFolder, layer: layer)
+            case .model(let model):
                 let v = try model.vectors(
                     for: loaded.corpus, cacheFolder: environment.cacheFolder, log: environment.log, progress: environment.progress)
                 files += v.files
@@ -391,53 +470,56 @@ package struct ExperimentPlan: Decodable, Sendable {
         }
     }
 
-    /// The analyses of one vector source of a corpus: its own, then one per replicate but an unresampled first one
-    /// (nil: the corpus's own stands for it), and how the replicates were drawn.
+    /// The analyses of one vector source of a corpus: its own, to run beside others', and its replicates' (nil where the
+    /// corpus's own stands for an unresampled first one), already run, with how they were drawn.
     private struct PendingAnalysis {
-        var jobs: [Analysis.Job]
-        var replicates: [Int?]
+        var job: Analysis.Job
+        var replicates: [CorpusAnalysis?] = []
         var scheme: String?
 
         /// Bytes of vectors held.
-        var bytes: Double { jobs.map { Double($0.vectors.rows * $0.vectors.cols * MemoryLayout<Float>.size) }.reduce(0, +) }
+        var bytes: Double { Double(job.vectors.rows * job.vectors.cols * MemoryLayout<Float>.size) }
     }
 
-    /// The vectors of one vector source of a corpus and of its replicates when `set` is given, ready to analyse.
+    /// The vectors of one vector source of a corpus, ready to analyse; with `set`, its replicates drawn, embedded and
+    /// analysed a few at a time (`GridEstimate.replicatesAtOnce`), so only their analyses are held.
     private func prepare(
-        _ loaded: LoadedCorpus, _ source: ReplicateVectors, replicates set: Replicates?, _ analysis: Analysis,
+        _ loaded: LoadedCorpus, _ source: ReplicateVectors, replicates set: ReplicateDraws?, _ analysis: Analysis,
         _ replicateAnalysis: Analysis, log: (String) -> Void
     ) throws -> PendingAnalysis {
         let (description, vectors) = source
         let own = try vectors(ReplicateCorpus(loaded: loaded))
         try Analysis.check(corpus: loaded.corpus, vectors: own)  // bad vectors fail now, not after every other corpus embeds
-        var jobs = [Analysis.Job(analysis: analysis, corpus: loaded.corpus, vectors: own, source: description)]
-        var replicates: [Int?] = []
-        if let set {
-            log("\(loaded.corpus.name), \(description): \(set.replicates.count) replicates (\(set.scheme))")
-            for (r, replicate) in set.replicates.enumerated() {
+        var pending = PendingAnalysis(
+            job: Analysis.Job(analysis: analysis, corpus: loaded.corpus, vectors: own, source: description), scheme: set?.scheme)
+        guard let set else { return pending }
+        log("\(loaded.corpus.name), \(description): \(set.count) replicates (\(set.scheme))")
+        for first in stride(from: 0, to: set.count, by: GridEstimate.replicatesAtOnce) {
+            var jobs: [Analysis.Job] = []
+            var slots: [Int?] = []
+            for r in first..<min(first + GridEstimate.replicatesAtOnce, set.count) {
+                let replicate = try set.draw(r)
                 guard replicate.kept != nil || r > 0 else {
-                    replicates.append(nil)
+                    slots.append(nil)
                     continue
                 }
-                replicates.append(jobs.count)
+                slots.append(jobs.count)
                 jobs.append(
                     Analysis.Job(
                         analysis: replicateAnalysis, corpus: replicate.loaded.corpus, vectors: try vectors(replicate), source: description))
             }
+            let runs = try Analysis.runAll(jobs)
+            pending.replicates += slots.map { $0.map { runs[$0] } }
         }
-        return PendingAnalysis(jobs: jobs, replicates: replicates, scheme: set?.scheme)
+        return pending
     }
 
     /// Runs every pending analysis side by side (`Analysis.runAll`) and attaches each corpus's replicates to its own.
     private func finish(_ pending: inout [PendingAnalysis]) throws -> [CorpusAnalysis] {
-        let runs = try Analysis.runAll(pending.flatMap(\.jobs))
-        var next = 0
-        let analyses = pending.map { p in
-            defer { next += p.jobs.count }
-            var primary = runs[next]
-            if let scheme = p.scheme {
-                primary.attach(replicates: p.replicates.map { $0.map { runs[next + $0] } ?? primary }, scheme: scheme, seed: settings.seed)
-            }
+        let runs = try Analysis.runAll(pending.map(\.job))
+        let analyses = zip(pending, runs).map { p, own in
+            var primary = own
+            if let scheme = p.scheme { primary.attach(replicates: p.replicates.map { $0 ?? own }, scheme: scheme, seed: settings.seed) }
             return primary
         }
         pending = []

@@ -14,8 +14,7 @@ extension ReplayPlan {
         let loaded = try journals.map { try DatasetRegistry.load($0.corpus, dataDirectory: environment.dataDirectory) }
         try checkCorpora(loaded, source: source)
         let schemes = try loaded.indices.map { try order(of: $0, loaded[$0].corpus) }
-        let estimate = try checkedEstimate(loaded, schemes: schemes, environment, source: source)
-        environment.log("\(name): estimated \(Int(estimate.rounded())) s")
+        environment.log(try checkedEstimate(loaded, schemes: schemes, environment, source: source).line)
         var files: [String] = []
         var modelHash: String?
         var inputs: [JournalInput] = []
@@ -53,18 +52,20 @@ extension ReplayPlan {
         }
     }
 
-    /// The estimated seconds of every journal's replays, refused above the environment's budget.
+    /// The estimated time of every journal's replays, refused above the environment's budget.
     private func checkedEstimate(
         _ loaded: [LoadedCorpus], schemes: [JournalOrder], _ environment: RunEnvironment, source: ParameterSource
-    ) throws -> Double {
-        let estimate = Self.estimatedSeconds(
-            journals: zip(loaded, schemes).map { ($0.corpus.count, seeds(for: $1).count) }, rules: settings.rules.count)
-        guard estimate <= environment.replayBudgetSeconds else {
-            throw source.error(
+    ) throws -> TimeEstimate {
+        let estimate = TimeEstimate(
+            name,
+            seconds: Self.estimatedSeconds(
+                journals: zip(loaded, schemes).map { ($0.corpus.count, seeds(for: $1).count) }, rules: settings.rules.count))
+        try estimate.check(
+            budget: environment.replayBudgetSeconds,
+            refusal: source.error(
                 "journals",
-                "would take about \(Int(estimate / 60)) minutes (a fresh regroup at every save is O(N³)), above the budget of "
-                    + "\(Int(environment.replayBudgetSeconds / 60)); fewer saves or shuffles, or replay --budget-minutes")
-        }
+                "would take about \(Int(estimate.seconds / 60)) minutes (a fresh regroup at every save is O(N³)), above the budget of "
+                    + "\(Int(environment.replayBudgetSeconds / 60)); fewer saves or shuffles, or replay --budget-minutes"))
         return estimate
     }
 

@@ -31,6 +31,9 @@ package struct RunEnvironment {
     package var writesAssignments = false
     /// Where `ablate --vectors` writes each corpus's vectors per space (`SpaceVectors`); nil: nowhere.
     package var vectorsFolder: String?
+    /// The files the run writes for one analysis (corpus name, vector source, spaces), checked for length before any work;
+    /// nil: none named after an analysis.
+    package var outputFiles: ((_ corpus: String, _ source: String, _ spaces: [String]) -> [String])?
 
     package init(
         dataDirectory: String? = nil, cacheFolder: String = ProcessEnvironment.cacheFolder, command: [String] = CommandLine.arguments,
@@ -43,4 +46,24 @@ package struct RunEnvironment {
         self.log = log
         self.progress = progress
     }
+}
+
+/// A run's estimated time, checked against a budget before any work and said in one line: the one way `replay` and
+/// every grid (`ablate` and each shard, `analyze`, each experiment of `reproduce`) say how long they will take.
+package struct TimeEstimate: Sendable {
+    package var name: String
+    package var seconds: Double
+
+    package init(_ name: String, seconds: Double) {
+        self.name = name
+        self.seconds = seconds
+    }
+
+    /// Refuses with `refusal` above `budget` seconds.
+    package func check(budget: Double, refusal: @autoclosure () -> ThemeLabError) throws {
+        guard seconds <= budget else { throw refusal() }
+    }
+
+    /// "NAME: estimated 12 s".
+    package var line: String { "\(name): estimated \(Int(seconds.rounded())) s" }
 }

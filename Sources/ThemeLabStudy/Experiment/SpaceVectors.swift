@@ -15,10 +15,16 @@ package struct SpaceVectors: Codable, Sendable, Equatable {
     /// The file name both files share, without extension.
     package var stem: String { [corpus, source, space].map(fileNameSlug).joined(separator: "--") }
 
+    /// The two files `write` writes into `folder` for one space of an analysis.
+    package static func files(in folder: String, corpus: String, source: String, space: String) -> [String] {
+        let stem = SpaceVectors(corpus: corpus, source: source, space: space).stem
+        return ["\(folder)/\(stem).npy", "\(folder)/\(stem).json"]
+    }
+
     /// Writes `x` and this description into `folder`, refusing a name this process has written before (two sources of
     /// one corpus can share a description: `embeddings x.npy` from two folders).
     package func write(_ x: Matrix, into folder: String) throws {
-        let path = "\(folder)/\(stem)"
+        let path = "\(folder)/\(stem)"  // with .npy and .json (`files`)
         guard Self.written.withLock({ $0.insert(path).inserted }) else {
             throw ThemeLabError.input("\(path).npy would be written twice: two corpora or vector sources share its name")
         }

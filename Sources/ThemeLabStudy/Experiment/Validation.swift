@@ -23,9 +23,10 @@ package struct ParameterSource: Sendable {
     }
 
     /// A refusal naming the field: an input error in a file, a usage error on a command line.
-    package func error(_ path: String, _ message: String) -> ThemeLabError {
-        file.map { .input("\($0): \(name(path)) \(message)") } ?? .invalid("\(name(path)) \(message)")
-    }
+    package func error(_ path: String, _ message: String) -> ThemeLabError { refusal("\(name(path)) \(message)") }
+
+    /// A refusal of the whole: "x.json: message" from a file, a usage error on a command line.
+    package func refusal(_ message: String) -> ThemeLabError { file.map { .input("\($0): \(message)") } ?? .invalid(message) }
 
     /// `value` within `range`, or a refusal that states the range.
     package func check(_ value: Int, in range: ClosedRange<Int>, _ path: String) throws {

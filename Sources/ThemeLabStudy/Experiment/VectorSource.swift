@@ -34,9 +34,7 @@ package enum VectorSource: Sendable, Equatable {
     ) throws -> Vectors {
         switch self {
         case .embeddings(let path):
-            let m = try NPY.read(path: path)
-            return Vectors(
-                matrix: m, description: "embeddings \(URL(fileURLWithPath: path).lastPathComponent)", modelHash: nil, files: [path])
+            return Vectors(matrix: try NPY.read(path: path), description: try description(), modelHash: nil, files: [path])
         case .model(let folder, let layer):
             guard corpus.items.contains(where: { $0.text != nil }) else {
                 throw ThemeLabError.input(
@@ -61,13 +59,29 @@ package enum VectorSource: Sendable, Equatable {
                         + (fresh < texts.count ? "; the rest from the cache" : ""))
             let m = try encoder.embed(texts, layer: k, cache: &cache, progress: progress)
             EmbeddingCache.keep(cache)
-            // The folder's name, or its parent's when it is called `model` (the bootstrap package's layout).
-            let parts = URL(fileURLWithPath: encoder.folder.path).standardizedFileURL.pathComponents
-            let name = (parts.last == "model" ? parts.dropLast().last : parts.last) ?? "model"
             return Vectors(
-                matrix: m, description: "\(name) (\(encoder.modelHash.prefix(8)))\(Self.layerMark)\(k)", modelHash: encoder.modelHash,
-                files: try encoder.folder.files())
+                matrix: m, description: Self.description(encoder, layer: k), modelHash: encoder.modelHash, files: try encoder.folder.files()
+            )
         }
+    }
+
+    /// What `vectors` says the vectors are, known before any text is embedded (a model's encoder is loaded for its hash):
+    /// "all-MiniLM-L6-v2 (53aa5117) layer 6", "embeddings x.npy".
+    package func description() throws -> String {
+        switch self {
+        case .embeddings(let path): return "embeddings \(URL(fileURLWithPath: path).lastPathComponent)"
+        case .model(let folder, let layer):
+            let encoder = try SentenceEncoder.shared(folder: ModelFolder.locate(explicit: folder))
+            return Self.description(encoder, layer: layer ?? encoder.configuration.layers)
+        }
+    }
+
+    /// The folder's name (its parent's when it is called `model`, the bootstrap package's layout), the model's hash and
+    /// the layer.
+    private static func description(_ encoder: SentenceEncoder, layer: Int) -> String {
+        let parts = URL(fileURLWithPath: encoder.folder.path).standardizedFileURL.pathComponents
+        let name = (parts.last == "model" ? parts.dropLast().last : parts.last) ?? "model"
+        return "\(name) (\(encoder.modelHash.prefix(8)))\(layerMark)\(layer)"
     }
 }
 
