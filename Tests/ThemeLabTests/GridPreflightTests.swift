@@ -1,8 +1,10 @@
 import Foundation
 import Testing
 import ThemeLabCore
-import ThemeLabCorpus
+import ThemeLabMethods
 import ThemeLabStudy
+
+@testable import ThemeLabCorpus
 
 /// Every command that runs a grid or an analysis checks what it will cost and write before any work: the declared
 /// grid against stated bounds (`GridEstimate`), each output name against NAME_MAX and PATH_MAX, and an output that is
@@ -72,6 +74,33 @@ import ThemeLabStudy
                 + "the bound of 1.0e6 comparisons; reduce 'thresholds'")
     }
 
+    /// Once the corpora are loaded, the grid's time and bytes written are estimated from their sizes and refused past
+    /// their bounds, naming the factor whose halving cuts the figure most.
+    @Test func aGridTooLargeForItsCorporaIsRefusedNamingTheFactor() throws {
+        func grid(items: Int, _ settings: AnalysisSettings) -> GridEstimate {
+            let corpus = Corpus(name: "big", items: (0..<items).map { CorpusItem(id: "\($0)", text: "x", label: "t\($0 % 7)") })
+            let plan = ExperimentPlan(name: "x", corpora: [CorpusSpec(name: "seed-12")], settings: settings)
+            return GridEstimate(plan, sizes: [.init(index: 0, LoadedCorpus(corpus: corpus), dimensions: 384, needsEncoder: false)])
+        }
+        let source = ParameterSource.experiment("x.json")
+        // A million items, ten replicates: the pairwise passes alone take days; halving the items quarters them.
+        var replicated = AnalysisSettings()
+        replicated.replicates = 10
+        let slow = grid(items: 1_000_000, replicated)
+        let figures = try slow.checkSized(source: source, memory: false)
+        let slowly = errorMessage { throw slow.timeRefusal(figures, source: source) } ?? ""
+        #expect(
+            slowly.wholeMatch(of: /x.json: the grid would take about \d+ hours, above the bound of 24 hours; reduce (.*)/)?.1
+                == "the items of 'corpora[0]' (1000000)", "\(slowly)")
+        // 200 000 items, 300 cells, every cell's groups written as assignments: gigabytes.
+        var assigned = try AnalysisSettings.named(
+            spaces: ["raw"], thresholds: (1...100).map { "fixed(\(Double($0) / 101))" }, groupings: ["components", "leader", "average"])
+        assigned.assignments = true
+        let written = errorMessage { _ = try grid(items: 200_000, assigned).checkSized(source: source, memory: false) }
+        #expect(
+            written?.wholeMatch(of: /x.json: the grid would write about [\d.]+ GiB, above the bound of 2 GiB; reduce 'thresholds'/) != nil)
+    }
+
     /// `ablate` says how long it expects to take, as `replay` does, with replicates or without; `analyze` too.
     @Test func everyGridPrintsItsEstimatedTime() throws {
         for replicates in [nil, 3] {
@@ -106,9 +135,15 @@ import ThemeLabStudy
         #expect(peak < 250, "\(peak) MiB at the peak")
     }
 
-    /// 300 000 copies of one corpus were refused after 118 s and 902 MiB (when the second was loaded): the count of
-    /// corpora is bounded and a repeat refused as the file is read, naming the index.
+    /// 300 000 copies of one corpus were refused after 118 s and 902 MiB (when the second was loaded): the file's bytes
+    /// are bounded before it is parsed (parsing that file alone takes 900 MB), the count of corpora before one is
+    /// decoded, and a repeat is refused as the file is read, naming the index.
     @Test func repeatedAndTooManyCorporaAreRefusedAsTheFileIsRead() throws {
+        let copies = try Self.experiment(["name": "x", "corpora": Array(repeating: ["name": "seed-12"], count: 300_000)])
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: copies)[.size] as? Int)
+        #expect(
+            errorMessage { _ = try ExperimentPlan.read(path: copies) }
+                == "\(copies): \(size) bytes; an experiment file holds at most 1048576 (1 MiB)")
         let many = try Self.experiment(["name": "x", "corpora": Array(repeating: ["name": "seed-12"], count: 3000)])
         #expect(
             errorMessage { _ = try ExperimentPlan.read(path: many) }

@@ -302,7 +302,9 @@ package struct ExperimentPlan: Decodable, Sendable {
                 let widths = own ?? encoders.indices.compactMap { given[$0]?.matrix.cols ?? models[$0]?.sentenceDimensions }
                 return CorpusSize(index: k, l, dimensions: widths.max() ?? 1, needsEncoder: own == nil && !models.isEmpty)
             })
-        (grid.keepsMembers, grid.writesVectors) = (environment.keepsMembers, environment.vectorsFolder != nil)
+        (grid.keepsMembers, grid.writesVectors) = (
+            environment.keepsMembers || settings.assignments == true, environment.vectorsFolder != nil
+        )
         let figures = try grid.checkSized(source: source)
         let estimate = TimeEstimate(name, seconds: figures.seconds)
         try estimate.check(budget: GridEstimate.maxSeconds, refusal: grid.timeRefusal(figures, source: source))

@@ -27,8 +27,17 @@ extension SchemaKey {
 
 /// The checks an experiment file's declaration gives, before and after decoding.
 package enum ExperimentSchema {
+    /// The most bytes an experiment file may hold: far above the project's largest (6.6 KB) or a grid at the bounds of
+    /// `GridEstimate`, and small enough that parsing it stays near 150 MB (Foundation's JSON objects take about 150
+    /// bytes per byte of the file). Checked before the file is read.
+    package static let maxBytes = 1 << 20
+
     /// The bytes of the file at `path` and the JSON object they hold.
     package static func object(at path: String) throws -> (Data, [String: Any]) {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard size <= maxBytes else {
+            throw ThemeLabError.input("\(path): \(size) bytes; an experiment file holds at most \(maxBytes) (1 MiB)")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ThemeLabError.input("\(path): cannot read experiment file")
         }

@@ -48,6 +48,8 @@ package struct GridEstimate: Sendable {
         package var size: ExperimentPlan.CorpusSize?
         /// Items, halved when the estimate asks what a smaller corpus would cost.
         var items: Double
+        /// Bytes of the largest stage of one of its analyses (`Validation.memoryNeeds`).
+        var stageBytes = 0.0
     }
 
     package var corpora: [Corpus]
@@ -77,6 +79,13 @@ package struct GridEstimate: Sendable {
         corpora = sizes.map { s in
             Corpus(field: "corpora[\(s.index)]", sources: Double(plan.analysesPerCorpus(s.index)), size: s, items: Double(s.items))
         }
+        for k in corpora.indices { corpora[k].stageBytes = stageBytes(of: corpora[k]) }
+    }
+
+    /// The largest stage of one analysis of `c` (`Validation.memoryNeeds`) at its items.
+    func stageBytes(of c: Corpus) -> Double {
+        guard let size = c.size else { return 0 }
+        return Validation.memoryNeeds(settings, items: Int(c.items), dimensions: size.dimensions, corpus: size.name).map(\.bytes).max() ?? 0
     }
 }
 
@@ -171,9 +180,8 @@ extension GridEstimate {
             f.seconds += (embedded + a * spaces * draws * 2 * model.seconds(n: Int(n), d: d)) * scale
             f.seconds += own * draws * (Self.secondsPerCell + Self.secondsPerCellItem * n)
             f.seconds += a * spaces * rows * rows * Self.secondsPerRowPair + compared * Self.secondsPerComparison
-            let needs = Validation.memoryNeeds(settings, items: Int(n), dimensions: d, corpus: size.name).map(\.bytes).max() ?? 0
             let replicateVectors = replicates > 0 ? Double(Self.replicatesAtOnce) * n * Double(d) * 4 : 0
-            f.stageBytes = max(f.stageBytes, 2 * needs + replicateVectors + (size.needsEncoder ? Self.encoderBytes : 0))
+            f.stageBytes = max(f.stageBytes, 2 * c.stageBytes + replicateVectors + (size.needsEncoder ? Self.encoderBytes : 0))
             f.heldBytes += own * (Self.heldPerCell + replicates * Self.heldPerReplicateCell) + compared * Self.heldPerComparison
             f.heldBytes += keepsMembers ? own * n * 8 : 0
             f.writtenBytes += a * spaces * (Self.writtenPerSpace + rows * (Self.writtenPerCell + replicates * Self.writtenPerReplicate))
@@ -197,36 +205,31 @@ extension GridEstimate {
             list.append(("corpora", halved { $0.corpora = $0.corpora.enumerated().filter { $0.offset % 2 == 0 }.map(\.element) }))
         }
         if corpora.contains(where: { $0.sources > 1 }) {
-            list.append(
-                (
-                    "encoders",
-                    halved { g in
-                        g.corpora = g.corpora.map {
-                            var c = $0
-                            c.sources /= 2
-                            return c
-                        }
-                    }
-                ))
+            list.append(("encoders", halved { g in for k in g.corpora.indices { g.corpora[k].sources /= 2 } }))
         }
         if spaces > 1 { list.append(("spaces", halved { $0.spaces /= 2 })) }
         if rules > 1 { list.append(("thresholds", halved { $0.rules /= 2 })) }
         if thresholdGroupings + otherGroupings > 1 {
             list.append(
-                ("groupings", halved { ($0.thresholdGroupings, $0.otherGroupings) = ($0.thresholdGroupings / 2, $0.otherGroupings / 2) }))
+                ("groupings", halved { g in (g.thresholdGroupings, g.otherGroupings) = (g.thresholdGroupings / 2, g.otherGroupings / 2) }))
         }
         if replicates > 1 { list.append(("replicates", halved { $0.replicates /= 2 })) }
-        for (k, c) in corpora.enumerated() where c.items >= 4 { list.append((c.field, halved { $0.corpora[k].items /= 2 })) }
+        for (k, c) in corpora.enumerated() where c.items >= 4 { list.append((c.field, halved { $0.halveItems(of: k) })) }
         return list
+    }
+
+    /// Corpus `k` with half its items, its largest stage priced again.
+    private mutating func halveItems(of k: Int) {
+        corpora[k].items /= 2
+        corpora[k].stageBytes = stageBytes(of: corpora[k])
     }
 
     /// The factor whose halving cuts `figure` most, as a refusal names it: "'thresholds'", or "the items of
     /// 'corpora[3]' (22500)".
     private func driver(of figure: (Figures) -> Double, source: ParameterSource) -> String {
-        guard let best = halvings.min(by: { figure($0.grid.figures()) < figure($1.grid.figures()) }) else { return "the corpora" }
-        guard best.name.hasPrefix("corpora["), let c = corpora.first(where: { $0.field == best.name }) else {
-            return source.name(best.name)
-        }
+        let cut = halvings.map { (name: $0.name, figure: figure($0.grid.figures())) }
+        guard let best = cut.min(by: { $0.figure < $1.figure }) else { return "the corpora" }
+        guard let c = corpora.first(where: { $0.field == best.name }) else { return source.name(best.name) }
         return "the items of \(source.name(best.name)) (\(formatCount(c.items)))"
     }
 
@@ -255,7 +258,8 @@ extension GridEstimate {
     /// The refusal of a grid estimated (`f`) to take longer than `maxSeconds`, naming the factor that drives it.
     package func timeRefusal(_ f: Figures, source: ParameterSource) -> ThemeLabError {
         source.refusal(
-            String(format: "the grid would take about %.0f hours, above the bound of %.0f; ", f.seconds / 3600, Self.maxSeconds / 3600)
+            String(
+                format: "the grid would take about %.0f hours, above the bound of %.0f hours; ", f.seconds / 3600, Self.maxSeconds / 3600)
                 + "reduce \(driver(of: \.seconds, source: source))")
     }
 }
