@@ -244,13 +244,6 @@ package struct ExperimentPlan: Decodable, Sendable {
         try refuseSharedNames(zip(selected, loaded).map { ($0, $1.corpus.name) }, source: source)
         let (given, models) = try givenVectorsAndModels(of: loaded, source: source)
         try checkInputs(of: loaded, given: given, models: models, source: source)
-        if environment.writesAssignments || settings.assignments == true {
-            for l in loaded {
-                try AssignmentRows.check(
-                    settings, items: l.corpus.count, labelled: l.corpus.items.first?.label != nil, corpus: l.corpus.name, source: source)
-            }
-        }
-
         // Replicates are checked (on their first draws) before anything is embedded, and drawn as they are analysed.
         let replicateSets = try replicateDraws(
             selected: selected, loaded: loaded, given: given, source: source, dataDirectory: environment.dataDirectory)
@@ -293,6 +286,12 @@ package struct ExperimentPlan: Decodable, Sendable {
                     guard let problem = CommandPaths.lengthProblem(path) else { continue }
                     throw source.error("corpora[\(k)]", "would write \(path), which \(problem): give the corpus a shorter \"as\" name")
                 }
+            }
+        }
+        if environment.writesAssignments || settings.assignments == true {
+            for (_, l) in loaded {
+                try AssignmentRows.check(
+                    settings, items: l.corpus.count, labelled: l.corpus.items.first?.label != nil, corpus: l.corpus.name, source: source)
             }
         }
         var grid = GridEstimate(
