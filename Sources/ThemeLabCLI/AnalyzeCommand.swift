@@ -95,11 +95,12 @@ let analyzeCommand = Command(
     progress.finish()
     result.name = "analysis of \(result.analyses.first?.corpus.name ?? corpusPath)"
     // One set: a failure writing any (an --assignments path that cannot be made) leaves none of them written; the
-    // assignments are streamed into their staged file, row by row.
+    // assignments are streamed into their staged file, row by row; an earlier run's analysis files that this one does
+    // not write (its regret table) go with the renames.
     let files: [(contents: FileContents, path: String)] =
         try (args["out"].map { try result.rendered(folder: $0, stem: "analysis") } ?? []).map { (.bytes($0.data), $0.path) }
         + (assignments.map { [(AssignmentsReport.contents(result.analyses, as: $0.1), $0.0)] } ?? [])
-    try AtomicFile.write(files)
+    try AtomicFile.write(files, removing: args["out"].map { AnalysisResults.files(folder: $0, stem: "analysis") } ?? [])
     if args.flag("json") {
         io.print(try JSONOutput.string(result), terminator: "")
     } else {

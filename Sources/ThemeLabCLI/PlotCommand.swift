@@ -11,7 +11,7 @@ import ThemeLabStudy
 let plotCommand = Command(
     summary: "regenerate SVG plots from a results file, without recomputing",
     help: """
-        usage: themelab plot --results R.json [--out DIR] [--pdf]
+        usage: themelab plot --results R.json [--out DIR] [--pdf [--pdf-seconds S]]
                themelab plot --bench SCALE.jsonl [--out FILE.svg]
 
         Writes, for every corpus × source × space in R.json: the similarity histogram
@@ -20,16 +20,22 @@ let plotCommand = Command(
         that choose their own cuts; with replicates each bar is their mean with its 95% interval)
         and ARI against the threshold (each grouping's curve, its best cut, every rule's
         threshold); and, for a layer sweep, anisotropy by layer. Default DIR: a plots/ folder
-        beside R.json. A method has one colour in every figure.
+        beside R.json (refused when it is a link; give --out to write through one). The plots
+        are written as one set: a failure leaves the previous set as it was.
           --pdf    also a PDF beside each SVG, made by rsvg-convert (Debian's librsvg2-bin); PDFs
-                   are not part of results/, whose bytes must not depend on that program
+                   are not part of results/, whose bytes must not depend on that program. Without
+                   --pdf, PDFs of these plots left by an earlier run are removed (they would show
+                   the old figures)
+          --pdf-seconds S
+                   seconds each PDF may take (default 60); rsvg-convert still running then is
+                   stopped and nothing is written
 
         With --bench: fits the cost model (time and peak memory as functions of N and d) to the
         `themelab bench pairs --mode full` lines in SCALE.jsonl, prints the formulas and a table
         of measured against predicted, and writes the log–log plot of time vs N (default:
         SCALE.svg beside the file). Experiments/bench/scale does both.
         """,
-    options: ["results", "bench", "out"],
+    options: ["results", "bench", "out", "pdf-seconds"],
     switches: ["pdf"]
 ) { args, io in
     if let bench = args["bench"] {
@@ -43,36 +49,105 @@ let plotCommand = Command(
         return
     }
     let path = try args.required("results")
+    guard args.flag("pdf") || args["pdf-seconds"] == nil else { throw ThemeLabError.usage("--pdf-seconds applies to --pdf only") }
+    let converter = try args.flag("pdf") ? PDFConverter.locate(seconds: try args.int("pdf-seconds", default: 60, range: 1...3600)) : nil
+    let out = try args["out"] ?? PDFConverter.plotsFolder(beside: path)
     let results = try JSONOutput.read(AnalysisResults.self, path: path, expected: "ThemeLab results file")
-    let out = args["out"] ?? URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("plots").path
-    let converter = try args.flag("pdf") ? PDFConverter.locate() : nil
-    let written = try SVGPlot.writeAll(results, folder: out)
-    for svg in written { try converter?.convert(svg) }
-    io.note("wrote \(written.count) plots to \(out)\(converter == nil ? "" : ", each with a PDF")")
+    let svgs = try SVGPlot.rendered(results, folder: out)
+    let pdfs = svgs.map { String($0.path.dropLast(4)) + ".pdf" }
+    try CommandPaths(reads: [path], writes: (svgs.map(\.path) + pdfs).map { ($0, .file) }).check()
+    var files = svgs.map { (contents: FileContents.bytes($0.data), path: $0.path) }
+    if let converter {
+        files += zip(svgs, pdfs).map { svg, pdf in (.descriptor({ try converter.convert(svg.data, of: svg.path, into: $0) }), pdf) }
+    }
+    try AtomicFile.write(files, removing: converter == nil ? pdfs : [])
+    io.note("wrote \(svgs.count) plots to \(out)\(converter == nil ? "" : ", each with a PDF")")
 }
 
-/// rsvg-convert, run on the harness's own SVG files (arguments, never a shell), to write a PDF beside each.
+/// rsvg-convert, run on the harness's own SVG bytes: they come in on its standard input and the PDF goes out on its
+/// standard output, which is the staged temporary `AtomicFile` renames into place, so no path reaches the program (none
+/// is opened by name, none can be read as an option). It is stopped after `seconds`, or when the run is interrupted.
 struct PDFConverter {
     var program: String
+    var seconds: Int
 
-    /// The program on PATH, or a refusal saying how to install it.
-    static func locate() throws -> PDFConverter {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for folder in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(folder)/rsvg-convert") {
-            return PDFConverter(program: "\(folder)/rsvg-convert")
+    /// The first executable rsvg-convert on PATH, or a refusal naming a non-executable one, or saying how to install it.
+    static func locate(seconds: Int) throws -> PDFConverter {
+        var unusable: String?
+        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = URL(fileURLWithPath: "\(folder)/rsvg-convert").path
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: candidate, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            if FileManager.default.isExecutableFile(atPath: candidate) { return PDFConverter(program: candidate, seconds: seconds) }
+            unusable = unusable ?? candidate
+        }
+        if let unusable {
+            throw ThemeLabError.usage("--pdf: \(unusable) is not executable; make it so, or put librsvg2-bin's first on PATH")
         }
         throw ThemeLabError.usage("--pdf needs rsvg-convert on PATH (apt-get install librsvg2-bin)")
     }
 
-    /// FILE.pdf beside FILE.svg.
-    func convert(_ svg: String) throws {
-        let pdf = String(svg.dropLast(4)) + ".pdf"
+    /// plots/ beside `results`, refused when it is a link: a link committed there would send the plots elsewhere.
+    static func plotsFolder(beside results: String) throws -> String {
+        let folder = URL(fileURLWithPath: results).deletingLastPathComponent().appendingPathComponent("plots").path
+        var info = stat()
+        guard lstat(folder, &info) != 0 || (info.st_mode & S_IFMT) != S_IFLNK else {
+            throw ThemeLabError.input("\(folder) is a link: give --out to write the plots through it")
+        }
+        return folder
+    }
+
+    /// The PDF of `svg` (the plot written to `name`) into the descriptor `output`.
+    func convert(_ svg: Data, of name: String, into output: Int32) throws {
+        func failure(_ why: String) -> ThemeLabError { .input("\(name): \(program) could not make its PDF (\(why))") }
+        guard let input = tmpfile() else { throw failure(String(cString: strerror(errno))) }
+        defer { fclose(input) }
+        guard let errors = tmpfile() else { throw failure(String(cString: strerror(errno))) }
+        defer { fclose(errors) }
+        try AtomicFile.writeAll(svg, to: fileno(input), path: name)
+        rewind(input)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = ["--format", "pdf", "--output", pdf, "--", svg]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ThemeLabError.input("\(svg): rsvg-convert could not make a PDF of it") }
+        process.arguments = ["--format", "pdf"]
+        process.standardInput = FileHandle(fileDescriptor: fileno(input), closeOnDealloc: false)
+        process.standardOutput = FileHandle(fileDescriptor: output, closeOnDealloc: false)
+        process.standardError = FileHandle(fileDescriptor: fileno(errors), closeOnDealloc: false)
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        do { try process.run() } catch { throw failure(Self.reason(error)) }
+        // Foundation starts it in a process group of its own: stopping the group stops what a wrapper script started too.
+        let group = process.processIdentifier
+        let stop = Interruption.register { kill(-group, SIGKILL) }
+        defer { Interruption.remove(stop) }
+        guard exited.wait(timeout: .now() + .seconds(seconds)) == .success else {
+            kill(-group, SIGKILL)
+            exited.wait()
+            throw failure("still running after \(seconds) s, stopped; --pdf-seconds sets the bound")
+        }
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            let said = Self.firstLine(errors)
+            let how = process.terminationReason == .exit ? "exit status" : "signal"
+            throw failure("\(how) \(process.terminationStatus)\(said.isEmpty ? "" : ": \(said)")")
+        }
+        var head = [UInt8](repeating: 0, count: 5)
+        guard pread(output, &head, 5, 0) == 5, head == Array("%PDF-".utf8) else { throw failure("its output is not a PDF") }
+    }
+
+    /// The first non-empty line the program wrote to `errors`, at most 200 characters.
+    private static func firstLine(_ errors: UnsafeMutablePointer<FILE>) -> String {
+        rewind(errors)
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let n = fread(&bytes, 1, bytes.count, errors)
+        let text = String(decoding: bytes[..<n], as: UTF8.self)
+        return String(text.split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) }?.prefix(200) ?? "")
+    }
+
+    /// Why the program could not be started: the system's words for the POSIX error under Foundation's, else Foundation's.
+    private static func reason(_ error: Error) -> String {
+        let e = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError ?? error as NSError
+        guard e.domain == NSPOSIXErrorDomain else { return "cannot run it: \(e.localizedDescription)" }
+        // The program exists (it was found on PATH): a missing file is the interpreter its #! line names.
+        let why = e.code == Int(ENOENT) ? "the interpreter its #! line names is missing" : String(cString: strerror(Int32(e.code)))
+        return "cannot run it: \(why)"
     }
 }

@@ -29,8 +29,11 @@ extension AnalysisResults {
 
     /// FOLDER/STEM.json (with provenance), .md and .csv (tidy, one row per corpus × source × space ×
     /// rule × grouping), the regret table and, with replicates, the paired rule comparisons (STEM-comparisons.json,
-    /// .csv, .md): written as one set (`AtomicFile.write`), all staged before the first is renamed in.
-    package func write(folder: String, stem: String) throws { try AtomicFile.write(try rendered(folder: folder, stem: stem)) }
+    /// .csv, .md): written as one set (`AtomicFile.write`), all staged before the first is renamed in, which replaces the
+    /// set an earlier run wrote there whole (its files this run does not write are removed with the renames).
+    package func write(folder: String, stem: String) throws {
+        try AtomicFile.write(try rendered(folder: folder, stem: stem), removing: Self.files(folder: folder, stem: stem))
+    }
 
     /// The files of `write(folder:stem:)`, rendered and not yet written: to write with others as one set.
     package func rendered(folder: String, stem: String) throws -> [(data: Data, path: String)] {

@@ -31,11 +31,7 @@ package final class ResultsRoot {
                 "\(path): another themelab is writing these results (it holds \(path)/.lock); wait for it or use --out")
         }
         self.lock = lock
-        interruption = Interruption.register {
-            Self.removeLeftovers(in: path)
-            Self.removeIfEmpty(path, made: made)
-        }
-        removeLeftovers()
+        interruption = Interruption.register { Self.removeIfEmpty(path, made: made) }
     }
 
     deinit {
@@ -106,89 +102,149 @@ package final class ResultsRoot {
         }
     }
 
-    /// Writes `PATH/name/` as a whole: `fill` writes into a fresh hidden sibling folder, which then
-    /// replaces the old folder. Until the swap the old folder stays as it was; a failure leaves it so.
+    /// Writes `PATH/name/` as a whole: `fill` writes into a fresh hidden sibling folder (`StagingFolder`), which then
+    /// replaces the old folder. Until the swap the old folder stays as it was; a failure leaves it so. Only then, after
+    /// the checks and the work, are the marked leftovers of killed runs cleared from the root.
     package func replaceFolder(_ name: String, fill: (String) throws -> Void) throws {
         try refuseForeign(name)
-        let staging = try AtomicFile.makeTemporaryFolder(in: path, prefix: ".\(name).new-")
-        do { try fill(staging) } catch {
-            try? FileManager.default.removeItem(atPath: staging)
-            throw error
+        let path = self.path
+        let staging = try StagingFolder.make(in: path, for: name)
+        let interrupted = Interruption.register { StagingFolder.removeLeftovers(in: path, named: name) }
+        defer { Interruption.remove(interrupted) }
+        try Self.finish(staging, as: "\(path)/\(name)") {
+            try fill(staging)
+            StagingFolder.removeLeftovers(in: path, keeping: staging)
+            try Self.swap(staging, into: "\(path)/\(name)", retiringIn: path)
         }
-        try Self.swap(staging, into: "\(path)/\(name)", retiringIn: path)
     }
 
     /// `reproduce`: the whole root replaced at once. `fill` writes into a staging root, a hidden sibling that starts
     /// as a copy of this one (so experiments not re-run and bench/ stay), which then takes this root's place in one
-    /// exchange. A killed run leaves this root exactly as it was, and a sibling that the next run removes.
+    /// exchange. A root that is a link is followed: the folder it names is replaced, the link stays. A killed run
+    /// leaves this root exactly as it was, and a sibling that the next run removes. A root that someone else changed
+    /// during the run (a note edited, a file added) is left as it is, and the new one kept beside it (`keep`).
     package func replaceWhole(_ fill: (ResultsRoot) throws -> Void) throws {
-        let url = URL(fileURLWithPath: path).standardizedFileURL
-        let (parent, name) = (url.deletingLastPathComponent().path, url.lastPathComponent)
-        Self.removeLeftovers(in: parent, named: name)
-        let interrupted = Interruption.register { Self.removeLeftovers(in: parent, named: name) }
+        let final = CommandPaths.canonical(path)
+        let (parent, name) = ((final as NSString).deletingLastPathComponent, (final as NSString).lastPathComponent)
+        let staging = try StagingFolder.make(in: parent, for: name)
+        let interrupted = Interruption.register { StagingFolder.removeLeftovers(in: parent, named: name) }
         defer { Interruption.remove(interrupted) }
-        let staging = try AtomicFile.makeTemporaryFolder(in: parent, prefix: ".\(name).new-")
-        do {
-            for entry in try FileManager.default.contentsOfDirectory(atPath: path) where entry != ".lock" {
-                try FileManager.default.copyItem(atPath: "\(path)/\(entry)", toPath: "\(staging)/\(entry)")
+        let before = TreeState(final)
+        try Self.finish(staging, as: final) {
+            for entry in try FileManager.default.contentsOfDirectory(atPath: final) where ![".lock", StagingFolder.marker].contains(entry) {
+                try FileManager.default.copyItem(atPath: "\(final)/\(entry)", toPath: "\(staging)/\(entry)")
             }
+            StagingFolder.removeLeftovers(in: staging)
             try fill(try ResultsRoot(path: staging))
-        } catch {
-            try? FileManager.default.removeItem(atPath: staging)
-            throw error
+            StagingFolder.removeLeftovers(in: parent, named: name, keeping: staging)
+            if let change = before.firstChange(TreeState(final)) { try Self.keep(staging, beside: final, changed: change) }
+            try Self.swap(staging, into: final, retiringIn: parent)
         }
-        try Self.swap(staging, into: path, retiringIn: parent)
+    }
+
+    /// `body`, after which `staging` is gone: swapped into `final`'s place, or removed when `body` fails, whose error
+    /// then names the path in `final` that failed (the staging folder is gone).
+    private static func finish(_ staging: String, as final: String, _ body: () throws -> Void) throws {
+        do { try body() } catch {
+            var info = stat()
+            if StagingFolder.isMarked(staging) || lstat(staging, &info) != 0 || (info.st_mode & S_IFMT) != S_IFDIR {
+                try? FileManager.default.removeItem(atPath: staging)
+            }
+            guard case .input(let message) = error as? ThemeLabError else { throw error }
+            throw ThemeLabError.input(message.replacingOccurrences(of: staging + "/", with: final + "/"))
+        }
+    }
+
+    /// Refuses to replace `final`, which someone changed during the run (`change`, a path below it): the new root is
+    /// moved to a visible sibling, FINAL-new-XXXXXX, unmarked so that no run removes it, and the error names both.
+    private static func keep(_ staging: String, beside final: String, changed change: String) throws -> Never {
+        unlink("\(staging)/.lock")
+        StagingFolder.unmark(staging)
+        let parent = (final as NSString).deletingLastPathComponent
+        var kept = staging
+        if let visible = try? AtomicFile.makeTemporaryFolder(in: parent, prefix: "\((final as NSString).lastPathComponent)-new-") {
+            if rename(staging, visible) == 0 { kept = visible } else { rmdir(visible) }
+        }
+        throw ThemeLabError.input(
+            "\(final) changed during the run (\(change.isEmpty ? final : "\(final)/\(change)")), so it was left as it is; "
+                + "the new results are in \(kept)")
     }
 
     /// Puts the filled folder `staging` in the place of `final`. One atomic swap where the kernel offers it (renameat2
     /// RENAME_EXCHANGE, Linux ≥ 3.15); else the old folder is retired and the new one renamed in, which
-    /// `removeLeftovers` can undo. The new folder gets the mode a folder made by the user gets (0777 less the umask).
+    /// `StagingFolder.removeLeftovers` can undo. The old folder is marked first, so that wherever a kill leaves it, it is
+    /// a marked leftover. The new folder gets the mode a folder made by the user gets (0777 less the umask).
     package static func swap(_ staging: String, into final: String, retiringIn parent: String) throws {
         let mask = umask(0o022)
         umask(mask)
         chmod(staging, 0o777 & ~mask)
-        let exists = FileManager.default.fileExists(atPath: final)
+        var info = stat()
+        let exists = lstat(final, &info) == 0
+        if exists { try StagingFolder.mark(final) }
+        // Old or new, whichever is in place at the end holds no marker.
+        defer { StagingFolder.unmark(final) }
         let exchanged = try Interruption.committing(final) {
-            exists && Self.renameExchange.map { $0(AT_FDCWD, staging, AT_FDCWD, final, Self.renameExchangeFlag) == 0 } == true
+            exists && StagingFolder.renameAt2.map { $0(AT_FDCWD, staging, AT_FDCWD, final, Self.renameExchangeFlag) == 0 } == true
         }
         if exchanged {
             try? FileManager.default.removeItem(atPath: staging)
-            return
+        } else {
+            try retire(final, exists: exists, for: staging, in: parent)
         }
-        let name = URL(fileURLWithPath: final).lastPathComponent
-        let retired = exists ? try AtomicFile.makeTemporaryFolder(in: parent, prefix: ".\(name).old-") : nil
+    }
+
+    /// Without an exchange: `final` (when it `exists`) renamed to a retired folder, `staging` renamed in, the retired
+    /// folder removed. A failed second rename puts the old folder back.
+    private static func retire(_ final: String, exists: Bool, for staging: String, in parent: String) throws {
+        let name = (final as NSString).lastPathComponent
+        let retired =
+            exists ? try AtomicFile.makeTemporaryFolder(in: parent, prefix: ".\(name)\(StagingFolder.Kind.retired.rawValue)") : nil
         try Interruption.committing(final) {
             func failure() -> ThemeLabError { .input("\(final): cannot replace (\(String(cString: strerror(errno))))") }
-            if let retired, rename(final, retired) != 0 { throw failure() }
-            guard rename(staging, final) == 0 else { throw failure() }
+            if let retired, rename(final, retired) != 0 {
+                rmdir(retired)
+                throw failure()
+            }
+            guard rename(staging, final) == 0 else {
+                let error = failure()
+                if let retired { rename(retired, final) }
+                throw error
+            }
         }
         if let retired { try? FileManager.default.removeItem(atPath: retired) }
     }
 
     private static let renameExchangeFlag: UInt32 = 2  // RENAME_EXCHANGE in <linux/fs.h>
-    private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
-    /// glibc's renameat2, which Swift's Glibc module does not declare.
-    private static let renameExchange: RenameAt2? = dlsym(nil, "renameat2").map { unsafeBitCast($0, to: RenameAt2.self) }
+}
 
-    /// Staging and retired folders a killed run left behind (only ever touched under the lock). A
-    /// retired folder whose experiment folder is missing (killed between the two renames) is put back.
-    private func removeLeftovers() { Self.removeLeftovers(in: path) }
+/// What a folder holds, as `lstat` sees each entry below it (type and mode, inode, size, modification and change
+/// times; a folder's own times left out, as any entry moves them), but the root's lock and marker: to tell whether
+/// anyone changed it while a run worked on a copy.
+private struct TreeState {
+    private var entries: [String: String] = [:]
 
-    /// In `path`, the staging and retired folders of a killed run (of the entry `named`, or of every entry).
-    package static func removeLeftovers(in path: String, named: String? = nil) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        func leftover(_ n: String) -> Bool {
-            named.map { n.hasPrefix(".\($0).new-") || n.hasPrefix(".\($0).old-") }
-                ?? (n.hasPrefix(".") && (n.contains(".new-") || n.contains(".old-")))
+    init(_ root: String) {
+        var info = stat()
+        if lstat(root, &info) == 0 { entries[""] = "\(info.st_dev) \(info.st_ino)" }
+        walk(root, prefix: "")
+    }
+
+    private mutating func walk(_ folder: String, prefix: String) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        where !prefix.isEmpty || ![".lock", StagingFolder.marker].contains(name) {
+            var s = stat()
+            guard lstat("\(folder)/\(name)", &s) == 0 else { continue }
+            let isFolder = (s.st_mode & S_IFMT) == S_IFDIR
+            entries[prefix + name] =
+                isFolder
+                ? "folder \(s.st_ino)"
+                : "\(s.st_mode) \(s.st_ino) \(s.st_size) \(s.st_mtim.tv_sec).\(s.st_mtim.tv_nsec) \(s.st_ctim.tv_sec).\(s.st_ctim.tv_nsec)"
+            if isFolder { walk("\(folder)/\(name)", prefix: prefix + name + "/") }
         }
-        for n in names where leftover(n) {
-            if let r = n.range(of: ".old-"),
-                !FileManager.default.fileExists(atPath: "\(path)/\(n[n.index(after: n.startIndex)..<r.lowerBound])")
-            {
-                _ = rename("\(path)/\(n)", "\(path)/\(n[n.index(after: n.startIndex)..<r.lowerBound])")
-                continue
-            }
-            try? FileManager.default.removeItem(atPath: "\(path)/\(n)")
-        }
+    }
+
+    /// The first path (in sorted order; "" for the root itself) whose state differs in `other`, or nil.
+    func firstChange(_ other: TreeState) -> String? {
+        Set(entries.keys).union(other.entries.keys).sorted().first { entries[$0] != other.entries[$0] }
     }
 }

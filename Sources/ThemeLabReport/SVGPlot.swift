@@ -393,27 +393,35 @@ package enum SVGPlot {
     package static func stem(corpus: String, source: String, space: String) -> String { "\(slug(corpus))-\(slug(source))-\(slug(space))" }
 
     /// Every plot of a results file: FOLDER/CORPUS-SOURCE-SPACE-{histogram,ablation-ari,ablation-pair-f1,
-    /// ari-vs-threshold}.svg, and a layer plot when one corpus was pooled at several layers. Returns the paths written.
+    /// ari-vs-threshold}.svg, and a layer plot when one corpus was pooled at several layers, written as one set. Returns
+    /// the paths written.
     package static func writeAll(_ r: AnalysisResults, folder: String) throws -> [String] {
+        let files = try rendered(r, folder: folder)
+        try AtomicFile.write(files)
+        return files.map(\.path)
+    }
+
+    /// The files of `writeAll`, rendered and not yet written.
+    package static func rendered(_ r: AnalysisResults, folder: String) throws -> [(data: Data, path: String)] {
         var files = OutputFiles()
         for a in r.analyses {
             for s in a.spaces {
                 let stem = "\(folder)/\(stem(corpus: a.corpus.name, source: a.source, space: s.space.description))"
-                try files.write(histogram(s, corpus: a.corpus.name, source: a.source), to: "\(stem)-\(histogramPlot).svg")
+                try files.add(histogram(s, corpus: a.corpus.name, source: a.source), to: "\(stem)-\(histogramPlot).svg")
                 for metric in Metric.allCases where a.corpus.labeled {
                     let plot = ablation(s, corpus: a.corpus.name, source: a.source, metric: metric, replicates: a.replicates?.count)
-                    try files.write(plot, to: "\(stem)-\(metric.file).svg")
+                    try files.add(plot, to: "\(stem)-\(metric.file).svg")
                 }
                 if let curve = ariCurve(s, corpus: a.corpus.name, source: a.source) {
-                    try files.write(curve, to: "\(stem)-\(curvePlot).svg")
+                    try files.add(curve, to: "\(stem)-\(curvePlot).svg")
                 }
             }
         }
         let byCorpus = Dictionary(grouping: r.analyses, by: { $0.corpus.name })
         for (corpus, list) in byCorpus.sorted(by: { $0.key < $1.key }) where isLayerSweep(list) {
-            try files.write(layers(list, corpus: corpus), to: layerPlot(folder: folder, corpus: corpus))
+            try files.add(layers(list, corpus: corpus), to: layerPlot(folder: folder, corpus: corpus))
         }
-        return files.written
+        return files.held
     }
 
     /// The ends of a space's plot files besides the ablation plots' (`Metric.file`).

@@ -297,8 +297,12 @@ import ThemeLabStudy
         let folder = temporaryFolder()
         try AtomicFile.write("kept", to: folder + "/.e.old-Xy12Ab/e.json")
         try AtomicFile.write("half", to: folder + "/.e.new-Q1w2E3/e.json")
-        _ = try ResultsRoot(path: folder)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [".lock", "e"])
+        for leftover in [".e.old-Xy12Ab", ".e.new-Q1w2E3"] {
+            #expect(FileManager.default.createFile(atPath: "\(folder)/\(leftover)/.themelab-staging", contents: nil))
+        }
+        try ResultsRoot(path: folder).replaceFolder("f") { try AtomicFile.write("f", to: $0 + "/f.json") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [".lock", "e", "f"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/e") == ["e.json"])
         #expect(try String(contentsOfFile: folder + "/e/e.json", encoding: .utf8) == "kept")
     }
 

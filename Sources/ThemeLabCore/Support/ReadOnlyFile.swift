@@ -9,8 +9,10 @@ package final class ReadOnlyFile: Sendable {
     package let size: Int
     package let descriptor: Int32
 
+    /// Refuses at once, naming `path`, what is not a regular file: a FIFO (opened without waiting for a writer), a device
+    /// such as /dev/zero, a folder.
     package init(path: String) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw ThemeLabError.input("\(path): cannot read file (\(String(cString: strerror(errno))))") }
         var s = stat()
         guard fstat(fd, &s) == 0, (s.st_mode & S_IFMT) == S_IFREG else {
@@ -21,6 +23,13 @@ package final class ReadOnlyFile: Sendable {
     }
 
     deinit { close(descriptor) }
+
+    /// The whole regular file at `path`, refused (naming it) past `limit` bytes; `what` says what the file is.
+    package static func contents(of path: String, limit: Int, what: String) throws -> Data {
+        let file = try ReadOnlyFile(path: path)
+        guard file.size <= limit else { throw ThemeLabError.input("\(path): \(file.size) bytes, more than \(what) may hold (\(limit))") }
+        return Data(try file.bytes(at: 0, count: file.size))
+    }
 
     /// Exactly `buffer.count` bytes from `offset`; a file that ends sooner is refused naming it.
     package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws {

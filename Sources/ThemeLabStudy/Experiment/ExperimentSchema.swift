@@ -34,13 +34,7 @@ package enum ExperimentSchema {
 
     /// The bytes of the file at `path` and the JSON object they hold.
     package static func object(at path: String) throws -> (Data, [String: Any]) {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        guard size <= maxBytes else {
-            throw ThemeLabError.input("\(path): \(size) bytes; an experiment file holds at most \(maxBytes) (1 MiB)")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ThemeLabError.input("\(path): cannot read experiment file")
-        }
+        let data = try ReadOnlyFile.contents(of: path, limit: maxBytes, what: "an experiment file")
         return (data, try object(data, path: path))
     }
 
