@@ -174,7 +174,7 @@ package final class ResultsRoot {
     /// RENAME_EXCHANGE, Linux ≥ 3.15); else the old folder is retired and the new one renamed in, which
     /// `StagingFolder.removeLeftovers` can undo. The old folder is marked first, so that wherever a kill leaves it, it is
     /// a marked leftover. The new folder gets the mode a folder made by the user gets (0777 less the umask).
-    package static func swap(_ staging: String, into final: String, retiringIn parent: String) throws {
+    private static func swap(_ staging: String, into final: String, retiringIn parent: String) throws {
         let mask = umask(0o022)
         umask(mask)
         chmod(staging, 0o777 & ~mask)

@@ -7,7 +7,7 @@ import Synchronization
 /// then the process ends by the same signal (status 128 + n, as before), and a second signal ends it at once. Files and
 /// folders come into place only through `committing`, which waits for the clean-ups and refuses after them, so the
 /// clean-ups never race a rename. Where `install` was not called (the tests run commands in process) nothing else
-/// changes; SIGKILL leaves what the next run removes (`ResultsRoot`).
+/// changes; SIGKILL leaves what the next run removes (`ResultsRoot`, `AtomicFile`).
 package enum Interruption {
     private struct State {
         var next = 0
