@@ -194,7 +194,7 @@ import ThemeLabReport
             (folder + "/fifo.json", folder + "/fifo.json"), ("/dev/zero", "/dev/zero"), (folder + "/e.json", folder + "/fifo.npy"),
         ] {
             let r = try CLI.launch(
-                executable: "/usr/bin/timeout", ["60", CLI.binary, "ablate", input, "--out", folder + "/r"],
+                executable: "/usr/bin/timeout", ["-s", "KILL", "60", CLI.binary, "ablate", input, "--out", folder + "/r"],
                 environment: ProcessInfo.processInfo.environment)
             #expect(r.status == 1 && r.stderr == "themelab: \(named): not a regular file\n", "\(input): \(r.status) \(r.stderr)")
         }
