@@ -51,7 +51,7 @@ let plotCommand = Command(
     let path = try args.required("results")
     guard args.flag("pdf") || args["pdf-seconds"] == nil else { throw ThemeLabError.usage("--pdf-seconds applies to --pdf only") }
     let converter = try args.flag("pdf") ? PDFConverter.locate(seconds: try args.int("pdf-seconds", default: 60, range: 1...3600)) : nil
-    let out = try args["out"] ?? PDFConverter.plotsFolder(beside: path)
+    let out = try args["out"] ?? plotsFolder(beside: path)
     let results = try JSONOutput.read(AnalysisResults.self, path: path, expected: "ThemeLab results file")
     let svgs = try SVGPlot.rendered(results, folder: out)
     let pdfs = svgs.map { String($0.path.dropLast(4)) + ".pdf" }
@@ -62,6 +62,16 @@ let plotCommand = Command(
     }
     try AtomicFile.write(files, removing: converter == nil ? pdfs : [])
     io.note("wrote \(svgs.count) plots to \(out)\(converter == nil ? "" : ", each with a PDF")")
+}
+
+/// plots/ beside `results`, refused when it is a link: a link committed there would send the plots elsewhere.
+private func plotsFolder(beside results: String) throws -> String {
+    let folder = URL(fileURLWithPath: results).deletingLastPathComponent().appendingPathComponent("plots").path
+    var info = stat()
+    guard lstat(folder, &info) != 0 || (info.st_mode & S_IFMT) != S_IFLNK else {
+        throw ThemeLabError.input("\(folder) is a link: give --out to write the plots through it")
+    }
+    return folder
 }
 
 /// rsvg-convert, run on the harness's own SVG bytes: they come in on its standard input and the PDF goes out on its
@@ -85,16 +95,6 @@ struct PDFConverter {
             throw ThemeLabError.usage("--pdf: \(unusable) is not executable; make it so, or put librsvg2-bin's first on PATH")
         }
         throw ThemeLabError.usage("--pdf needs rsvg-convert on PATH (apt-get install librsvg2-bin)")
-    }
-
-    /// plots/ beside `results`, refused when it is a link: a link committed there would send the plots elsewhere.
-    static func plotsFolder(beside results: String) throws -> String {
-        let folder = URL(fileURLWithPath: results).deletingLastPathComponent().appendingPathComponent("plots").path
-        var info = stat()
-        guard lstat(folder, &info) != 0 || (info.st_mode & S_IFMT) != S_IFLNK else {
-            throw ThemeLabError.input("\(folder) is a link: give --out to write the plots through it")
-        }
-        return folder
     }
 
     /// The PDF of `svg` (the plot written to `name`) into the descriptor `output`.
