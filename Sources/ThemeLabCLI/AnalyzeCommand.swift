@@ -57,13 +57,18 @@ let analyzeCommand = Command(
         throw ThemeLabError.usage("give --embeddings or --model/--layer, not both")
     }
     var settings = AnalysisSettings()
-    let source = ParameterSource.commandLine
-    if let s = args.names("space") { settings.spaces = try source.values(s, "spaces", EmbeddingSpace.init(name:)) }
-    if let s = args.names("thresholds") { settings.rules = try source.values(s, "thresholds", thresholdRule(named:)) }
-    if let s = args.names("groupings") { settings.groupings = try source.values(s, "groupings", grouping(named:)) }
-    settings.shuffles = try args.int("shuffles", default: 10, range: Validation.shuffles)
-    settings.seed = UInt64(try args.int("seed", default: 0, range: 0...Int.max))
-    try Validation.check(settings, source: .commandLine)
+    func read<T>(_ name: String, _ parse: (String) throws -> T) throws -> [T]? {
+        try args.names(name).map { names in
+            try names.map { n in
+                do { return try parse(n) } catch let e as ThemeLabError { throw ThemeLabError.usage("--\(name) \(e)") }
+            }
+        }
+    }
+    settings.spaces = try read("space", EmbeddingSpace.init(name:)) ?? settings.spaces
+    settings.rules = try read("thresholds", thresholdRule(named:)) ?? settings.rules
+    settings.groupings = try read("groupings", grouping(named:)) ?? settings.groupings
+    settings.shuffles = try args.value("shuffles", checkedBy: ExperimentPlan.Keys.shuffles) as? Int ?? settings.shuffles
+    settings.seed = try args.value("seed", checkedBy: ExperimentPlan.Keys.seed) as? UInt64 ?? settings.seed
 
     let isFile = FileManager.default.fileExists(atPath: corpusPath) || DatasetRegistry.entry(corpusPath) == nil
     var spec = CorpusSpec(name: isFile ? "file" : corpusPath)
@@ -78,7 +83,8 @@ let analyzeCommand = Command(
     spec.seed = try args["corpus-seed"].map { _ in UInt64(try args.int("corpus-seed", default: 0, range: 0...Int.max)) }
     let layer = try args["layer"].map { _ in try args.int("layer", default: 0, range: Validation.layer) }
     let encoder = ExperimentPlan.Encoder(model: args["model"], layers: layer.map { [$0] }, embeddings: args["embeddings"])
-    // The one validator of a plan, as an experiment file's is checked; refusals name the options.
+    // The validator of settings checks the corpus's options as an experiment file's; refusals name the options.
+    try ExperimentSchema.check(spec, source: .commandLine)
     let plan = ExperimentPlan(name: "analysis", corpora: [spec], encoders: [encoder], settings: settings)
     try plan.validate(source: .commandLine)
     let assignments = try args["assignments"].map { ($0, try AssignmentsReport.format(of: $0)) }

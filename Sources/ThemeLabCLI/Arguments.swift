@@ -102,14 +102,13 @@ struct Arguments {
 
 extension Arguments {
     /// A list option of names split at commas outside parentheses: `hdbscan(8,4),leiden(10)` is two.
-    func names(_ name: String) -> [String]? {
-        guard let text = values[name] else { return nil }
-        var out = [""]
-        var depth = 0
-        for c in text {
-            if c == "(" { depth += 1 } else if c == ")" { depth -= 1 }
-            if c == "," && depth <= 0 { out.append("") } else { out[out.count - 1].append(c) }
-        }
-        return out
+    func names(_ name: String) -> [String]? { values[name].map(Constraint.splitNames) }
+
+    /// Option `name` read and checked under the constraint the experiment-file field `key` declares; nil when not given.
+    func value(_ name: String, checkedBy key: some SchemaKey) throws -> Any? {
+        guard let text = self[name], let constraint = key.setting?.constraint else { return nil }
+        let value = constraint.commandLineValue(text)
+        if let (_, why) = constraint.problem(value, at: "") { throw ThemeLabError.usage("--\(name) \(why)") }
+        return value
     }
 }

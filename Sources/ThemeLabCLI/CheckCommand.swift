@@ -40,24 +40,15 @@ let checkCommand = Command(
     if let out = args["write-baseline"] { try CommandPaths(reads: [resultsPath], writes: [(out, .file)]).check() }
     let results = try RegressionCheck.readBaseline(path: resultsPath)
     if let out = args["write-baseline"] {
-        var tolerances = RegressionCheck.defaultTolerances
-        for pair in (args["tolerance"] ?? "").split(separator: ",") {
-            let parts = pair.split(separator: "=")
-            guard parts.count == 2, let v = Double(parts[1]) else {
-                throw ThemeLabError.usage("--tolerance takes METRIC=VALUE pairs, got '\(pair)'")
-            }
-            tolerances[String(parts[0])] = v
-        }
-        do { try RegressionCheck.validate(tolerances: tolerances, file: "--tolerance") } catch let ThemeLabError.input(message) {
-            throw ThemeLabError.usage(message)
-        }
+        // Tolerances as an experiment file's gate holds them.
+        let given = try args.value("tolerance", checkedBy: ExperimentPlan.Keys.gate) as? [String: Double] ?? [:]
+        let tolerances = RegressionCheck.defaultTolerances.merging(given) { $1 }
         // A baseline with a row twice could never be checked: refused here, not at the next check.
         _ = try RegressionCheck.rows(results.analyses, file: resultsPath)
         try AtomicFile.write(
             try JSONOutput.encode(
                 RegressionCheck.Baseline(tolerances: tolerances, analyses: results.analyses, provenance: results.provenance)), to: out)
-        let given = Set((args["tolerance"] ?? "").split(separator: ",").compactMap { $0.split(separator: "=").first.map(String.init) })
-        let listed = tolerances.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)\(given.contains($0.key) ? "" : " (default)")" }
+        let listed = tolerances.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)\(given[$0.key] != nil ? "" : " (default)")" }
         io.note("wrote baseline \(out) (tolerances: \(listed.joined(separator: ", ")))")
         return
     }

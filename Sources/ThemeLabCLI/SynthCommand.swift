@@ -24,24 +24,14 @@ let synthCommand = Command(
 ) { args, io in
     guard (args["preset"] ?? "app-raw") == "app-raw" else { throw ThemeLabError.usage("--preset: only app-raw exists") }
     var g = SyntheticVectors.appRaw()
-    func number(_ name: String) throws -> Double? {
-        guard let t = args[name] else { return nil }
-        guard let v = Double(t) else { throw ThemeLabError.usage("--\(name) must be a number, got \(t)") }
-        return v
-    }
-    g.dimensions = try args.int("dims", default: g.dimensions, range: Validation.dimensions)
-    if let t = args["topics"] {
-        let sizes = t.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
-        guard !sizes.isEmpty, sizes.allSatisfy({ $0 != nil }) else {
-            throw ThemeLabError.usage("--topics takes sizes like 12,10,8, got \(t)")
-        }
-        g.topicSizes = sizes.map { $0! }
-    }
-    g.anisotropy = try number("anisotropy") ?? g.anisotropy
-    g.anisotropySpread = try number("spread") ?? g.anisotropySpread
-    g.topicStrength = try number("topic-strength") ?? g.topicStrength
-    g.noise = try number("noise") ?? g.noise
-    g.seed = UInt64(try args.int("seed", default: Int(g.seed), range: 0...Int.max))
+    typealias Field = SyntheticVectors.CodingKeys
+    g.dimensions = try args.value("dims", checkedBy: Field.dimensions) as? Int ?? g.dimensions
+    g.topicSizes = try args.value("topics", checkedBy: Field.topicSizes) as? [Int] ?? g.topicSizes
+    g.anisotropy = try args.value("anisotropy", checkedBy: Field.anisotropy) as? Double ?? g.anisotropy
+    g.anisotropySpread = try args.value("spread", checkedBy: Field.anisotropySpread) as? Double ?? g.anisotropySpread
+    g.topicStrength = try args.value("topic-strength", checkedBy: Field.topicStrength) as? Double ?? g.topicStrength
+    g.noise = try args.value("noise", checkedBy: Field.noise) as? Double ?? g.noise
+    g.seed = try args.value("seed", checkedBy: Field.seed) as? UInt64 ?? g.seed
     try Validation.check(g, at: "corpora[0].generator", source: .commandLine)
     let (corpus, vectors) = g.corpus(name: "synthetic")
     let corpusPath = try args.required("out-corpus")

@@ -20,9 +20,9 @@ func generator(_ fields: String) -> String {
 
     @Test(arguments: [
         (#""shuffles": 1000000000000"#, "'shuffles' must be a whole number from 0 to 1000, got 1000000000000"),
-        (#""shuffles": "ten""#, "'shuffles' is not an integer"),
-        (#""replicates": 1e30"#, "'replicates' must be a whole number, got 1e+30"),
-        (#""shuffles": 1.5"#, "'shuffles' must be a whole number, got 1.5"),
+        (#""shuffles": "ten""#, "'shuffles' must be a whole number from 0 to 1000, got 'ten'"),
+        (#""replicates": 1e30"#, "'replicates' must be a whole number from 2 to 1000, got 1e+30"),
+        (#""shuffles": 1.5"#, "'shuffles' must be a whole number from 0 to 1000, got 1.5"),
         (#""thresholds": []"#, "'thresholds' is empty: nothing would be computed"),
         (#""threshold": ["otsu"]"#, "'threshold' is not a field of an experiment"),
         (#""thresholds": ["otsu", "fixed(inf)"]"#, "'thresholds[1]' 'fixed(inf)': every argument must be a finite number"),
@@ -60,7 +60,7 @@ func generator(_ fields: String) -> String {
             generator(#""dimensions": 65536, "topicSizes": [10000000], "topicStrength": 1, "noise": 1"#),
             "GiB is available"
         ),
-        (#"{"name": "nosuch"}"#, "'corpora[0].name' is 'nosuch', not a known corpus"),
+        (#"{"name": "nosuch"}"#, "'corpora[0].name' must be seed-12, seed-26, synthetic, clinc150"),
     ])
     func corpusFieldsAreCheckedNamingTheField(_ corpus: String, _ message: String) throws {
         let path = try experiment(
