@@ -30,7 +30,8 @@ public enum ThemeLabCLI {
                     + "\(BLASRuntime.kernelSource))")
             return 0
         case let name?:
-            guard let command = commands[name] else {
+            if let command = command(named: name, in: commands) { return command.invoke(path: [name], Array(words.dropFirst()), io) }
+            guard let command = legacyCommands[name] else {
                 return io.fail("unknown command \(quotedWord(name)) (see themelab --help)", status: 2)
             }
             return command.invoke(as: name, Array(words.dropFirst()), io)
@@ -43,8 +44,9 @@ public enum ThemeLabCLI {
             io.print(usage)
             return 0
         }
-        guard let command = commands[name] else {
-            let names = commands.keys.sorted().joined(separator: ", ")
+        if let command = command(named: name, in: commands) { return help(command, words, io) }
+        guard let command = legacyCommands[name] else {
+            let names = (legacyCommands.keys + commands.map { $0.configuration.name }).sorted().joined(separator: ", ")
             return io.fail("help: no command \(quotedWord(name)); expected 'help' or 'help COMMAND' with one of \(names)", status: 2)
         }
         guard words.count == 1 || (words.count == 2 && command.subcommands.contains(words[1])) else {
@@ -55,6 +57,30 @@ public enum ThemeLabCLI {
         }
         io.print(command.help)
         return 0
+    }
+
+    /// `themelab help COMMAND [SUBCOMMAND]` for a declared command.
+    static func help(_ command: any ParsableCommand.Type, _ words: [String], _ io: Invocation) -> Int32 {
+        let name = words[0]
+        let subcommands = command.configuration.subcommands
+        if words.count == 1 {
+            io.print(command.help(path: words), terminator: "")
+            return 0
+        }
+        if words.count == 2, let sub = Self.command(named: words[1], in: subcommands) {
+            io.print(sub.help(path: words), terminator: "")
+            return 0
+        }
+        let forms = ["'help \(name)'"] + subcommands.map { "'help \(name) \($0.configuration.name)'" }
+        return io.fail(
+            "help: one command only, got \(quotedWord(words.joined(separator: " "))); expected \(forms.joined(separator: " or "))",
+            status: 2)
+    }
+
+    /// The command of `list` called `name`.
+    static func command(named name: String, in list: [any ParsableCommand.Type]) -> (any ParsableCommand.Type)? {
+        for command in list where command.configuration.name == name { return command }
+        return nil
     }
 
     /// For the executable: Ctrl-C or SIGTERM first removes what the run made and would leave half-done (`Interruption`).
@@ -73,7 +99,11 @@ public enum ThemeLabCLI {
         return nil
     }
 
-    static let commands: [String: Command] = [
+    /// Every command declared as a `ParsableCommand`, in the order `themelab --help` lists them.
+    static var commands: [any ParsableCommand.Type] { [] }
+
+    /// The commands not yet declared as `ParsableCommand`s.
+    static let legacyCommands: [String: Command] = [
         "ablate": ablateCommand,
         "analyze": analyzeCommand,
         "bench": benchCommand,
@@ -97,7 +127,8 @@ public enum ThemeLabCLI {
         usage: themelab <command> [options]      themelab <command> --help
 
         commands:
-        \(commands.keys.sorted().map { "  \($0.padding(toLength: 11, withPad: " ", startingAt: 0))\(commands[$0]!.summary)" }
+        \((legacyCommands.mapValues(\.summary).merging(commands.map { ($0.configuration.name, $0.configuration.abstract) }) { $1 })
+            .sorted { $0.key < $1.key }.map { "  \($0.key.padding(toLength: 11, withPad: " ", startingAt: 0))\($0.value)" }
             .joined(separator: "\n"))
 
           --version  version, BLAS library and kernel
@@ -134,18 +165,52 @@ struct Command: Sendable {
             return failure.status
         } catch ThemeLabError.usage(let message), ThemeLabError.invalid(let message) {
             return io.fail("\(name): \(message) (see themelab \(name) --help)", status: 2)
-        } catch let error as ThemeLabError {
-            return io.fail("\(error)", status: 1)
-        } catch let error as NSError {
-            // Foundation's file errors: the path and the reason on one line, not the NSError dump.
-            let path = (error.userInfo[NSFilePathErrorKey] as? String) ?? (error.userInfo[NSURLErrorKey] as? URL)?.path
-            let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
-            let reason =
-                underlying.flatMap { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : nil }
-                ?? error.localizedDescription
-            return io.fail(path.map { "\($0): \(reason)" } ?? reason, status: 1)
+        } catch {
+            return io.fail(describe(error), status: 1)
         }
     }
+}
+
+extension ParsableCommand {
+    /// Runs the command called by `path` on the words after its name (a subcommand's name first, when it has
+    /// subcommands): its help for `--help` or `-h`; returns the exit status, the reason for anything but 0 on stderr.
+    static func invoke(path: [String], _ words: [String], _ io: Invocation) -> Int32 {
+        if let first = words.first, let sub = ThemeLabCLI.command(named: first, in: configuration.subcommands) {
+            return sub.invoke(path: path + [first], Array(words.dropFirst()), io)
+        }
+        if words.contains("--help") || words.contains("-h") {
+            io.print(help(path: path), terminator: "")
+            return 0
+        }
+        let name = path.joined(separator: " ")
+        do {
+            if let first = words.first, !configuration.subcommands.isEmpty {
+                throw ThemeLabError.usage("\(expectedSubcommand), got \(quotedWord(first))")
+            }
+            let parser = try CommandParser<Self>(words)
+            for note in parser.notes { io.note("themelab: \(note)") }
+            try parser.command.run(io)
+            return 0
+        } catch let failure as ExitStatus {
+            return failure.status
+        } catch ThemeLabError.usage(let message), ThemeLabError.invalid(let message) {
+            return io.fail("\(name): \(message) (see themelab \(name) --help)", status: 2)
+        } catch {
+            return io.fail(describe(error), status: 1)
+        }
+    }
+}
+
+/// An error other than a usage error as one line: Foundation's file errors as the path and the reason, not the NSError dump.
+func describe(_ error: Error) -> String {
+    if let error = error as? ThemeLabError { return "\(error)" }
+    let error = error as NSError
+    let path = (error.userInfo[NSFilePathErrorKey] as? String) ?? (error.userInfo[NSURLErrorKey] as? URL)?.path
+    let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+    let reason =
+        underlying.flatMap { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : nil }
+        ?? error.localizedDescription
+    return path.map { "\($0): \(reason)" } ?? reason
 }
 
 /// A command's verdict that is neither success nor an error to report: its output has said why (a failed `check`).

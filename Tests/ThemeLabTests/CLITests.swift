@@ -68,26 +68,59 @@ final class Capture: Sendable {
     var text: String { written.withLock { $0 } }
 }
 
-/// The parser and every command's help, in process.
+/// A command for the parser's tests: an argument of each kind.
+struct ProbeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(name: "probe", abstract: "A command for the parser's tests.")
+    var file = ""
+    var out: String?
+    var seed: UInt64 = 0
+    var tile = 7
+    var groupings: [Grouping] = []
+    var json = false
+
+    static var arguments: [Argument<Self>] {
+        [
+            .argument("<file>", \.file, help: "A file."),
+            .option("--out", \.out, .path, value: "<DIR>", oldSpelling: .outputFolder, help: "A folder."),
+            .option("--seed", \.seed, .seed, value: "<S>", help: "A seed."),
+            .option("--tile", \.tile, .count(1...9), value: "<T>", help: "A count."),
+            .option(
+                "--groupings", \.groupings, .entries(kind: "grouping", forms: groupingRegistry.forms), value: "<G,…>",
+                read: readNames(grouping(named:)), help: "Groupings."),
+            .flag("--json", \.json, help: "A switch."),
+        ]
+    }
+}
+
+/// The parser, every command's help and the command reference, in process.
 @Suite struct ParserTests {
     @Test func optionsSwitchesAndPositionalWords() throws {
-        let a = try Arguments(
-            ["x.json", "--out", "o", "--seed=3", "--json", "--groupings", "hdbscan(8,4),leiden(10)"],
-            options: ["out", "seed", "groupings", "tile"],
-            switches: ["json", "verify"], positionals: 1...1)
-        #expect(a.positional == ["x.json"] && a["out"] == "o" && a["seed"] == "3" && a.flag("json"))
-        #expect(try a.int("seed", default: 0, range: 0...9) == 3 && (try a.int("tile", default: 7, range: 0...9)) == 7)
-        #expect(a.names("groupings") == ["hdbscan(8,4)", "leiden(10)"] && a.oldSpellings.isEmpty)
-        #expect(errorMessage { _ = try a.required("tile") } == "missing --tile")
+        let parsed = try CommandParser<ProbeCommand>(
+            ["x.json", "--out", "o", "--seed=3", "--json", "--groupings", "hdbscan(8,4),leiden(10)"])
+        let p = parsed.command
+        #expect(p.file == "x.json" && p.out == "o" && p.seed == 3 && p.json && p.tile == 7 && parsed.notes.isEmpty)
+        #expect(p.groupings.map(\.name) == ["hdbscan(8,4)", "leiden(10)"])
     }
 
     @Test(arguments: [
-        (["--bogus"], "unknown option --bogus"), (["--out"], "option --out needs a value"),
-        (["--json=yes"], "--json is a switch and takes no value"),
-        (["--out", "a", "--out=b"], "--out given twice"), (["a", "b"], "unexpected argument 'b'"),
+        (["x", "--bogus"], "unknown option --bogus"), (["x", "--out"], "option --out needs a value"),
+        (["x", "--json=yes"], "--json is a switch and takes no value"),
+        (["x", "--out", "a", "--out=b"], "--out given twice"), (["a", "b"], "unexpected argument 'b'"), ([], "missing <file>"),
+        (["x", "--seed", "three"], "--seed must be a whole number from 0 to 18446744073709551615, got 'three'"),
+        (["x", "--tile", "0"], "--tile must be a whole number from 1 to 9, got 0"),
+        (["x", "--groupings", "nope"], "--groupings unknown grouping 'nope' (expected \(groupingRegistry.forms.joined(separator: ", ")))"),
     ])
     func theParserRefuses(_ words: [String], _ message: String) {
-        #expect(errorMessage { _ = try Arguments(words, options: ["out"], switches: ["json"], positionals: 0...1) } == message)
+        #expect(errorMessage { _ = try CommandParser<ProbeCommand>(words) } == message)
+    }
+
+    /// `--results DIR`, once an output folder: the option it was renamed to, with a note; never both spellings.
+    @Test func anOldSpellingCountsAsItsOption() throws {
+        let parsed = try CommandParser<ProbeCommand>(["x", "--results", "r"])
+        #expect(parsed.command.out == "r" && parsed.notes == ["--results for an output folder is deprecated; use --out"])
+        #expect(
+            errorMessage { _ = try CommandParser<ProbeCommand>(["x", "--out", "o", "--results", "r"]) }
+                == "--out given twice (--results is its old spelling)")
     }
 
     /// A name holding a line break is refused on one line, the break written escaped.
@@ -104,26 +137,9 @@ final class Capture: Sendable {
         #expect(r.status == 2 && r.stderr.contains("--grouping average: bench times groupings that cut themselves"))
     }
 
-    @Test func aBadNumberNamesTheOptionItsRangeAndWhatWasGiven() throws {
-        let a = try Arguments(["--seed", "three", "--tile", "0"], options: ["seed", "tile"], switches: [])
-        #expect(errorMessage { _ = try a.int("seed", default: 0, range: 0...9) } == "--seed must be a whole number from 0 to 9, got three")
-        #expect(errorMessage { _ = try a.int("tile", default: 1, range: 1...9) } == "--tile must be a whole number from 1 to 9, got 0")
-    }
-
-    /// `--results DIR`, once an output folder: the option it was renamed to, kept for a note; never both spellings.
-    @Test func anOldSpellingCountsAsItsOption() throws {
-        let a = try Arguments(["--results", "r"], options: ["out"], switches: [], renamed: ["results": "out"])
-        #expect(a.values == ["out": "r"] && a.oldSpellings == ["results"])
-        #expect(
-            errorMessage {
-                _ = try Arguments(["--out", "o", "--results", "r"], options: ["out"], switches: [], renamed: ["results": "out"])
-            }
-                == "--out given twice (--results is its old spelling)")
-    }
-
-    @Test(arguments: ThemeLabCLI.commands.keys.sorted())
+    @Test(arguments: ThemeLabCLI.legacyCommands.keys.sorted())
     func everyCommandHasHelp(_ name: String) throws {
-        let command = try #require(ThemeLabCLI.commands[name])
+        let command = try #require(ThemeLabCLI.legacyCommands[name])
         for flag in ["--help", "-h"] {
             let r = CLI.run([name, "--bogus", flag])
             #expect(r.status == 0 && r.stderr.isEmpty && r.stdout == command.help + "\n", "\(name) \(flag)")
@@ -164,9 +180,9 @@ final class Capture: Sendable {
 
     /// Every option and switch a command takes is in its help, and the help names no other (but in a quoted command
     /// line of another command, such as `themelab pairs --shard i/n`).
-    @Test(arguments: ThemeLabCLI.commands.keys.sorted())
+    @Test(arguments: ThemeLabCLI.legacyCommands.keys.sorted())
     func everyCommandsHelpListsExactlyTheOptionsItTakes(_ name: String) throws {
-        let command = try #require(ThemeLabCLI.commands[name])
+        let command = try #require(ThemeLabCLI.legacyCommands[name])
         let own = command.help.replacing(/`themelab [^`]*`/, with: "")
         let listed = Set(own.matches(of: /--([a-z][a-z0-9-]*)/).map { String($0.1) })
         #expect(listed == command.options.union(command.switches).union(command.renamed.keys))
@@ -175,7 +191,7 @@ final class Capture: Sendable {
     @Test func theUsageNamesEveryCommandAndTheVersionTheKernel() {
         let usage = CLI.run([])
         #expect(usage.status == 0 && usage.stdout == CLI.run(["--help"]).stdout && usage.stdout.hasPrefix("themelab \(Tool.version)"))
-        #expect(ThemeLabCLI.commands.keys.allSatisfy { usage.stdout.contains("\n  \($0) ") })
+        #expect(ThemeLabCLI.legacyCommands.keys.allSatisfy { usage.stdout.contains("\n  \($0) ") })
         let version = CLI.run(["--version"])
         #expect(version.status == 0 && version.stdout.contains("OpenBLAS kernel \(BLASRuntime.corename),"), "\(version.stdout)")
     }

@@ -16,7 +16,7 @@ import ThemeLabStudy
         EmbeddingSpace.registry.forms + thresholdRuleRegistry.forms + groupingRegistry.forms + DatasetRegistry.entries.map(\.name)
 
     @Test func everyRegisteredNameIsInTheAnalyzeHelp() throws {
-        let help = try #require(ThemeLabCLI.commands["analyze"]).help
+        let help = try #require(ThemeLabCLI.legacyCommands["analyze"]).help
         let listed = Set(
             help.split(whereSeparator: { " \n".contains($0) }).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ",;")) })
         for name in Self.registered { #expect(listed.contains(name), "analyze --help does not list \(name)") }
@@ -143,8 +143,8 @@ import ThemeLabStudy
 /// A command's options are spelled in its help and in its declaration: the two must name the same options, so `--help`
 /// cannot drift from what the command accepts (a lookup of an undeclared one is caught by `Arguments` in debug builds).
 @Suite struct CommandHelpTests {
-    @Test(arguments: ThemeLabCLI.commands.keys.sorted()) func helpListsExactlyTheDeclaredOptions(_ name: String) throws {
-        let command = try #require(ThemeLabCLI.commands[name])
+    @Test(arguments: ThemeLabCLI.legacyCommands.keys.sorted()) func helpListsExactlyTheDeclaredOptions(_ name: String) throws {
+        let command = try #require(ThemeLabCLI.legacyCommands[name])
         // Backticked spans quote other commands (`themelab pairs --shard i/n`).
         let own = command.help.replacing(/`[^`]*`/, with: "")
         let written = Set(own.matches(of: /--([a-z][a-z0-9-]*)/).map { String($0.output.1) }).subtracting(["help"])
