@@ -103,7 +103,8 @@ let slurmCommand = Command(
             throw ThemeLabError.usage("--\(option) is for slurm pairs")
         }
         let planPath = args.positional[1]
-        let plan = try args.experimentPlan(path: planPath)
+        let replicates = try args["replicates"].map { _ in try args.int("replicates", default: 0, range: ReplicateCorpus.count) }
+        let plan = try ExperimentPlan.read(path: planPath, replicates: replicates)
         let results = absolute(args["out"] ?? "results")
         try CommandPaths(
             reads: try plan.inputFiles(dataDirectory: args["data-dir"]),

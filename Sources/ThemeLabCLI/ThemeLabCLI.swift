@@ -100,12 +100,10 @@ public enum ThemeLabCLI {
     }
 
     /// Every command declared as a `ParsableCommand`, in the order `themelab --help` lists them.
-    static var commands: [any ParsableCommand.Type] { [] }
+    static var commands: [any ParsableCommand.Type] { [AblateCommand.self, AnalyzeCommand.self, GatherCommand.self] }
 
     /// The commands not yet declared as `ParsableCommand`s.
     static let legacyCommands: [String: Command] = [
-        "ablate": ablateCommand,
-        "analyze": analyzeCommand,
         "bench": benchCommand,
         "check": checkCommand,
         "datasets": datasetsCommand,
@@ -113,7 +111,6 @@ public enum ThemeLabCLI {
         "plot": plotCommand,
         "embed": embedCommand,
         "env": envCommand,
-        "gather": gatherCommand,
         "pairs": pairsCommand,
         "replay": replayCommand,
         "slurm": slurmCommand,

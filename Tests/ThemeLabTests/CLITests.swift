@@ -138,7 +138,7 @@ struct ProbeCommand: ParsableCommand {
     }
 
     @Test(arguments: ThemeLabCLI.legacyCommands.keys.sorted())
-    func everyCommandHasHelp(_ name: String) throws {
+    func everyLegacyCommandHasHelp(_ name: String) throws {
         let command = try #require(ThemeLabCLI.legacyCommands[name])
         for flag in ["--help", "-h"] {
             let r = CLI.run([name, "--bogus", flag])
@@ -166,6 +166,44 @@ struct ProbeCommand: ParsableCommand {
                 && stray.stderr == "themelab: help: one command only, got '\(name) extra'; expected \(forms)\n", "\(stray.stderr)")
         let unknown = CLI.run(["help", "\(name)\nx"])
         #expect(unknown.status == 2 && unknown.stderr.hasPrefix("themelab: help: no command '\(name)\\nx'; expected"), "\(unknown.stderr)")
+    }
+
+    @Test(arguments: CommandCatalogue.paths) func everyCommandHasHelp(_ path: [String]) throws {
+        let command = try #require(CommandCatalogue.command(path))
+        let help = command.help(path: path)
+        #expect(help.hasPrefix("OVERVIEW: ") && help.contains("\nUSAGE: themelab \(path.joined(separator: " "))"))
+        for flag in ["--help", "-h"] {
+            let r = CLI.run(path + ["--bogus", flag])
+            #expect(r.status == 0 && r.stderr.isEmpty && r.stdout == help, "\(path) \(flag)")
+        }
+        let asked = CLI.run(["help"] + path)
+        #expect(asked.status == 0 && asked.stderr.isEmpty && asked.stdout == help, "help \(path)")
+        guard path.count == 1 else { return }
+        let stray = CLI.run(["help", path[0], "extra"])
+        let forms = (["'help \(path[0])'"] + command.configuration.subcommands.map { "'help \(path[0]) \($0.configuration.name)'" })
+        #expect(
+            stray.status == 2 && stray.stdout.isEmpty
+                && stray.stderr
+                    == "themelab: help: one command only, got '\(path[0]) extra'; expected \(forms.joined(separator: " or "))\n",
+            "\(stray.stderr)")
+        let unknown = CLI.run(["help", "\(path[0])\nx"])
+        #expect(
+            unknown.status == 2 && unknown.stderr.hasPrefix("themelab: help: no command '\(path[0])\\nx'; expected"), "\(unknown.stderr)")
+    }
+
+    /// Every declared argument of every command is in its help (each of its names, and the forms of a registry's entries
+    /// it takes) and parses a value within its constraint.
+    @Test(arguments: CommandCatalogue.paths) func everyDeclaredArgumentParsesAndIsInTheHelp(_ path: [String]) throws {
+        let command = try #require(CommandCatalogue.command(path))
+        let help = command.help(path: path)
+        for argument in CommandCatalogue.arguments(of: command) {
+            for name in argument.names { #expect(help.contains(name), "\(path) --help omits \(name)") }
+            if case .entries(_, let forms) = argument.constraint {
+                for form in forms { #expect(help.contains(form), "\(path) --help omits \(argument.name)'s \(form)") }
+            }
+            let words = CommandCatalogue.words(command, giving: argument.name, argument.exampleWords)
+            #expect(CommandCatalogue.parseProblem(command, words) == nil, "\(path) \(words)")
+        }
     }
 
     /// A long unknown word is cut in the message, its length said: `help` and the command line alike.
@@ -213,7 +251,7 @@ struct ProbeCommand: ParsableCommand {
         (["pairs", "--embeddings", "a.npy", "--embeddings", "b.npy"], "--embeddings given twice"),
         (["pairs", "--embeddings=a.npy", "--json", "--json"], "--json given twice"),
         (["pairs", "--json=yes"], "--json is a switch and takes no value"),
-        (["ablate"], "expected 1 argument"),
+        (["ablate"], "missing <experiment>"),
         (["merge"], "expected at least 1 argument"),
     ])
     func theParserRefusesWhatItWouldOtherwiseIgnore(_ args: [String], _ message: String) throws {
