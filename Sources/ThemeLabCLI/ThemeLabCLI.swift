@@ -100,20 +100,20 @@ public enum ThemeLabCLI {
     }
 
     /// Every command declared as a `ParsableCommand`, in the order `themelab --help` lists them.
-    static var commands: [any ParsableCommand.Type] { [AblateCommand.self, AnalyzeCommand.self, GatherCommand.self] }
+    static var commands: [any ParsableCommand.Type] {
+        [
+            AblateCommand.self, AnalyzeCommand.self, BenchCommand.self, EmbedCommand.self, GatherCommand.self, MergeCommand.self,
+            PairsCommand.self, SlurmCommand.self,
+        ]
+    }
 
     /// The commands not yet declared as `ParsableCommand`s.
     static let legacyCommands: [String: Command] = [
-        "bench": benchCommand,
         "check": checkCommand,
         "datasets": datasetsCommand,
-        "merge": mergeCommand,
         "plot": plotCommand,
-        "embed": embedCommand,
         "env": envCommand,
-        "pairs": pairsCommand,
         "replay": replayCommand,
-        "slurm": slurmCommand,
         "reproduce": reproduceCommand,
         "synth": synthCommand,
     ]

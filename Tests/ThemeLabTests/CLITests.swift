@@ -252,7 +252,7 @@ struct ProbeCommand: ParsableCommand {
         (["pairs", "--embeddings=a.npy", "--json", "--json"], "--json given twice"),
         (["pairs", "--json=yes"], "--json is a switch and takes no value"),
         (["ablate"], "missing <experiment>"),
-        (["merge"], "expected at least 1 argument"),
+        (["merge"], "missing <part>"),
     ])
     func theParserRefusesWhatItWouldOtherwiseIgnore(_ args: [String], _ message: String) throws {
         let r = CLI.run(args)
@@ -436,7 +436,7 @@ struct ProbeCommand: ParsableCommand {
         #expect(
             usage.status == 2
                 && usage.stderr
-                    == "themelab: pairs: --bins must be a whole number from 2 to 16777216, got one (see themelab pairs --help)\n"
+                    == "themelab: pairs: --bins must be a whole number from 2 to 16777216, got 'one' (see themelab pairs --help)\n"
         )
         let input = try CLI.launch(["pairs", "--embeddings", fixture("npy-int.npy")])
         #expect(input.status == 1 && input.stderr.hasPrefix("themelab: ") && input.stderr.contains("npy-int.npy"), "\(input.stderr)")
