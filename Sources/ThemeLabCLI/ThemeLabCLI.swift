@@ -20,7 +20,7 @@ public enum ThemeLabCLI {
         let words = Array(arguments.dropFirst())
         switch words.first {
         case nil, "--help", "-h":
-            io.print(usage)
+            io.print(CommandHelp.main(commands: commands), terminator: "")
             return 0
         case "help":
             return help(Array(words.dropFirst()), io)
@@ -30,38 +30,23 @@ public enum ThemeLabCLI {
                     + "\(BLASRuntime.kernelSource))")
             return 0
         case let name?:
-            if let command = command(named: name, in: commands) { return command.invoke(path: [name], Array(words.dropFirst()), io) }
-            guard let command = legacyCommands[name] else {
+            guard let command = command(named: name, in: commands) else {
                 return io.fail("unknown command \(quotedWord(name)) (see themelab --help)", status: 2)
             }
-            return command.invoke(as: name, Array(words.dropFirst()), io)
+            return command.invoke(path: [name], Array(words.dropFirst()), io)
         }
     }
 
     /// `themelab help`: the usage; `themelab help COMMAND [SUBCOMMAND]`: that command's help; anything else a usage error.
     static func help(_ words: [String], _ io: Invocation) -> Int32 {
         guard let name = words.first else {
-            io.print(usage)
+            io.print(CommandHelp.main(commands: commands), terminator: "")
             return 0
         }
-        if let command = command(named: name, in: commands) { return help(command, words, io) }
-        guard let command = legacyCommands[name] else {
-            let names = (legacyCommands.keys + commands.map { $0.configuration.name }).sorted().joined(separator: ", ")
+        guard let command = command(named: name, in: commands) else {
+            let names = commands.map { $0.configuration.name }.joined(separator: ", ")
             return io.fail("help: no command \(quotedWord(name)); expected 'help' or 'help COMMAND' with one of \(names)", status: 2)
         }
-        guard words.count == 1 || (words.count == 2 && command.subcommands.contains(words[1])) else {
-            let forms = ["'help \(name)'"] + command.subcommands.map { "'help \(name) \($0)'" }
-            return io.fail(
-                "help: one command only, got \(quotedWord(words.joined(separator: " "))); expected \(forms.joined(separator: " or "))",
-                status: 2)
-        }
-        io.print(command.help)
-        return 0
-    }
-
-    /// `themelab help COMMAND [SUBCOMMAND]` for a declared command.
-    static func help(_ command: any ParsableCommand.Type, _ words: [String], _ io: Invocation) -> Int32 {
-        let name = words[0]
         let subcommands = command.configuration.subcommands
         if words.count == 1 {
             io.print(command.help(path: words), terminator: "")
@@ -99,72 +84,13 @@ public enum ThemeLabCLI {
         return nil
     }
 
-    /// Every command declared as a `ParsableCommand`, in the order `themelab --help` lists them.
+    /// Every command, in the order `themelab --help` lists them.
     static var commands: [any ParsableCommand.Type] {
         [
-            AblateCommand.self, AnalyzeCommand.self, BenchCommand.self, EmbedCommand.self, GatherCommand.self, MergeCommand.self,
-            PairsCommand.self, SlurmCommand.self,
+            AblateCommand.self, AnalyzeCommand.self, BenchCommand.self, CheckCommand.self, DatasetsCommand.self, EmbedCommand.self,
+            EnvCommand.self, GatherCommand.self, MergeCommand.self, PairsCommand.self, PlotCommand.self, ReplayCommand.self,
+            ReproduceCommand.self, SlurmCommand.self, SynthCommand.self,
         ]
-    }
-
-    /// The commands not yet declared as `ParsableCommand`s.
-    static let legacyCommands: [String: Command] = [
-        "check": checkCommand,
-        "datasets": datasetsCommand,
-        "plot": plotCommand,
-        "env": envCommand,
-        "replay": replayCommand,
-        "reproduce": reproduceCommand,
-        "synth": synthCommand,
-    ]
-
-    static let usage = """
-        themelab \(Tool.version) — does centring + Otsu grouping find the topics people return to?
-
-        usage: themelab <command> [options]      themelab <command> --help
-
-        commands:
-        \((legacyCommands.mapValues(\.summary).merging(commands.map { ($0.configuration.name, $0.configuration.abstract) }) { $1 })
-            .sorted { $0.key < $1.key }.map { "  \($0.key.padding(toLength: 11, withPad: " ", startingAt: 0))\($0.value)" }
-            .joined(separator: "\n"))
-
-          --version  version, BLAS library and kernel
-          --help     this text
-        """
-}
-
-/// A subcommand: its one-line summary, its help text, what it accepts and what it runs.
-struct Command: Sendable {
-    var summary: String
-    var help: String
-    var options: Set<String> = []
-    var switches: Set<String> = []
-    /// Old spellings still accepted, each with a note on stderr: old name → option (`--results`, once an output folder).
-    var renamed: [String: String] = [:]
-    /// How many positional words the command takes.
-    var positionals: ClosedRange<Int> = 0...0
-    /// The words its first positional may be, when it names a subcommand (`slurm pairs`): `help slurm pairs` gives the help.
-    var subcommands: [String] = []
-    var run: @Sendable (Arguments, Invocation) throws -> Void
-
-    /// Runs the command on the words after its name; returns the exit status, the reason for anything but 0 on stderr.
-    func invoke(as name: String, _ words: [String], _ io: Invocation) -> Int32 {
-        if words.contains("--help") || words.contains("-h") {
-            io.print(help)
-            return 0
-        }
-        do {
-            let args = try Arguments(words, options: options, switches: switches, positionals: positionals, renamed: renamed)
-            for old in args.oldSpellings { io.note("themelab: --\(old) for an output folder is deprecated; use --\(renamed[old]!)") }
-            try run(args, io)
-            return 0
-        } catch let failure as ExitStatus {
-            return failure.status
-        } catch ThemeLabError.usage(let message), ThemeLabError.invalid(let message) {
-            return io.fail("\(name): \(message) (see themelab \(name) --help)", status: 2)
-        } catch {
-            return io.fail(describe(error), status: 1)
-        }
     }
 }
 

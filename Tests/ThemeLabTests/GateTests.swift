@@ -180,7 +180,7 @@ import ThemeLabStudy
         #expect(wrongCase.status == 2 && wrongCase.stderr.contains("--tolerance names 'ARI', not one of ari, "), "\(wrongCase.stderr)")
         let infinite = CLI.run(["check", "--results", Self.committed, "--write-baseline", folder + "/b.json", "--tolerance", "ari=inf"])
         #expect(
-            infinite.status == 2 && infinite.stderr.contains("--tolerance must be a number from 0 to 0.5, got inf"),
+            infinite.status == 2 && infinite.stderr.contains("--tolerance ari must be a number from 0 to 0.5, got inf"),
             "\(infinite.stderr)")
     }
 

@@ -143,20 +143,6 @@ import ThemeLabStudy
     }
 }
 
-/// A command's options are spelled in its help and in its declaration: the two must name the same options, so `--help`
-/// cannot drift from what the command accepts (a lookup of an undeclared one is caught by `Arguments` in debug builds).
-@Suite struct CommandHelpTests {
-    @Test(arguments: ThemeLabCLI.legacyCommands.keys.sorted()) func helpListsExactlyTheDeclaredOptions(_ name: String) throws {
-        let command = try #require(ThemeLabCLI.legacyCommands[name])
-        // Backticked spans quote other commands (`themelab pairs --shard i/n`).
-        let own = command.help.replacing(/`[^`]*`/, with: "")
-        let written = Set(own.matches(of: /--([a-z][a-z0-9-]*)/).map { String($0.output.1) }).subtracting(["help"])
-        let declared = command.options.union(command.switches).union(command.renamed.keys)
-        #expect(written.subtracting(declared).isEmpty, "\(name) --help names undeclared \(written.subtracting(declared).sorted())")
-        #expect(declared.subtracting(written).isEmpty, "\(name) declares options its help omits: \(declared.subtracting(written).sorted())")
-    }
-}
-
 /// The memory preflight reads what each rule and grouping declares it needs (hand-worked bytes).
 @Suite struct MemoryNeedTests {
     @Test func eachRuleAndGroupingCountsWhatItAsksThePassToGather() throws {
