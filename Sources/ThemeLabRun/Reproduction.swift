@@ -5,6 +5,7 @@ import ThemeLabEncoder
 import ThemeLabMeasures
 import ThemeLabMethods
 import ThemeLabPairs
+import ThemeLabReport
 import ThemeLabStudy
 
 /// `themelab reproduce` (and `make reproduce`): every experiment file in a folder, each into its

@@ -5,6 +5,7 @@ import ThemeLabEncoder
 import ThemeLabMeasures
 import ThemeLabMethods
 import ThemeLabPairs
+import ThemeLabReport
 import ThemeLabStudy
 
 /// A results root (`results/`) that one writer at a time may change, and whose experiment folders

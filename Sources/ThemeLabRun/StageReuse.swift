@@ -1,5 +1,6 @@
 import Foundation
 import ThemeLabCore
+import ThemeLabReport
 import ThemeLabStudy
 
 /// `StageCache` as one `reproduce` uses it: every stage's key made before the first runs (so the estimate of the time

@@ -1,41 +1,43 @@
 import Foundation
 import ThemeLabCore
-import ThemeLabMethods
-import ThemeLabStudy
 
-/// Path of a committed fixture file.
-func fixture(_ name: String) -> String {
-    Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: nil)!.path
-}
+// The helpers both test tiers share: fixtures, temporary folders, seeded inputs, error messages.
+
+/// The repository's root folder (where Package.swift is).
+package let projectRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+
+/// Path of a committed fixture file (Tests/ThemeLabTests/Fixtures, read by both tiers).
+package func fixture(_ name: String) -> String { projectRoot + "/Tests/ThemeLabTests/Fixtures/\(name)" }
 
 /// A committed JSON fixture, its snake_case keys (as Python writes them) read as camelCase properties.
-func decodeFixture<T: Decodable>(_ type: T.Type, _ name: String) throws -> T {
+package func decodeFixture<T: Decodable>(_ type: T.Type, _ name: String) throws -> T {
     let decoder = JSONDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase
     return try decoder.decode(type, from: Data(contentsOf: URL(fileURLWithPath: fixture(name))))
 }
 
 /// A fresh temporary folder for one test.
-func temporaryFolder() -> String {
+package func temporaryFolder() -> String {
     let path = NSTemporaryDirectory() + "themelab-tests-\(UUID().uuidString)"
     try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }
 
 /// Seeded Gaussian rows (not normalised).
-func randomMatrix(rows: Int, cols: Int, seed: UInt64) -> Matrix {
+package func randomMatrix(rows: Int, cols: Int, seed: UInt64) -> Matrix {
     var rng = SeededRandom(seed: seed)
     return Matrix(rows: rows, cols: cols, storage: (0..<(rows * cols)).map { _ in Float(rng.gaussian()) })
 }
 
 /// The message of a ThemeLabError thrown by `body`, or nil.
-func errorMessage(_ body: () throws -> Void) -> String? {
+package func errorMessage(_ body: () throws -> Void) -> String? {
     do { try body() } catch let e as ThemeLabError { return e.description } catch { return "unexpected \(error)" }
     return nil
 }
 
 /// A safetensors file built by hand: the header's length, the header JSON, then the bytes.
-func safetensorsFile(header: String, data: [UInt8]) throws -> String {
+package func safetensorsFile(header: String, data: [UInt8]) throws -> String {
     var bytes = Data()
     withUnsafeBytes(of: UInt64(header.utf8.count).littleEndian) { bytes.append(contentsOf: $0) }
     bytes.append(contentsOf: Array(header.utf8))
@@ -46,24 +48,12 @@ func safetensorsFile(header: String, data: [UInt8]) throws -> String {
 }
 
 /// Float32 values as little-endian bytes.
-func floatBytes(_ values: [Float]) -> [UInt8] { values.withUnsafeBytes { Array($0) } }
+package func floatBytes(_ values: [Float]) -> [UInt8] { values.withUnsafeBytes { Array($0) } }
 
 extension BinaryFloatingPoint {
     /// |self − other| ≤ absoluteTolerance, false when either is NaN (swift-numerics'
     /// `isApproximatelyEqual(to:absoluteTolerance:)`, which this package does not depend on).
-    func isApproximatelyEqual(to other: Self, absoluteTolerance: Self) -> Bool {
+    package func isApproximatelyEqual(to other: Self, absoluteTolerance: Self) -> Bool {
         abs(self - other) <= absoluteTolerance
-    }
-}
-
-extension AnalysisSettings {
-    /// Defaults with these spaces, rules and groupings (nil: the default ones), read as a command line's names are.
-    static func named(spaces: [String]? = nil, thresholds: [String]? = nil, groupings: [String]? = nil) throws -> AnalysisSettings {
-        var settings = AnalysisSettings()
-        let source = ParameterSource.commandLine
-        if let spaces { settings.spaces = try source.values(spaces, "spaces", EmbeddingSpace.init(name:)) }
-        if let thresholds { settings.rules = try source.values(thresholds, "thresholds", thresholdRule(named:)) }
-        if let groupings { settings.groupings = try source.values(groupings, "groupings", grouping(named:)) }
-        return settings
     }
 }

@@ -4,6 +4,7 @@ import ThemeLabCore
 import ThemeLabMeasures
 import ThemeLabMethods
 import ThemeLabReport
+import ThemeLabRun
 import ThemeLabStudy
 
 /// `themelab check` never passes wrongly: NaN, missing values, duplicate rows and tolerances that

@@ -20,8 +20,7 @@ struct DocExample: CustomTestStringConvertible, Sendable {
     var output: [String]?
     var testDescription: String { "\(file):\(line)" }
 
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
+    static let root = projectRoot
 
     /// README.md and every docs/*.md, relative to the checkout.
     static var pages: [String] {

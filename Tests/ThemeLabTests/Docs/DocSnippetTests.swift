@@ -7,7 +7,7 @@ import ThemeLabPairs
 /// Swift shown in the docs cannot rot: every `swift` block of README.md and docs/*.md is the text between the markers
 /// of a file in `DocSnippets/`, which is compiled with the tests; and the example grouping works.
 @Suite struct DocSnippetTests {
-    static let folder = DocExample.root + "/Tests/ThemeLabTests/DocSnippets"
+    static let folder = DocExample.root + "/Tests/ThemeLabTests/Docs/DocSnippets"
 
     /// The text between `// snippet: begin` and `// snippet: end` of every snippet file.
     static func snippets() throws -> [String] {

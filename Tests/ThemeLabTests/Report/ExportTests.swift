@@ -4,6 +4,7 @@ import ThemeLabCore
 import ThemeLabCorpus
 
 @testable import ThemeLabReport
+@testable import ThemeLabRun
 @testable import ThemeLabStudy
 
 /// Exports are inert: every CSV the harness writes reads back the same in Python's `csv` module and in the harness's own
@@ -181,5 +182,22 @@ import ThemeLabCorpus
         }
         #expect(r.stdout.contains("### Groups") && r.stdout.contains("@topic\\u{07}"))
         #expect(r.stdout.contains("x\\u{1B}[31m.npy") && md.contains("x\\u{1B}[31m.npy"))
+    }
+}
+
+extension ExportTests {
+    /// The CSV's recovery columns and the names a gate may tolerate come from `Metric`, in its order.
+    @Test func csvColumnsAndToleranceNamesComeFromTheType() {
+        let columns = AnalysisReport.csvTable.names
+        #expect(
+            Array(columns[7..<19]) == [
+                "groups", "ari", "nmi", "homogeneity", "completeness", "v_measure", "pair_precision",
+                "pair_recall", "pair_f1", "purity", "singleton_share", "largest_group_share",
+            ])
+        #expect(
+            RegressionCheck.tolerableNames == [
+                "ari", "nmi", "homogeneity", "completeness", "v_measure", "pair_precision",
+                "pair_recall", "pair_f1", "purity", "threshold",
+            ])
     }
 }

@@ -1,10 +1,12 @@
 import Foundation
 import Testing
+import ThemeLabPairs
 
 @testable import ThemeLabCore
 @testable import ThemeLabMeasures
 @testable import ThemeLabMethods
 @testable import ThemeLabReport
+@testable import ThemeLabRun
 @testable import ThemeLabStudy
 
 #if canImport(FoundationXML)
@@ -198,5 +200,16 @@ import Testing
             let x = (1...3).map { Double(text[Range(m.range(at: $0), in: text)!])! }
             return x[1] <= x[0] && x[0] <= x[2] ? nil : String(text[Range(m.range, in: text)!])
         }
+    }
+}
+
+extension ReportTests {
+    /// The cost model's report predicts from its formula and its plot names the kernel the bench lines ran on.
+    @Test func costModelReportPredictsAndNamesTheKernel() throws {
+        let model = CostModel(flopRate: 100e9, perPair: 1e-9, base: 50 * 1_048_576, perItemDimension: 8, perItem: 200)
+        // By hand: 499 999 500 000 pairs · (768 / 100e9 + 1e-9) s = 4 340 s; 50 MiB + 8 · 384e6 B + 200e6 B = 3 170 MiB.
+        #expect(model.markdown([]).contains("predicted at N = 1 000 000, d = 384: 4340 s (1.2 h), peak 3170 MiB"))
+        let line = try CostModel.Point(benchLine: #"{"n":"5000","d":"384","seconds":"0.12","peak_rss_mib":"64","kernel":"Zen"}"#)
+        #expect(model.plot([line]).contains("(2 cores, OpenBLAS kernel Zen)"))
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ThemeLabCore
 import ThemeLabReport
+import ThemeLabRun
 
 /// An output owns only what it made: clean-up touches what the harness marked as its own, a results root that someone
 /// changed meanwhile is not overwritten, a set of files replaces the previous set whole, and what cannot be written

@@ -7,7 +7,7 @@ import ThemeLabStudy
 /// The determinism contract (docs/determinism.md): the committed results are what the code
 /// computes, and the CI gate holds across BLAS kernels while still catching real regressions.
 @Suite(.serialized) struct ReproducibilityTests {
-    static let root = URL(fileURLWithPath: ProjectFiles.locate("Package.swift")!).deletingLastPathComponent().path
+    static let root = projectRoot
 
     /// Runs Experiments/NAME.json into a fresh folder with a fresh cache; returns the results folder.
     static func rerun(_ experiment: String, environment: [String: String] = [:]) throws -> String {

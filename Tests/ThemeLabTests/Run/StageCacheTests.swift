@@ -3,6 +3,7 @@ import Testing
 import ThemeLabCore
 import ThemeLabEncoder
 import ThemeLabReport
+import ThemeLabRun
 import ThemeLabStudy
 
 /// `reproduce`'s stage cache: a stage is kept under a key of its code, settings and inputs' bytes; an entry whose files

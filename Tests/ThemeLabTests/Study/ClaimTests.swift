@@ -319,3 +319,15 @@ import Testing
         }
     }
 }
+
+extension ClaimTests {
+    /// A verdict that flips inside a figure's interval is inconclusive; without replicates the point decides.
+    @Test func claimVerdictsThatFlipInsideTheIntervalAreInconclusive() {
+        let verdict = { (x: [Double]) -> Verdict in x[0] > 0.1 ? .holds : .doesNotHold }
+        let sure = ClaimsReport.decide([.init("loss", 0.3, Estimate(n: 10, mean: 0.3, sd: 0.05, low: 0.2, high: 0.4))], verdict)
+        #expect(sure.verdict == .holds && sure.flips == nil)
+        let unsure = ClaimsReport.decide([.init("loss", 0.15, Estimate(n: 10, mean: 0.15, sd: 0.1, low: 0.05, high: 0.25))], verdict)
+        #expect(unsure.verdict == .inconclusive && unsure.flips == "holds at this corpus's figures, does not hold inside the intervals")
+        #expect(ClaimsReport.decide([.init("loss", 0.15)], verdict).verdict == .holds, "no replicates: the point decides")
+    }
+}

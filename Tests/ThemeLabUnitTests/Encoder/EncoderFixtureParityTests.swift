@@ -51,12 +51,12 @@ import ThemeLabEncoder
     /// Issue 47: the masked-LM encoder the study runs (Datasets/encoders/, trained by scripts/fixtures/train_mlm_encoder.py,
     /// which wrote sentence-transformers' token ids and vectors beside it).
     @Test func committedMaskedLanguageModelEqualsSentenceTransformers() throws {
-        try Self.checkParity(folder: ReproducibilityTests.root + "/Datasets/encoders/wordnet-mlm-4x256", name: "wordnet-mlm-4x256")
+        try Self.checkParity(folder: projectRoot + "/Datasets/encoders/wordnet-mlm-4x256", name: "wordnet-mlm-4x256")
     }
 
     /// The model card's SHA-256 of each file is the file's (Datasets/encoders/README.md).
     @Test func theModelCardNamesEachFilesChecksum() throws {
-        let folder = ReproducibilityTests.root + "/Datasets/encoders"
+        let folder = projectRoot + "/Datasets/encoders"
         let card = try String(contentsOfFile: folder + "/README.md", encoding: .utf8)
         let rows = card.split(separator: "\n").filter { $0.hasPrefix("| `") && $0.split(separator: "|").count == 2 }
         #expect(rows.count == 10)
@@ -83,7 +83,7 @@ import ThemeLabEncoder
 
     /// The README's largest difference for fixture `name` (its row names it, or its suffix after `bert-wordpiece`).
     static func readmeFigure(_ name: String) throws -> Double {
-        let readme = try String(contentsOfFile: ReproducibilityTests.root + "/README.md", encoding: .utf8)
+        let readme = try String(contentsOfFile: projectRoot + "/README.md", encoding: .utf8)
         let suffix = name.replacingOccurrences(of: "bert-wordpiece", with: "")
         let row = try #require(
             readme.split(separator: "\n").first { $0.hasPrefix("| `\(name)`") || (!suffix.isEmpty && $0.contains("`\(suffix)`")) },

@@ -3,7 +3,6 @@ import Testing
 import ThemeLabCore
 import ThemeLabCorpus
 import ThemeLabMeasures
-import ThemeLabStudy
 
 /// Issue 15: intervals, paired comparisons and replicates, against scipy and hand-worked cases.
 struct UncertaintyTests {
@@ -141,14 +140,5 @@ struct UncertaintyTests {
         #expect(r.subsample(corpus, seed: 4) == kept)
         #expect((0..<10).map { r.subsample(corpus, seed: UInt64($0)) }.count { $0 != kept } > 0)
         #expect(Resampling(fraction: 0.01).subsample(corpus, seed: 0).count == 4, "at least one item of each topic")
-    }
-
-    @Test func claimVerdictsThatFlipInsideTheIntervalAreInconclusive() {
-        let verdict = { (x: [Double]) -> Verdict in x[0] > 0.1 ? .holds : .doesNotHold }
-        let sure = ClaimsReport.decide([.init("loss", 0.3, Estimate(n: 10, mean: 0.3, sd: 0.05, low: 0.2, high: 0.4))], verdict)
-        #expect(sure.verdict == .holds && sure.flips == nil)
-        let unsure = ClaimsReport.decide([.init("loss", 0.15, Estimate(n: 10, mean: 0.15, sd: 0.1, low: 0.05, high: 0.25))], verdict)
-        #expect(unsure.verdict == .inconclusive && unsure.flips == "holds at this corpus's figures, does not hold inside the intervals")
-        #expect(ClaimsReport.decide([.init("loss", 0.15)], verdict).verdict == .holds, "no replicates: the point decides")
     }
 }

@@ -5,7 +5,6 @@ import ThemeLabCorpus
 import ThemeLabMeasures
 import ThemeLabMethods
 import ThemeLabPairs
-import ThemeLabStudy
 
 /// One suite over every grouping and every threshold rule (as scikit-learn's `parametrize_with_checks`
 /// runs one over every estimator): the contract each must keep on ordinary and on degenerate inputs.
@@ -171,16 +170,5 @@ import ThemeLabStudy
         let (x, topics) = try input.vectors()
         let moved = Self.shuffled(x, topics: topics)
         #expect(try Self.threshold(rule, x, topics: topics).value == Self.threshold(rule, moved.x, topics: moved.topics).value)
-    }
-
-    /// Fewer than two items: a one-line error before any rule or grouping runs.
-    @Test(arguments: [0, 1])
-    func analysisRefusesFewerThanTwoItems(_ n: Int) {
-        let corpus = Corpus(name: "tiny", items: (0..<n).map { CorpusItem(id: "\($0)") })
-        let message = errorMessage {
-            _ = try Analysis(settings: AnalysisSettings()).run(
-                corpus: corpus, vectors: randomMatrix(rows: n, cols: 16, seed: 1), source: "test")
-        }
-        #expect(message?.hasSuffix("pairs need at least 2") == true && message?.contains("\n") == false, "\(message ?? "no error")")
     }
 }

@@ -6,7 +6,6 @@ import Testing
 @testable import ThemeLabMeasures
 @testable import ThemeLabMethods
 @testable import ThemeLabPairs
-@testable import ThemeLabStudy
 
 /// Threshold rules: Otsu against scikit-image 0.26 (Fixtures/skimage-otsu.json), the others on
 /// hand-worked or analytic cases.
@@ -58,35 +57,6 @@ import Testing
         #expect(
             ThresholdPlacement.observedValues(pairs: [0.5, 0.2, 0.2], forest: [0.9], merges: [0.1])
                 == [0.1, 0.2, 0.5].map { Double(Float($0)) })
-    }
-
-    /// Every data-derived rule's value in an analysis sits in the middle of the gap between the pair
-    /// similarities around it, and the pairs above it are the ones above the rule's own value.
-    @Test func dataDerivedThresholdsSitMidGapInAnAnalysis() throws {
-        let x = randomMatrix(rows: 30, cols: 8, seed: 11)
-        let labels = (0..<30).map { "t\($0 % 4)" }
-        let corpus = Corpus(
-            name: "mid-gap", items: labels.enumerated().map { CorpusItem(id: "\($0.offset)", text: nil, label: $0.element) })
-        let settings = try AnalysisSettings.named(
-            spaces: ["raw"], thresholds: ["percentile(50)", "percentile(100)", "oracle", "knn-median(3)", "silhouette", "fixed(0.25)"],
-            groupings: ["components", "average"])
-        let space = try Analysis(settings: settings).run(corpus: corpus, vectors: x, source: "test").spaces[0]
-        let c = try context(vectors: x, labels: corpus.labelIndices())
-        let sims = c.distribution.sortedValues(.all)!.map(Double.init)
-        for t in space.thresholds where t.rule != "fixed(0.25)" {
-            let value = try #require(t.value)
-            let rule = try thresholdRule(named: t.rule.name)
-            #expect(rule.isDataDerived && !sims.contains(value), "\(t.rule) sits on an observed similarity")
-            if t.rule.name.hasPrefix("percentile") || t.rule == "oracle" {
-                let raw = try #require(rule.threshold(in: c))
-                #expect(
-                    sims.filter { $0 >= raw }.count == sims.filter { $0 >= value }.count, "\(t.rule): placement changed the pairs above")
-            }
-            if let a = sims.last(where: { $0 < value }), let b = sims.first(where: { $0 > value }), t.rule != "silhouette" {
-                #expect(value == (a + b) / 2, "\(t.rule): \(value) is not mid-gap in (\(a), \(b))")
-            }
-        }
-        #expect(space.thresholds.first { $0.rule == "fixed(0.25)" }?.value == 0.25, "a fixed threshold is not moved")
     }
 
     /// The distribution of the given vectors' pairs, with or without kept values.
