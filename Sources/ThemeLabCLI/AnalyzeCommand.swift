@@ -91,7 +91,7 @@ let analyzeCommand = Command(
     var environment = RunEnvironment(dataDirectory: args["data-dir"], command: io.commandLine, log: io.note, progress: progress.update)
     // Members are kept only to be listed (the Markdown) or written (--assignments).
     (environment.keepsMembers, environment.writesAssignments) = (!args.flag("json"), assignments != nil)
-    var result = try plan.run(in: environment)
+    var result = try SingleAnalysis(plan).run(in: environment)
     progress.finish()
     result.name = "analysis of \(result.analyses.first?.corpus.name ?? corpusPath)"
     // One set: a failure writing any (an --assignments path that cannot be made) leaves none of them written; the

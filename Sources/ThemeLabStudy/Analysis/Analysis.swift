@@ -24,9 +24,27 @@ package struct Analysis {
 
     package init(settings: AnalysisSettings) { self.settings = settings }
 
+    /// The analysis of a corpus's own vectors in a run: it logs, perturbs, keeps members and writes vectors as
+    /// `environment` asks (members also when the settings ask for assignments files).
+    package init(settings: AnalysisSettings, _ environment: RunEnvironment) {
+        self.settings = settings
+        log = environment.log
+        perturbation = environment.perturbation
+        keepsMembers = environment.keepsMembers || environment.writesAssignments || settings.assignments == true
+        vectorsFolder = environment.vectorsFolder
+    }
+
+    /// Every space × rule × grouping on `corpus`; the vectors are normalised once, and each space starts from that.
+    /// - Parameters:
+    ///   - corpus: the items, with their labels and visiting order.
+    ///   - given: one row per item, as read or embedded (not normalised).
+    ///   - source: what the vectors are ("all-MiniLM-L6-v2 (53aa5117) layer 6"), for the results and the log.
+    /// - Returns: the corpus's analysis, one `SpaceAnalysis` per space that could be built (a note for the others).
     package func run(corpus: Corpus, vectors given: Matrix, source: String) throws -> CorpusAnalysis {
         let vectors = perturbation?.apply(to: given) ?? given
-        try Self.check(corpus: corpus, vectors: vectors)
+        let itemName = { (i: Int) in "\(corpus.name): item '\(corpus.items[i].id)'" }
+        try Self.checkShape(corpus: corpus, vectors: vectors)
+        let unit = try unitRows(vectors, itemName: itemName)
         let (spaces, rules, groupings) = (settings.spaces, settings.rules, settings.groupings)
         let labels = corpus.labelIndices()
         var notes = corpus.notes
@@ -41,7 +59,7 @@ package struct Analysis {
             log("\(corpus.name), \(source): \(space) space")
             let x: Matrix
             do {
-                x = try space.transform(vectors) { "\(corpus.name): item '\(corpus.items[$0].id)'" }
+                x = try space.transform(vectors, unit: unit, itemName: itemName)
             } catch {
                 notes.append("\(space) space skipped: \(error)")
                 continue
@@ -57,15 +75,20 @@ package struct Analysis {
     }
 
     /// Refuses vectors that do not fit the corpus (one row per item, at least two) or that are bad (a NaN, an
-    /// infinity, a zero row), naming the item: before any other work.
+    /// infinity, a zero row), naming the item: before any other work (`run` refuses the same).
     package static func check(corpus: Corpus, vectors: Matrix) throws {
+        try checkShape(corpus: corpus, vectors: vectors)
+        try checkUnitRows(vectors) { "\(corpus.name): item '\(corpus.items[$0].id)'" }
+    }
+
+    /// Refuses vectors that are not one row per item of `corpus`, or fewer than two.
+    private static func checkShape(corpus: Corpus, vectors: Matrix) throws {
         guard corpus.count == vectors.rows else {
             throw ThemeLabError.input("corpus '\(corpus.name)' has \(corpus.count) items but the vectors have \(vectors.rows) rows")
         }
         guard vectors.rows >= 2 else {
             throw ThemeLabError.input("corpus '\(corpus.name)' has \(vectors.rows) item; pairs need at least 2")
         }
-        _ = try EmbeddingSpace.raw.transform(vectors) { "\(corpus.name): item '\(corpus.items[$0].id)'" }
     }
 
     /// One analysis to run: the corpus, its vectors and their description, and the analysis that runs them (the

@@ -21,3 +21,18 @@ package struct AnalysisResults: Codable, Sendable {
         self.analyses = analyses
     }
 }
+
+extension AnalysisResults {
+    /// The results of a run: its analyses, with the checksums of every file it read (`files`, in any order, repeats
+    /// allowed) and the command and time of `environment`.
+    package init(
+        name: String, settings: AnalysisSettings, analyses: [CorpusAnalysis], files: [String], modelHash: String?,
+        _ environment: RunEnvironment
+    ) throws {
+        let inputs = try Provenance.checksums(Array(Set(files)).sorted())
+        self.init(
+            name: name,
+            provenance: .current(command: environment.command, inputs: inputs, model: modelHash, createdAt: environment.startedAt),
+            settings: settings, analyses: analyses)
+    }
+}

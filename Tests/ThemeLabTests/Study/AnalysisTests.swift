@@ -61,4 +61,29 @@ import ThemeLabStudy
         }
         #expect(message?.hasSuffix("pairs need at least 2") == true && message?.contains("\n") == false, "\(message ?? "no error")")
     }
+
+    /// `analyze`'s direct path gives the analysis the grid gives for the same plan of one corpus, byte for byte: the
+    /// generator's own vectors, and a file's given as embeddings.
+    @Test(arguments: ["generator", "embeddings"]) func theSingleAnalysisIsTheGridOfOneCorpus(_ vectors: String) throws {
+        let folder = temporaryFolder()
+        var spec = CorpusSpec(name: "synthetic")
+        var encoder = ExperimentPlan.Encoder()
+        if vectors == "embeddings" {
+            let lines = (0..<24).map { #"{"id": "i\#($0)", "text": "t", "label": "topic \#($0 % 3)"}"# }
+            try AtomicFile.write(lines.joined(separator: "\n") + "\n", to: folder + "/c.jsonl")
+            try NPY.write(randomMatrix(rows: 24, cols: 6, seed: 5), to: folder + "/x.npy")
+            (spec, encoder.embeddings) = (CorpusSpec(name: "file"), folder + "/x.npy")
+            spec.path = folder + "/c.jsonl"
+        }
+        let settings = try AnalysisSettings.named(
+            spaces: ["raw", "centred"], thresholds: ["otsu", "oracle"], groupings: ["components", "leader", "hdbscan(3)"])
+        let plan = ExperimentPlan(name: "analysis", corpora: [spec], encoders: [encoder], settings: settings)
+        try plan.validate(source: .commandLine)
+        var environment = RunEnvironment(command: ["test"], startedAt: Date(timeIntervalSince1970: 0))
+        environment.keepsMembers = true
+        let single = try SingleAnalysis(plan).run(in: environment)
+        let grid = try plan.run(in: environment)
+        #expect(try JSONOutput.encode(single) == (try JSONOutput.encode(grid)))
+        #expect(single.analyses.first?.spaces.count == 2 && single.provenance.inputs.count == (vectors == "embeddings" ? 2 : 0))
+    }
 }

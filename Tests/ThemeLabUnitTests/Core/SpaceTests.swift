@@ -28,6 +28,21 @@ import ThemeLabMethods
         #expect(worst < 1e-5, "\(name): max abs difference \(worst)")
     }
 
+    /// A space built from unit rows the caller already has gives the bits it gives from the raw vectors alone, so an
+    /// analysis normalises its vectors once; a zero row is refused naming it either way. (On one BLAS thread, as the
+    /// harness runs: dsyevd's bits follow the thread count.)
+    @Test(arguments: ["raw", "centred", "centred-unnormalised", "abtt(1)", "whiten(4)", "standardised"])
+    func unitRowsGivenOnceGiveTheSameBits(_ name: String) throws {
+        BLASRuntime.useOneThread()
+        let x = randomMatrix(rows: 30, cols: 8, seed: 3)
+        let space = try EmbeddingSpace(name: name)
+        #expect(try space.transform(x, unit: try unitRows(x)).storage == (try space.transform(x)).storage)
+        var zero = x
+        for k in 0..<x.cols { zero[4, k] = 0 }
+        #expect(errorMessage { _ = try space.transform(zero) } == "row 4: vector is zero, cannot normalise")
+        #expect(errorMessage { try checkUnitRows(zero) } == "row 4: vector is zero, cannot normalise")
+    }
+
     @Test func defaultsAndNames() throws {
         #expect(try EmbeddingSpace(name: "abtt") == .allButTheTop(directions: nil))
         #expect(try EmbeddingSpace(name: "whiten(3)").description == "whiten(3)")
