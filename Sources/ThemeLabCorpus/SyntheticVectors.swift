@@ -41,7 +41,7 @@ package struct SyntheticVectors: Sendable, Codable, Equatable {
         self.seed = seed
     }
 
-    /// The app's reported raw picture: d = 512, unrelated raw cosines in a band about 0.08 wide
+    /// The raw picture the journal method's author reported: d = 512, unrelated raw cosines in a band about 0.08 wide
     /// above 0.85, topics of uneven size.
     /// The corpus name: anisotropy and topic count to read, then a digest of every parameter, so two
     /// generators that differ in anything (seed, sizes, strength, noise, d) never share a name.

@@ -27,10 +27,18 @@ package enum Reproduction {
         case nothing
     }
 
-    /// Runs the experiments of `folder` (all, or those named in `only`) into `root`, in file-name order;
-    /// `replicates` overrides the count of every experiment that has replicates; `keeping` says whether stages are
-    /// copied from the cache and stored in it. As each stage ends, `announce` gets a line with its time and an estimate
-    /// of the time left, from `expectedSeconds` (the last run's stage times) if given.
+    /// Runs the experiments of a folder into a results root, in file-name order, then writes REPORT.md, its files and
+    /// provenance.json.
+    /// - Parameters:
+    ///   - folder: the experiment files, with `report/layout.json`.
+    ///   - only: the experiments to run; nil for all.
+    ///   - replicates: overrides the count of every experiment that has replicates.
+    ///   - root: where each experiment's folder and the report go.
+    ///   - environment: where corpora and the cache are, the provenance's command and time, the log.
+    ///   - keeping: whether stages are copied from the cache (`StageCache`) and stored in it.
+    ///   - expectedSeconds: the last run's stage times, the basis of the estimate of the time left.
+    ///   - announce: a line as each stage ends, with its time and that estimate.
+    /// - Returns: the experiments run and the seconds the run took.
     package static func run(
         experiments folder: String, only: Set<String>? = nil, replicates: Int? = nil, root: ResultsRoot, environment: RunEnvironment,
         keeping: Keeping = .reuse, expectedSeconds: [String: Double] = [:], announce: @escaping (String) -> Void = { _ in }
@@ -40,7 +48,7 @@ package enum Reproduction {
         let chosen = all.filter { only?.contains($0) ?? true }.sorted { "\($0).json" < "\($1).json" }
         for name in chosen { try root.refuseForeign(name) }
         let (plans, replays) = try readPlans(chosen, in: folder, replicates: replicates)
-        let stages = plans.map(\.name) + replays.map(\.name) + ["c7"] + (layout.fragility == nil ? [] : ["fragility"])
+        let stages = plans.map(\.name) + replays.map(\.name) + ["theme-sums"] + (layout.fragility == nil ? [] : ["fragility"])
         let store = StageCache(cacheFolder: environment.cacheFolder, dataDirectory: environment.dataDirectory, replicates: replicates)
         let cache = try StageReuse(
             cache: keeping == .nothing ? nil : store, reuse: keeping == .reuse, announce: announce, plans: plans, replays: replays,
@@ -50,7 +58,8 @@ package enum Reproduction {
         let replayed = try runReplays(replays, root: root, environment, cache: cache, timings: &timings)
         var report = ReproductionReport(
             experiments: done.map { ($0.plan.name, $0.plan.description ?? "", $0.results) },
-            c7: try timings.time("c7") { try C7ThemeSumsGiveTheMean.measure(on: layout.themeSums, environment) }, layout: layout)
+            themeSums: try timings.time("theme-sums") { try C7ThemeSumsGiveTheMean.measure(on: layout.themeSums, environment) },
+            layout: layout)
         report.replays = replayed
         if let check = layout.fragility {
             let fragility = try timings.time("fragility") {

@@ -139,9 +139,9 @@ package struct StageCache {
         let keep = URL(fileURLWithPath: entryPath(name, key)).lastPathComponent
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where entry != keep {
             let path = "\(folder)/\(entry)"
-            let mine = isEntry(entry, of: name)
+            let isThisStages = isEntry(entry, of: name)
             let age = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date).map { -$0.timeIntervalSinceNow }
-            if mine || (entry.hasPrefix(".new-") && (age ?? 0) > 86_400) { try? FileManager.default.removeItem(atPath: path) }
+            if isThisStages || (entry.hasPrefix(".new-") && (age ?? 0) > 86_400) { try? FileManager.default.removeItem(atPath: path) }
         }
     }
 }

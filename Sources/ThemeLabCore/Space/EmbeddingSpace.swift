@@ -6,7 +6,7 @@ import Foundation
 package enum EmbeddingSpace: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Cosine of the raw vectors: u = x/‖x‖.
     case raw
-    /// The app's method: μ = mean of unit vectors, c = (u − μ)/‖u − μ‖.
+    /// The journal method's space: μ = mean of unit vectors, c = (u − μ)/‖u − μ‖.
     case centred
     /// Subtract the mean of the raw (unnormalised) vectors, then normalise.
     case centredUnnormalised
@@ -25,7 +25,7 @@ package enum EmbeddingSpace: Sendable, Hashable, Codable, CustomStringConvertibl
         kind: "space",
         [
             RegistryEntry("raw", summary: "cosine of the raw vectors") { _ in .raw },
-            RegistryEntry("centred", summary: "the app's method: the mean unit vector subtracted, then normalised") { _ in .centred },
+            RegistryEntry("centred", summary: "the journal method's: the mean unit vector subtracted, then normalised") { _ in .centred },
             RegistryEntry("centred-unnormalised", summary: "the mean of the raw vectors subtracted, then normalised") { _ in
                 .centredUnnormalised
             },

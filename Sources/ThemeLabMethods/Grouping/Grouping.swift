@@ -3,7 +3,7 @@ import ThemeLabMeasures
 import ThemeLabPairs
 
 /// A way to turn similarities into groups. Adding one is a file with a type conforming to this
-/// protocol, plus a line in `grouping(named:)`.
+/// protocol and its registry entry, plus a line in `groupingRegistry`.
 package protocol Grouping: Sendable {
     /// The name used on the command line, in experiment files and in reports.
     var name: String { get }
@@ -126,7 +126,7 @@ package struct GroupingCut {
 
 /// Every grouping, in the order references and ceilings are reported.
 package let allGroupings: [Grouping] = [
-    SingleLinkageComponents(), AverageLinkageCut(), LeaderAssignment(), SphericalKMeansReference(), AverageLinkageReference(),
+    SingleLinkageComponents(), AverageLinkageCut(), LeaderGrouping(), SphericalKMeansReference(), AverageLinkageReference(),
 ]
 
 /// The fixed groupings (threshold or reference) among `chosen`, each once, in report order (`allGroupings`' order).
@@ -136,7 +136,7 @@ package func inReportOrder(_ chosen: [Grouping]) -> [Grouping] {
 
 /// The groupings an analysis runs by default, in the order their rows appear.
 package let standardGroupings: [Grouping] = [
-    SingleLinkageComponents(), LeaderAssignment(), AverageLinkageCut(), SphericalKMeansReference(), AverageLinkageReference(),
+    SingleLinkageComponents(), LeaderGrouping(), AverageLinkageCut(), SphericalKMeansReference(), AverageLinkageReference(),
 ]
 
 /// Every grouping, in the order help texts and docs list them: the fixed ones (at each rule's threshold, or told the
@@ -144,7 +144,7 @@ package let standardGroupings: [Grouping] = [
 package let groupingRegistry = Registry<any Grouping>(
     kind: "grouping",
     [
-        SingleLinkageComponents.entry, LeaderAssignment.entry, AverageLinkageCut.entry, SphericalKMeansReference.entry,
+        SingleLinkageComponents.entry, LeaderGrouping.entry, AverageLinkageCut.entry, SphericalKMeansReference.entry,
         AverageLinkageReference.entry, HDBSCANGrouping.entry, HDBSCANGrouping.leafEntry, LeidenGrouping.entry, LeidenSqrtGrouping.entry,
         AverageModularityGrouping.entry, SilhouetteCriterion.entry, CalinskiHarabaszCriterion.entry, DaviesBouldinCriterion.entry,
         StabilityCriterion.entry, EigengapCriterion.entry, LeidenSelection.entry(SilhouetteCriterion()),

@@ -5,23 +5,23 @@ import ThemeLabMeasures
 import ThemeLabMethods
 import ThemeLabPairs
 
-/// C9: the app's policy (regroup at launch, then when the corpus grew by half or its mean moved) is enough: its shown
+/// C9: the journal method's policy (regroup at launch, then when the corpus grew by half or its mean moved) is enough: its shown
 /// groups stay close to a fresh regroup at a fraction of always-regrouping's work.
-package enum C9AppPolicySuffices: Claim {
+package enum C9JournalMethodPolicySuffices: Claim {
     package static let id = "C9"
     package static let reported = "\"not on every save\""
-    package static let short = "the app's regroup policy is enough"
-    /// The policy the claim is about: the app's growth factor and the drift the harness takes for it.
-    package static let policy = AppRegroupPolicy(growth: AppRegroupPolicy.appGrowth, drift: AppRegroupPolicy.appDrift)
+    package static let short = "the journal method's regroup policy is enough"
+    /// The policy the claim is about: the journal method's growth factor and the drift the harness takes for it.
+    package static let policy = JournalMethodPolicy(growth: JournalMethodPolicy.defaultGrowth, drift: JournalMethodPolicy.defaultDrift)
     /// "Close to a fresh regroup": mean staleness ARI at least this.
     package static let closeStaleness = 0.9
     /// "A fraction of its cost": at most this share of always-regroup's work.
     package static let costFraction = 0.25
 
-    /// The figures on one journal × rule: the app's policy (`app`, with its `summary`) against always-regroup
+    /// The figures on one journal × rule: the journal method's policy (`policy`, with its `summary`) against always-regroup
     /// (`always`), paired by order (`timelines[order][policy]`).
     package static func figures(
-        _ timelines: [[JournalReplay.Timeline]], always a: Int, app p: Int, summary: PolicySummary, _ bootstrap: PercentileBootstrap
+        _ timelines: [[JournalReplay.Timeline]], always a: Int, policy p: Int, summary: PolicySummary, _ bootstrap: PercentileBootstrap
     ) -> PolicyFigures {
         let last = timelines[0][0].ari.count - 1
         let (staleness, share) = (summary.meanStaleness, summary.workShare!)

@@ -154,13 +154,13 @@ package struct GridPart: Codable, Sendable {
         mutating func add(_ p: GridPart, name: String) throws {
             var rest = p.results.analyses[...]
             for (k, count) in zip(p.corpora, p.analysesPerCorpus) {
-                let mine = Array(rest.prefix(count))
-                guard Set(mine.map(\.corpus.name)).count == 1,
-                    !byCorpus.values.contains(where: { $0.first?.corpus.name == mine[0].corpus.name })
+                let analyses = Array(rest.prefix(count))
+                guard Set(analyses.map(\.corpus.name)).count == 1,
+                    !byCorpus.values.contains(where: { $0.first?.corpus.name == analyses[0].corpus.name })
                 else {
                     throw ThemeLabError.input("\(name): the analyses it gives for corpus \(k) are of another corpus, or of two")
                 }
-                byCorpus[k] = mine
+                byCorpus[k] = analyses
                 rest = rest.dropFirst(count)
             }
             for (path, sum) in p.results.provenance.inputs {

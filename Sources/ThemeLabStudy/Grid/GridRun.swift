@@ -21,9 +21,13 @@ extension ExperimentPlan {
         return corpora.indices.filter { $0 % shard.count == shard.index }
     }
 
-    /// Runs every corpus × encoder × layer (a corpus that brings its own vectors runs once), or with `shard` the
-    /// corpora of that shard only. Every corpus and embeddings file is read and every check that needs the input
-    /// (layers of each model, D < d, memory) passes before the first vector is embedded.
+    /// Runs every corpus × encoder × layer (a corpus that brings its own vectors runs once). Every corpus and embeddings
+    /// file is read and every check that needs the input (layers of each model, D < d, memory) passes before the first
+    /// vector is embedded.
+    /// - Parameters:
+    ///   - environment: where corpora and the cache are, the provenance's command and time, the log, what is kept.
+    ///   - shard: the corpora of one shard only (corpus k in shard k mod n); nil for all.
+    /// - Returns: every analysis, in corpus order, with the provenance of the files read.
     package func run(in environment: RunEnvironment, shard: PairShard? = nil) throws -> AnalysisResults {
         try runCounting(in: environment, shard: shard).results
     }

@@ -82,10 +82,10 @@ package struct ReplayPlan: Decodable, Sendable {
         }
     }
 
-    /// Always, never, launch-only and the app's policy over g ∈ {1.25, 1.5, 2} × τ ∈ {0.002, 0.01, 0.05, 2 (off)}.
+    /// Always, never, launch-only and the journal method's policy over g ∈ {1.25, 1.5, 2} × τ ∈ {0.002, 0.01, 0.05, 2 (off)}.
     package static let standardPolicies: [RegroupPolicy] =
         [AlwaysRegroup(), NeverRegroup(), LaunchRegroup()]
-        + [1.25, 1.5, 2].flatMap { g in [0.002, 0.01, 0.05, 2].map { AppRegroupPolicy(growth: g, drift: $0) } }
+        + [1.25, 1.5, 2].flatMap { g in [0.002, 0.01, 0.05, 2].map { JournalMethodPolicy(growth: g, drift: $0) } }
 
     /// Every file the replay reads: itself, its journals' corpora and given embeddings, and the default model's files
     /// when a journal is embedded here.

@@ -338,7 +338,7 @@ final class Capture: Sendable {
         #expect(!FileManager.default.fileExists(atPath: out), "the failed run's folder is gone")
     }
 
-    /// Issue 42: `reproduce --out` onto a folder it reads (the corpora, the experiments, the model) is refused before
+    /// `reproduce --out` onto a folder it reads (the corpora, the experiments, the model) is refused before
     /// any work; it used to start, and would have built its results in (and swapped them with) Datasets/.
     @Test func reproduceRefusesAnOutputFolderThatHoldsItsInputs() throws {
         for folder in ["Datasets", "Experiments", "Datasets/clinc150", "."] {

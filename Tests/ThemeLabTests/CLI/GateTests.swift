@@ -182,7 +182,7 @@ import ThemeLabStudy
         #expect(infinite.status == 2 && infinite.stderr.contains("must be from 0 to 0.5"), "\(infinite.stderr)")
     }
 
-    /// Issue 29's gate cases: results whose every ARI is −0.5 never pass, whatever the baseline holds or tolerates.
+    /// Results whose every ARI is −0.5 never pass, whatever the baseline holds or tolerates.
     @Test func aBaselineThatChecksNothingNeverPassesBadResults() throws {
         var (r, b) = try gate()
         for a in r.analyses.indices {
@@ -360,7 +360,7 @@ import ThemeLabStudy
     }
 }
 
-/// Issue 29's data-loss cases: every command checks all it reads against all it writes before any work.
+/// Data loss: every command checks all it reads against all it writes before any work.
 @Suite struct NoOutputOverAnInputTests {
     @Test func everyCommandRefusesToWriteOverWhatItReads() throws {
         let folder = temporaryFolder()
@@ -430,5 +430,50 @@ import ThemeLabStudy
         let r = CLI.run(["analyze", "--corpus", folder + "/a.txt", "--out", folder + "/link/a.txt"])
         let refusal = "/link/a.txt/analysis.json would be inside the input \(folder)/a.txt, a file"
         #expect(r.status == 2 && r.stderr.contains(refusal), "\(r.stderr)")
+    }
+}
+
+extension GateTests {
+    /// A baseline with its figures removed from all but one row gates nothing, so the check fails, naming
+    /// each ungated figure and row; the rows it did compare are counted.
+    @Test func aGuttedBaselineFailsTheCheck() throws {
+        let committed = try #require(ProjectFiles.locate("results/ci-gate/ci-gate.json"))
+        let results = try JSONOutput.decode(AnalysisResults.self, from: Data(contentsOf: URL(fileURLWithPath: committed)))
+        var bad = results.analyses
+        var gutted = results.analyses
+        var kept = false
+        for a in gutted.indices {
+            for s in gutted[a].spaces.indices {
+                for g in gutted[a].spaces[s].groupings.indices {
+                    bad[a].spaces[s].groupings[g].recovery?.ari = -0.5
+                    if let t = bad[a].spaces[s].groupings[g].threshold { bad[a].spaces[s].groupings[g].threshold = t + 0.3 }
+                    guard gutted[a].spaces[s].groupings[g].recovery?.ari != nil else { continue }
+                    if kept {
+                        gutted[a].spaces[s].groupings[g].recovery = nil
+                        gutted[a].spaces[s].groupings[g].threshold = nil
+                    }
+                    kept = true
+                }
+            }
+        }
+        let baseline = RegressionCheck.Baseline(tolerances: ["ari": 0.01, "threshold": 0.001], analyses: gutted, provenance: nil)
+        let outcome = try RegressionCheck.compare(results: bad, baseline: baseline)
+        #expect(
+            outcome.failures.contains { $0.hasPrefix("ari not gated: ") && $0.hasSuffix("(the results have it, the baseline has none)") })
+        #expect(outcome.failures.filter { $0.hasPrefix("ari fell: ") }.count == 1, "\(outcome.failures.prefix(3))")
+        // A results row the baseline lacks fails, unless the baseline lists it as ungated.
+        let whole = RegressionCheck.Baseline(tolerances: ["ari": 0.01], analyses: results.analyses, provenance: nil)
+        var extra = results.analyses
+        extra[0].corpus.name = "renamed"
+        let extraKeys = try RegressionCheck.rows([extra[0]], file: "r").keys.sorted()
+        var failures = try RegressionCheck.compare(results: results.analyses + [extra[0]], baseline: whole).failures
+        #expect(failures.count == extraKeys.count && failures[0].hasPrefix("ungated: renamed | "))
+        var listed = whole
+        listed.ungated = extraKeys
+        failures = try RegressionCheck.compare(results: results.analyses + [extra[0]], baseline: listed).failures
+        #expect(failures.isEmpty, "\(failures)")
+        let own = try RegressionCheck.compare(results: results.analyses, baseline: whole)
+        let rows = try RegressionCheck.rows(results.analyses, file: "r").count
+        #expect(own.failures.isEmpty && own.rows == rows && own.figures > 0)
     }
 }

@@ -7,7 +7,7 @@ import ThemeLabMethods
 
 /// Files a hostile or careless user could hand the harness: each is refused with a message naming
 /// the file and the field, or handled as the reference tools handle it; none traps or silently
-/// gives a wrong number (issue 13).
+/// gives a wrong number.
 @Suite struct HostileFileTests {
     @Test func safetensorsHolesOverlapsAndAShiftedHeaderAreRefused() throws {
         let hole = try safetensorsFile(
@@ -87,8 +87,8 @@ import ThemeLabMethods
         // e₁ starts group 0; −e₁ joins it at t = −1 (similarity −1), so its sum is zero. The zero
         // centroid scores 0 ≥ −1 for the next e₁, which joins too; a NaN centroid rejected it.
         let x = Matrix(rows: 3, cols: 2, storage: [1, 0, -1, 0, 1, 0])
-        #expect(try LeaderGrouping.group(x, threshold: -1) == [0, 0, 0])
-        #expect(try LeaderGrouping.group(x, threshold: 0.5) == [0, 1, 0])
+        #expect(try LeaderAlgorithm.group(x, threshold: -1) == [0, 0, 0])
+        #expect(try LeaderAlgorithm.group(x, threshold: 0.5) == [0, 1, 0])
     }
 
     @Test func anIntentMissingFromTheDomainsIsRefused() throws {
@@ -199,7 +199,7 @@ func modelFolder(changing file: String? = nil, copied: Bool = false, to contents
     }
 }
 
-/// Issue 29: weights that change under the harness, and a cache that cannot be written.
+/// Weights that change under the harness, and a cache that cannot be written.
 @Suite struct WeightsAndCacheTests {
     /// The weights are read into memory: a file truncated or rewritten after loading changes no vector and ends no
     /// process with SIGBUS; loading the truncated file is refused naming it.

@@ -9,7 +9,7 @@ import ThemeLabReport
 @testable import ThemeLabStudy
 
 /// A researcher's own corpus end to end: columns named as the file has them, which entries form each group, and names
-/// that cannot collide (issue 44).
+/// that cannot collide.
 @Suite struct ResearcherAnalysisTests {
     /// A labelled corpus of 15 items in 3 topics from the generator, with its vectors: FOLDER/c.jsonl and FOLDER/x.npy.
     static func synthetic() -> String {
@@ -262,7 +262,7 @@ import ThemeLabReport
     }
 }
 
-/// Regret, the suggested default and the figures for any experiment's own corpora (issue 44).
+/// Regret, the suggested default and the figures for any experiment's own corpora.
 @Suite struct ExperimentRegretAndFigureTests {
     /// Two labelled generator corpora, 3 replicates, three rules, average linkage and a grouping that cuts itself.
     static func run() throws -> (folder: String, results: AnalysisResults) {

@@ -276,7 +276,7 @@ func expectSameResults(_ a: String, _ b: String) throws {
             twice.status == 1 && twice.stderr.contains("\(parts[1]) and \(folder)/copy.json are both shard 1/3 but hold different results"),
             "\(twice.stderr)")
 
-        // Issue 29: parts that lie about what they hold are refused, naming the part; nothing is written.
+        // Parts that lie about what they hold are refused, naming the part; nothing is written.
         let original = try JSONOutput.decode(GridPart.self, from: Data(contentsOf: URL(fileURLWithPath: parts[1])))
         let forgeries: [(String, (inout GridPart) -> Void, String)] = [
             (
@@ -312,7 +312,7 @@ func expectSameResults(_ a: String, _ b: String) throws {
     }
 }
 
-/// On the local Slurm cluster: the sharded pass and an experiment grid as job arrays, and the faults of issue 18.
+/// On the local Slurm cluster: the sharded pass and an experiment grid as job arrays, and what a cluster's faults leave.
 @Suite(.serialized, .enabled(if: LocalSlurm.isUp || LocalSlurm.mustRun, LocalSlurm.skipReason))
 struct SlurmClusterTests {
     /// A 4-way sharded pass of N = 20 000, d = 384 as an array and a dependent merge gives the unsharded statistics

@@ -118,9 +118,9 @@ import ThemeLabPairs
             }
         }
         let source = try #require(experiments.lazy.flatMap(\.2.analyses).first { $0.corpus.name == layout.themeSums }?.source)
-        var c7 = ThemeSumsResult(corpus: layout.themeSums, source: source, identicalBits: true, maxAbsDifference: 0)
-        (c7.replicates, c7.identicalReplicates) = (Estimate(n: 10, mean: 0, sd: 0, low: 0, high: 0), 10)
-        var report = ReproductionReport(experiments: experiments, c7: c7, layout: layout)
+        var themeSums = ThemeSumsResult(corpus: layout.themeSums, source: source, identicalBits: true, maxAbsDifference: 0)
+        (themeSums.replicates, themeSums.identicalReplicates) = (Estimate(n: 10, mean: 0, sd: 0, low: 0, high: 0), 10)
+        var report = ReproductionReport(experiments: experiments, themeSums: themeSums, layout: layout)
         report.replays = replays
         report.fragility = try committedFragility(root + "/results/fragility.csv", seed: layout.fragility?.seed ?? 0)
         return report
@@ -168,7 +168,7 @@ import ThemeLabPairs
         for id in (1...9).map({ "C\($0)" }) {
             #expect(lines.contains { $0.hasPrefix("| \(id) | ") || $0.hasPrefix("| \(id) · ") }, "no summary row for \(id)")
         }
-        // Issue 47: C1 and C2 read per encoder, the masked-LM encoder's rows among them.
+        // C1 and C2 read per encoder, the masked-LM encoder's rows among them.
         for id in ["C1", "C2"] {
             #expect(lines.filter { $0.hasPrefix("| \(id) · ") }.count >= 2 && md.contains("| \(id) · wordnet-mlm-4x256"))
         }

@@ -123,7 +123,7 @@ import Testing
         let claim = C3FixedThresholdOverSplits.self
         func leader(_ groups: Int, topics: Int, interval: Estimate? = nil) -> CorpusAnalysis {
             analysis(
-                [space(.centred, groupings: [outcome(LeaderAssignment(), claim.rule, groups: groups, groupsInterval: interval)])],
+                [space(.centred, groupings: [outcome(LeaderGrouping(), claim.rule, groups: groups, groupsInterval: interval)])],
                 topics: topics)
         }
         expect(claim, leader(26, topics: 6), .holds, "more groups than topics")
@@ -241,13 +241,13 @@ import Testing
         return t
     }
 
-    /// One rule's results over orders: always-regroup (ARI 1 throughout), then per order never's and the app's timelines.
-    func replay(never: [JournalReplay.Timeline], app: [JournalReplay.Timeline]? = nil) -> RuleResult {
+    /// One rule's results over orders: always-regroup (ARI 1 throughout), then per order never's and the journal method's timelines.
+    func replay(never: [JournalReplay.Timeline], journalMethod: [JournalReplay.Timeline]? = nil) -> RuleResult {
         let always = timeline(ari: [1, 1, 1, 1, 1])
-        let app = app ?? never.map { _ in timeline(ari: [1, 1, 1, 1, 1], work: 1) }
+        let journalMethod = journalMethod ?? never.map { _ in timeline(ari: [1, 1, 1, 1, 1], work: 1) }
         return RuleResult(
-            rule: "otsu", policies: ["always", "never", C9AppPolicySuffices.policy.name],
-            timelines: zip(never, app).map { [always, $0, $1] }, initial: 2, points: 5, seed: 0)
+            rule: "otsu", policies: ["always", "never", C9JournalMethodPolicySuffices.policy.name],
+            timelines: zip(never, journalMethod).map { [always, $0, $1] }, initial: 2, points: 5, seed: 0)
     }
 
     @Test func c8HoldsWhenNeverFallsFurtherBehindAndItsLargestGroupGrows() throws {
@@ -268,18 +268,21 @@ import Testing
         #expect(Verdict.inPart.description == "in part")
     }
 
-    @Test func c9HoldsWhenTheAppPolicyStaysFreshAtAFractionOfTheWork() throws {
+    @Test func c9HoldsWhenTheJournalMethodPolicyStaysFreshAtAFractionOfTheWork() throws {
         let never = [JournalReplay.Timeline](repeating: timeline(ari: [1, 1, 1, 1, 1]), count: 3)
-        func app(staleness: [Double], work: Double) -> [JournalReplay.Timeline] {
+        func journalMethod(staleness: [Double], work: Double) -> [JournalReplay.Timeline] {
             staleness.map { timeline(ari: [1, 1, 1, 1, 0.9], staleness: $0, work: work) }
         }
-        let holds = try #require(replay(never: never, app: app(staleness: [0.95, 0.95, 0.95], work: 1)).c9)
+        let holds = try #require(replay(never: never, journalMethod: journalMethod(staleness: [0.95, 0.95, 0.95], work: 1)).c9)
         #expect(holds.verdict == .holds && holds.policy == "app(1.5,0.01)")
         #expect(holds.workShare.mean.isApproximatelyEqual(to: 0.1, absoluteTolerance: 1e-12))
         #expect(holds.finalAriLoss.mean.isApproximatelyEqual(to: 0.1, absoluteTolerance: 1e-12))
-        #expect(replay(never: never, app: app(staleness: [0.95, 0.95, 0.95], work: 5)).c9?.verdict == .doesNotHold, "half the work")
-        #expect(replay(never: never, app: app(staleness: [0.5, 0.5, 0.5], work: 1)).c9?.verdict == .doesNotHold, "stale")
-        #expect(replay(never: never, app: app(staleness: [0.85, 0.95, 0.95], work: 1)).c9?.verdict == .inconclusive)
+        #expect(
+            replay(never: never, journalMethod: journalMethod(staleness: [0.95, 0.95, 0.95], work: 5)).c9?.verdict == .doesNotHold,
+            "half the work")
+        #expect(
+            replay(never: never, journalMethod: journalMethod(staleness: [0.5, 0.5, 0.5], work: 1)).c9?.verdict == .doesNotHold, "stale")
+        #expect(replay(never: never, journalMethod: journalMethod(staleness: [0.85, 0.95, 0.95], work: 1)).c9?.verdict == .inconclusive)
     }
 
     // MARK: the committed results
@@ -298,9 +301,9 @@ import Testing
             try JSONOutput.read(AnalysisResults.self, path: root + "/results/\($0)/\($0).json", expected: "results")
         }
         let source = try #require(experiments.lazy.flatMap(\.analyses).first { $0.corpus.name == layout.themeSums }?.source)
-        var c7 = ThemeSumsResult(corpus: layout.themeSums, source: source, identicalBits: true, maxAbsDifference: 0)
-        (c7.replicates, c7.identicalReplicates) = (Estimate(n: 10, mean: 0, sd: 0, low: 0, high: 0), 10)
-        let rows = ClaimsReport.rows(experiments) + [C7ThemeSumsGiveTheMean.row(c7)]
+        var themeSums = ThemeSumsResult(corpus: layout.themeSums, source: source, identicalBits: true, maxAbsDifference: 0)
+        (themeSums.replicates, themeSums.identicalReplicates) = (Estimate(n: 10, mean: 0, sd: 0, low: 0, high: 0), 10)
+        let rows = ClaimsReport.rows(experiments) + [C7ThemeSumsGiveTheMean.row(themeSums)]
         #expect(Set(rows.map(\.claim)) == ["C1", "C2", "C3", "C4", "C5", "C6", "C7"] && rows.count > 100)
         let claims = try String(contentsOfFile: root + "/results/claims.md", encoding: .utf8)
         #expect(claims.contains(ClaimsReport.markdown(rows)), "the claims table differs from results/claims.md")
@@ -315,7 +318,7 @@ import Testing
         for rule in rules {
             let (c8, c9) = (rule.c8!, rule.c9!)
             #expect(C8IncrementalDrifts.verdict(gapGrowth: c8.gapGrowth, magnetGrowth: c8.magnetGrowth) == c8.verdict)
-            #expect(C9AppPolicySuffices.verdict(meanStaleness: c9.meanStaleness, workShare: c9.workShare) == c9.verdict)
+            #expect(C9JournalMethodPolicySuffices.verdict(meanStaleness: c9.meanStaleness, workShare: c9.workShare) == c9.verdict)
         }
     }
 }

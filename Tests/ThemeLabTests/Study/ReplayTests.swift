@@ -10,7 +10,7 @@ import Testing
 @testable import ThemeLabStudy
 
 /// The replay (claims C8, C9): regroup moments and recorded figures on a hand-worked timeline, the
-/// Gram-form regroup against direct centring and `LeaderGrouping`, running sums against recomputation.
+/// Gram-form regroup against direct centring and `LeaderAlgorithm`, running sums against recomputation.
 @Suite struct ReplayTests {
     /// Eight saves in d = 3: topic A = e1, B = e2, C = e3, saved A B A B C A C B. Same-topic centred
     /// vectors are identical (similarity 1) and cross-topic ones score ≤ 0 under every mean that
@@ -56,15 +56,15 @@ import Testing
     }
 
     @Test func appPolicyTestsGrowthAndDrift() throws {
-        let app = try regroupPolicy(named: "app(1.5,0.01)")
+        let journalMethod = try regroupPolicy(named: "app(1.5,0.01)")
         func context(_ n: Int, _ last: Int, _ cosine: Double) -> SaveContext {
             SaveContext(items: n, itemsAtLastRegroup: last, meanCosine: { cosine })
         }
-        #expect(app.regroups(after: context(15, 10, 1)))
-        #expect(!app.regroups(after: context(14, 10, 0.995)))
-        #expect(app.regroups(after: context(14, 10, 0.985)))
+        #expect(journalMethod.regroups(after: context(15, 10, 1)))
+        #expect(!journalMethod.regroups(after: context(14, 10, 0.995)))
+        #expect(journalMethod.regroups(after: context(14, 10, 0.985)))
         let defaults = try regroupPolicy(named: "app")
-        #expect(app.name == "app(1.5,0.01)" && defaults.name == "app(1.5,0.01)")
+        #expect(journalMethod.name == "app(1.5,0.01)" && defaults.name == "app(1.5,0.01)")
     }
 
     /// The centred similarities from stored raw values equal centring the vectors directly (Float64).
@@ -119,7 +119,7 @@ import Testing
         }
     }
 
-    /// The Gram-form leader gives `LeaderGrouping`'s labels on the directly centred vectors.
+    /// The Gram-form leader gives `LeaderAlgorithm`'s labels on the directly centred vectors.
     @Test func freshRegroupEqualsLeaderOnCentredVectors() throws {
         let g = SyntheticVectors(dimensions: 32, topicSizes: [9, 7, 6, 5], anisotropy: 1, topicStrength: 1, noise: 0.6, seed: 4)
         let (corpus, x) = g.corpus(name: "g")
@@ -130,7 +130,7 @@ import Testing
         let r = FreshRegroup(rules: [try thresholdRule(named: "fixed(0.3)"), try thresholdRule(named: "otsu-floored")]).regroups(gram)
         let centred = try EmbeddingSpace.centred.transform(u.rows(order))
         for regroup in r {
-            #expect(regroup.labels == (try LeaderGrouping.group(centred, threshold: regroup.threshold!)))
+            #expect(regroup.labels == (try LeaderAlgorithm.group(centred, threshold: regroup.threshold!)))
             #expect(Set(regroup.labels).count > 1 && Set(regroup.labels).count < corpus.count)
         }
         // Otsu-floored from the replay's histogram equals the analysis pipeline's on the same centred vectors.
@@ -252,7 +252,7 @@ import Testing
         #expect(error?.hasPrefix(path + message) == true, "\(error ?? "no error")")
     }
 
-    /// Issue 29: the documented maximum of 10 000 saves is estimated before any work and refused above the budget.
+    /// The documented maximum of 10 000 saves is estimated before any work and refused above the budget.
     @Test func aReplayAboveItsBudgetIsRefusedBeforeAnyWork() throws {
         let folder = temporaryFolder()
         let plan = """
@@ -271,7 +271,7 @@ import Testing
                     / Double(min(2, ProcessInfo.processInfo.activeProcessorCount))) < 1e-9)
     }
 
-    /// Issue 29: a journal of identical vectors, or all but one identical, replays to an answer instead of trapping.
+    /// A journal of identical vectors, or all but one identical, replays to an answer instead of trapping.
     @Test(arguments: [false, true]) func identicalVectorsReplayWithoutATrap(_ oneDiffers: Bool) throws {
         let folder = temporaryFolder()
         var x = Matrix(rows: 30, cols: 8, repeating: 1)

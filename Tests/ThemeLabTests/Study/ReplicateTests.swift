@@ -7,7 +7,7 @@ import ThemeLabMethods
 import ThemeLabReport
 import ThemeLabStudy
 
-/// Issue 15: replicates in experiments — bad configurations refused naming the file and field,
+/// Replicates in experiments — bad configurations refused naming the file and field,
 /// and every figure carrying its interval through JSON, CSV, Markdown, comparisons and plots.
 @Suite(.serialized) struct ReplicateTests {
     func experiment(_ json: String) throws -> String {
@@ -168,7 +168,7 @@ import ThemeLabStudy
     }
 }
 
-/// Issue 46: groupings that depend on the visiting order or a seed are rerun under another of each on the corpus's own
+/// Groupings that depend on the visiting order or a seed are rerun under another of each on the corpus's own
 /// analysis, and report the agreement; the others, and replicates, report none.
 @Suite struct RerunAgreementTests {
     @Test func orderAndSeedDependentGroupingsReportTheirRerun() throws {
@@ -180,8 +180,8 @@ import ThemeLabStudy
         let row = { (name: String) in rows.first { $0.grouping == GroupingKey(name) } }
         #expect(row("average") != nil && row("average")?.rerunARI == nil)
         // The leader by hand: corpus order, then the seeded shuffle the rerun visits (seed 0 + 1).
-        let first = try LeaderGrouping.group(x, threshold: 0.3, order: Array(0..<60))
-        let second = try LeaderGrouping.group(x, threshold: 0.3, order: SeededRandom.permutation(count: 60, seed: 1))
+        let first = try LeaderAlgorithm.group(x, threshold: 0.3, order: Array(0..<60))
+        let second = try LeaderAlgorithm.group(x, threshold: 0.3, order: SeededRandom.permutation(count: 60, seed: 1))
         let expected = adjustedRandIndex(Contingency(classes: first, clusters: second))
         #expect(expected < 1 && row("leader")?.rerunARI == expected, "the leader depends on the order here")
         #expect(row("leiden(5)")?.rerunARI != nil && row("kmeans-k")?.rerunARI != nil)

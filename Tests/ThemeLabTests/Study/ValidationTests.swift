@@ -5,7 +5,7 @@ import ThemeLabMethods
 import ThemeLabStudy
 
 /// One validation layer: an experiment file and the command line are held to the same bounds,
-/// refused with the file and field named, before any corpus is embedded (issue 13).
+/// refused with the file and field named, before any corpus is embedded.
 /// A synthetic corpus entry with the generator fields given (anisotropy 0 with no spread, seed 1).
 func generator(_ fields: String) -> String {
     #"{"name": "synthetic", "generator": {"anisotropy": 0, "anisotropySpread": 0, "seed": 1, "# + fields + "}}"

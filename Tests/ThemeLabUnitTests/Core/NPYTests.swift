@@ -55,3 +55,18 @@ import ThemeLabCore
         #expect(errorMessage { _ = try NPY.decode(v9, name: "t.npy") }?.contains("unsupported .npy version 9.0") == true)
     }
 }
+
+extension NPYTests {
+    /// An `.npy` truncated while it is read is an error naming it, not SIGBUS.
+    @Test func anNPYTruncatedWhileReadIsAnError() throws {
+        let path = temporaryFolder() + "/x.npy"
+        let m = randomMatrix(rows: 4000, cols: 64, seed: 2)
+        try NPY.write(m, to: path)
+        let file = try NPYFile(path: path)
+        #expect(try file.rows([3, 1, 2]).storage == m.rows([3, 1, 2]).storage)
+        #expect(try file.rows(0..<4000).storage == m.storage)
+        #expect(truncate(path, 100_000) == 0)
+        let message = errorMessage { _ = try file.rows(0..<4000) }
+        #expect(message?.hasPrefix("\(path): cannot read bytes ") == true && message?.hasSuffix("was it changed while being read?") == true)
+    }
+}

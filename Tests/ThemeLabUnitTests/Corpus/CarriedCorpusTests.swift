@@ -3,7 +3,8 @@ import Testing
 import ThemeLabCore
 import ThemeLabCorpus
 
-/// The corpora of issue 33 through the registry, on their real rows (Datasets/), and the checks every carried file gets.
+/// The carried corpora (HINT3, SNIPS, the NLU evaluation corpora, DailyDialog) through the registry, on their real rows
+/// (Datasets/), and the checks every carried file gets.
 @Suite struct CarriedCorpusTests {
     /// Name, items, topics, the largest and smallest topic, and the first item's text and label.
     @Test(arguments: [

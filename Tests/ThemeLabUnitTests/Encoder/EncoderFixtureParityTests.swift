@@ -48,7 +48,7 @@ import ThemeLabEncoder
         try Self.checkParity(folder: fixture("encoders/\(name)"), name: name)
     }
 
-    /// Issue 47: the masked-LM encoder the study runs (Datasets/encoders/, trained by scripts/fixtures/train_mlm_encoder.py,
+    /// The masked-LM encoder the study runs (Datasets/encoders/, trained by scripts/fixtures/train_mlm_encoder.py,
     /// which wrote sentence-transformers' token ids and vectors beside it).
     @Test func committedMaskedLanguageModelEqualsSentenceTransformers() throws {
         try Self.checkParity(folder: projectRoot + "/Datasets/encoders/wordnet-mlm-4x256", name: "wordnet-mlm-4x256")

@@ -4,7 +4,7 @@ import ThemeLabCore
 import ThemeLabCorpus
 import ThemeLabMeasures
 
-/// Issue 15: intervals, paired comparisons and replicates, against scipy and hand-worked cases.
+/// Intervals, paired comparisons and replicates, against scipy and hand-worked cases.
 struct UncertaintyTests {
     struct Fixture: Decodable {
         struct Bootstrap: Decodable {

@@ -6,7 +6,7 @@ import Testing
 @testable import ThemeLabMethods
 @testable import ThemeLabPairs
 
-/// The groupings whose neighbourhood follows the corpus size (issue 33): k = round(c·√N) by hand, an answer on any
+/// The groupings whose neighbourhood follows the corpus size: k = round(c·√N) by hand, an answer on any
 /// corpus of 3 or more items, `leiden-sqrt` as `leiden` at that k, and `average-modularity`'s sweep against the
 /// modularity of each cut computed directly (`modularity`, checked against igraph in CommunityTests).
 @Suite struct AdaptiveGroupingTests {
@@ -21,7 +21,7 @@ import Testing
     }
 
     static func pass(_ x: Matrix, _ grouping: Grouping) -> PassProducts {
-        PassPlan(needs: grouping.needs(items: x.rows).on(items: x.rows), exactHistogramPairLimit: 0).run(
+        PassPlan(needs: grouping.needs(items: x.rows).restricted(toItems: x.rows), exactHistogramPairLimit: 0).run(
             x, labels: nil, engine: PairEngine())
     }
 

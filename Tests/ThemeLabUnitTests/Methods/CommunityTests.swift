@@ -47,7 +47,7 @@ import Testing
     static func pass(_ x: Matrix, neighbours: Int) -> PassProducts {
         // Every HDBSCAN k these neighbours serve (k − 1 lists) and Leiden's graph at k.
         let needs = PassNeeds(neighbours: neighbours, reachabilityTrees: Set(1...neighbours + 1), neighbourGraphs: [neighbours])
-            .on(items: x.rows)
+            .restricted(toItems: x.rows)
         return PassPlan(needs: needs, exactHistogramPairLimit: 0).run(x, labels: nil, engine: PairEngine())
     }
 
@@ -154,7 +154,7 @@ import Testing
         let g = try #require(try decodeFixture(LeidenFile.self, "leiden.json").graphs.first { $0.vectors != nil })
         let x = Self.matrix(try #require(g.vectors))
         let readers: [any Grouping] = [try grouping(named: "leiden-sqrt(0.75,1.5)"), try grouping(named: "leiden-silhouette")]
-        let needs = readers.map { $0.needs(items: x.rows) }.reduce(PassNeeds()) { $0.union($1) }.on(items: x.rows)
+        let needs = readers.map { $0.needs(items: x.rows) }.reduce(PassNeeds()) { $0.union($1) }.restricted(toItems: x.rows)
         let pass = PassPlan(needs: needs, exactHistogramPairLimit: 0).run(x, labels: nil, engine: PairEngine())
         let k = try #require(needs.neighbourGraphs.first)
         let request = Self.request(seed: 3, items: x.rows)
@@ -203,9 +203,9 @@ import Testing
     /// below N beside it still gets its lists.
     @Test func aHugeKGathersNothingAndLeavesSmallerKAlone() {
         let huge: [Grouping] = [LeidenGrouping(neighbours: 1_000_000), HDBSCANGrouping(minClusterSize: 1_000_000)]
-        let needs = huge.map { $0.needs(items: 1000).on(items: 1000) }
+        let needs = huge.map { $0.needs(items: 1000).restricted(toItems: 1000) }
         #expect(needs.allSatisfy { $0.neighbours == 0 })
-        #expect(LeidenGrouping(neighbours: 5).needs(items: 1000).on(items: 1000).union(needs[0]).neighbours == 5)
+        #expect(LeidenGrouping(neighbours: 5).needs(items: 1000).restricted(toItems: 1000).union(needs[0]).neighbours == 5)
     }
 }
 

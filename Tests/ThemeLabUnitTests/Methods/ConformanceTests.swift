@@ -74,9 +74,40 @@ import ThemeLabPairs
             neighbours: pass.gathered.neighbours > 0 ? try pass.nearestNeighbours() : nil,
             silhouettes: tree.map { CriterionCurve.silhouettes(vectors: x, dendrogram: $0) })
         let answer = rule.answer(in: context)
-        #expect(rule.threshold(in: context) == answer.value, "\(rule.name): answer(in:) and threshold(in:) disagree")
-        if answer.value == nil { #expect(rule.whyNoThreshold(in: context) == answer.reason, "\(rule.name): two reasons") }
+        #expect(disagreement(rule, context) == nil)
         return (answer.value, answer.reason)
+    }
+
+    /// How `rule`'s two ways of answering disagree in `context` (`answer(in:)` against `threshold(in:)` and
+    /// `whyNoThreshold(in:)`), or nil when they agree.
+    static func disagreement(_ rule: ThresholdRule, _ context: ThresholdContext) -> String? {
+        let answer = rule.answer(in: context)
+        if rule.threshold(in: context) != answer.value {
+            return "\(rule.name): answer(in:) gives \(answer), threshold(in:) \(String(describing: rule.threshold(in: context)))"
+        }
+        if answer.value == nil && rule.whyNoThreshold(in: context) != answer.reason {
+            return "\(rule.name): answer(in:) and whyNoThreshold(in:) give two reasons"
+        }
+        return nil
+    }
+
+    /// A rule that answers one thing and thresholds another, and one with two reasons: `disagreement` catches both.
+    @Test func aRuleWhoseAnswerAndThresholdDisagreeIsCaught() throws {
+        struct Broken: ThresholdRule {
+            var name: String
+            var threshold: Double?
+            var said: RuleAnswer
+            func threshold(in context: ThresholdContext) -> Double? { threshold }
+            func whyNoThreshold(in context: ThresholdContext) -> String { "one reason" }
+            func answer(in context: ThresholdContext) -> RuleAnswer { said }
+        }
+        let x = try unitRows(randomMatrix(rows: 12, cols: 4, seed: 1))
+        let context = ThresholdContext(distribution: Self.pass(x, topics: Array(repeating: 0, count: 12)).distribution, dimensions: 4)
+        let values = Broken(name: "values", threshold: 0.3, said: .threshold(0.4))
+        #expect(Self.disagreement(values, context) == "values: answer(in:) gives threshold(0.4), threshold(in:) Optional(0.3)")
+        let reasons = Broken(name: "reasons", threshold: nil, said: .none(reason: "another reason"))
+        #expect(Self.disagreement(reasons, context) == "reasons: answer(in:) and whyNoThreshold(in:) give two reasons")
+        #expect(Self.disagreement(Broken(name: "agrees", threshold: 0.3, said: .threshold(0.3)), context) == nil)
     }
 
     /// Rows in a seeded random order, their topics with them, and the permutation (row r is item `order[r]`).
@@ -138,7 +169,7 @@ import ThemeLabPairs
     @Test func leaderVisitsItemsInTheRequestedOrder() throws {
         let angles: [Double] = [0, 40, 80]
         let x = Matrix(rows: 3, cols: 2, storage: angles.flatMap { [Float(cos($0 * .pi / 180)), Float(sin($0 * .pi / 180))] })
-        let leader = LeaderAssignment()
+        let leader = LeaderGrouping()
         func labels(_ order: [Int]) throws -> [Int32]? {
             try leader.groups(GroupingRequest(target: .threshold(cos(50 * .pi / 180)), order: order), in: Self.pass(x, topics: [0, 0, 1]))
                 .labels

@@ -133,7 +133,7 @@ import Testing
     }
 }
 
-/// Leiden's resolutions as a second family of candidates (issue 46): the partition chosen is the grid's best under the
+/// Leiden's resolutions as a second family of candidates: the partition chosen is the grid's best under the
 /// criterion, and two separated groups come out whole.
 @Suite struct LeidenSelectionTests {
     @Test func picksTheResolutionOfBestSilhouette() throws {

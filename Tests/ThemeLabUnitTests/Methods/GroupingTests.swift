@@ -171,8 +171,8 @@ import Testing
     }
 
     /// The leader from shared block products gives, for every threshold of a sweep, what a direct implementation of the
-    /// app's rule gives (centroid sums in Float64, cosine to each, first best, ≥ t joins), in any visiting order; and a
-    /// sweep gives each threshold the labels it gets alone. 600 items: three blocks of `blockRows`.
+    /// journal method's rule gives (centroid sums in Float64, cosine to each, first best, ≥ t joins), in any visiting
+    /// order; and a sweep gives each threshold the labels it gets alone. 600 items: three blocks of `blockRows`.
     @Test func leaderSweepEqualsTheDirectRule() throws {
         let (_, raw) = SyntheticVectors(
             dimensions: 24, topicSizes: [200, 150, 150, 100], anisotropy: 0.5, topicStrength: 1, noise: 0.7, seed: 3
@@ -202,10 +202,10 @@ import Testing
         }
         let thresholds = [0.2, 0.45, 0.6, 0.8]
         for order in [Array(0..<x.rows), SeededRandom.permutation(count: x.rows, seed: 9)] {
-            let swept = try LeaderGrouping.group(x, thresholds: thresholds, order: order)
+            let swept = try LeaderAlgorithm.group(x, thresholds: thresholds, order: order)
             for (t, labels) in zip(thresholds, swept) {
                 #expect(labels == direct(t, order), "t = \(t)")
-                #expect(labels == (try LeaderGrouping.group(x, threshold: t, order: order)), "t = \(t) alone")
+                #expect(labels == (try LeaderAlgorithm.group(x, threshold: t, order: order)), "t = \(t) alone")
             }
             #expect(Set(swept[1]).count > 2 && Set(swept[3]).count > Set(swept[1]).count)
         }
@@ -216,12 +216,12 @@ import Testing
         // group; 50° is ~0.69 from both centroids and starts its own group.
         let angles: [Double] = [0, 10, 90, 95, 50]
         let x = Matrix(rows: 5, cols: 2, storage: angles.flatMap { [Float(cos($0 * .pi / 180)), Float(sin($0 * .pi / 180))] })
-        #expect(try LeaderGrouping.group(x, threshold: 0.9) == [0, 0, 1, 1, 2])
+        #expect(try LeaderAlgorithm.group(x, threshold: 0.9) == [0, 0, 1, 1, 2])
         // t = 0.75 in corpus order: 50° is cos 45° = 0.71 from the 5° centroid and cos 42.5° = 0.74
         // from the 92.5° one, so it stays alone. Visited first, it founds a group that 90°
         // (cos 40° = 0.77) and then 95° (cos 25° from the 70° centroid) join: order matters.
-        #expect(try LeaderGrouping.group(x, threshold: 0.75) == [0, 0, 1, 1, 2])
-        #expect(try LeaderGrouping.group(x, threshold: 0.75, order: [4, 0, 1, 2, 3]) == [1, 1, 0, 0, 0])
+        #expect(try LeaderAlgorithm.group(x, threshold: 0.75) == [0, 0, 1, 1, 2])
+        #expect(try LeaderAlgorithm.group(x, threshold: 0.75, order: [4, 0, 1, 2, 3]) == [1, 1, 0, 0, 0])
         #expect(SeededRandom.permutation(count: 5, seed: 1).sorted() == [0, 1, 2, 3, 4])
         #expect(SeededRandom.permutation(count: 50, seed: 1) == SeededRandom.permutation(count: 50, seed: 1))
     }

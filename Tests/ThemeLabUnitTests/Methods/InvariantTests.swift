@@ -22,7 +22,7 @@ import Testing
         folding.checkInvariants()
         #expect(SpanningForest.invariantViolations(items: n, edges: folding.edges) == [])
         let needs = PassNeeds(averageLinkage: true, neighbours: 4, reachabilityTrees: [1, 3, 5])
-        let pass = PassPlan(needs: needs.on(items: n), exactHistogramPairLimit: 0).run(x, labels: nil, engine: engine)
+        let pass = PassPlan(needs: needs.restricted(toItems: n), exactHistogramPairLimit: 0).run(x, labels: nil, engine: engine)
         let dendrogram = try pass.dendrogram().get()
         dendrogram.checkInvariants()
         #expect(dendrogram.invariantViolations() == [])

@@ -315,3 +315,34 @@ final class CountingRows: PassVectors {
         return x.rows(items)
     }
 }
+
+extension PairEngineTests {
+    /// A bridge whose edge weights were rewritten is refused; parts of different bridges do not merge.
+    @Test func aTamperedBridgeAndPartsOfTwoBridgesAreRefused() throws {
+        let x = try unitRows(randomMatrix(rows: 300, cols: 5, seed: 3))
+        let engine = PairEngine(bins: 256, tileSize: 32)
+        let inputs = [fixture("leiden.json")]
+        let bridge = try BridgeForest.compute(x, labels: nil, engine: engine, inputs: inputs)
+        var tampered = bridge
+        tampered.edges[0].w = 0.999
+        let path = temporaryFolder() + "/bridge.json"
+        try JSONOutput.encode(tampered).write(to: URL(fileURLWithPath: path))
+        #expect(
+            errorMessage { _ = try BridgeForest.read(path: path) }
+                == "\(path): 'edges' do not match 'edgesDigest': the file was changed after pairs --bridge-out wrote it")
+        // A second bridge (of vectors with one row moved) seeds the other shards: merge names both parts.
+        var moved = x
+        for k in 0..<5 { moved[7, k] = x[8, k] }
+        let other = try BridgeForest.compute(moved, labels: nil, engine: engine, inputs: inputs)
+        let parts = try (0..<2).map { k in
+            try PairPartial.compute(
+                x, labels: nil, shard: PairShard(index: k, count: 2), engine: engine, inputs: inputs,
+                bridge: (k == 0 ? bridge : other, "b\(k).json"))
+        }
+        let message = errorMessage { _ = try PairPartial.distinctShards(parts, names: ["p0.json", "p1.json"]) }
+        #expect(
+            message
+                == "p1.json started from bridge \(other.edgesDigest.prefix(12)), p0.json from bridge \(bridge.edgesDigest.prefix(12)): "
+                + "parts of one pass share one bridge")
+    }
+}

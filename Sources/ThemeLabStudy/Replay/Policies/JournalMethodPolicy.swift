@@ -5,15 +5,15 @@ import ThemeLabMeasures
 import ThemeLabMethods
 import ThemeLabPairs
 
-/// The app's policy (claim C9): regroup at launch; between launches regroup when the corpus has
+/// The journal method's policy (claim C9): regroup at launch; between launches regroup when the corpus has
 /// grown by a factor g since the last regroup (N ≥ g·N_last) or its mean has moved
 /// (cos(μ_now, μ_last) < 1 − τ). τ = 2 turns the drift test off; τ = 0 regroups on any movement.
-package struct AppRegroupPolicy: RegroupPolicy {
-    /// The app's g ("grown by half again").
-    package static let appGrowth = 1.5
+package struct JournalMethodPolicy: RegroupPolicy {
+    /// The journal method's g ("grown by half again").
+    package static let defaultGrowth = 1.5
     /// The τ the harness takes for "the average has actually moved" (cos < 0.99, about 8°), fixed
     /// before any replay was run; the report sweeps a grid around it.
-    package static let appDrift = 0.01
+    package static let defaultDrift = 0.01
 
     package let growth: Double
     package let drift: Double
@@ -31,12 +31,12 @@ package struct AppRegroupPolicy: RegroupPolicy {
     }
 }
 
-extension AppRegroupPolicy {
+extension JournalMethodPolicy {
     /// Its registry entry (`regroupPolicyRegistry`).
     package static let entry = RegistryEntry<any RegroupPolicy>(
         "app", forms: ["app(g,τ)"],
         parameters: [Parameter("growth g", .above(1, atMost: 1000)), Parameter("drift τ", .interval(0...2))],
-        summary: "the app's: at launch, then when N ≥ g·N_last or cos(μ_now, μ_last) < 1 − τ (default g = 1.5, τ = 0.01)",
+        summary: "the journal method's: at launch, then when N ≥ g·N_last or cos(μ_now, μ_last) < 1 − τ (default g = 1.5, τ = 0.01)",
         examples: ["app", "app(1.5,0.01)"]
-    ) { AppRegroupPolicy(growth: $0.value(at: 0) ?? appGrowth, drift: $0.value(at: 1) ?? appDrift) }
+    ) { JournalMethodPolicy(growth: $0.value(at: 0) ?? defaultGrowth, drift: $0.value(at: 1) ?? defaultDrift) }
 }
