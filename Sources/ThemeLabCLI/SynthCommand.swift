@@ -23,7 +23,7 @@ let synthCommand = Command(
     options: ["out-corpus", "out-embeddings", "preset", "dims", "topics", "anisotropy", "spread", "topic-strength", "noise", "seed"]
 ) { args, io in
     guard (args["preset"] ?? "app-raw") == "app-raw" else { throw ThemeLabError.usage("--preset: only app-raw exists") }
-    var g = SyntheticVectors.appRaw()
+    var g = SyntheticVectors.journalMethodRaw()
     func number(_ name: String) throws -> Double? {
         guard let t = args[name] else { return nil }
         guard let v = Double(t) else { throw ThemeLabError.usage("--\(name) must be a number, got \(t)") }

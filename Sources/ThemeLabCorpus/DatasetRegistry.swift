@@ -189,7 +189,7 @@ package enum DatasetRegistry {
     }
 
     private static func synthetic(_ spec: CorpusSpec) -> LoadedCorpus {
-        var g = spec.generator ?? .appRaw()
+        var g = spec.generator ?? .journalMethodRaw()
         if let s = spec.seed { g.seed = s }
         let (corpus, vectors) = g.corpus(
             name: spec.generator == nil ? "synthetic-app-raw" + (spec.seed.map { "-seed\($0)" } ?? "") : g.identity)

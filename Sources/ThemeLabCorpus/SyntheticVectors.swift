@@ -50,7 +50,7 @@ package struct SyntheticVectors: Sendable, Codable, Equatable {
         return "synthetic-a\(formatArgument(anisotropy))-t\(topicSizes.count)-\(digest)"
     }
 
-    package static func appRaw(seed: UInt64 = 1) -> SyntheticVectors {
+    package static func journalMethodRaw(seed: UInt64 = 1) -> SyntheticVectors {
         SyntheticVectors(
             dimensions: 512, topicSizes: [12, 10, 8, 8, 6, 6, 5, 5], anisotropy: 2.4, anisotropySpread: 0.3,
             topicStrength: 0.7, noise: 0.5, seed: seed)

@@ -124,21 +124,6 @@ package struct GroupingCut {
     }
 }
 
-/// Every grouping, in the order references and ceilings are reported.
-package let allGroupings: [Grouping] = [
-    SingleLinkageComponents(), AverageLinkageCut(), LeaderGrouping(), SphericalKMeansReference(), AverageLinkageReference(),
-]
-
-/// The fixed groupings (threshold or reference) among `chosen`, each once, in report order (`allGroupings`' order).
-package func inReportOrder(_ chosen: [Grouping]) -> [Grouping] {
-    allGroupings.filter { g in chosen.contains { $0.kind != .cutsItself && $0.name == g.name } }
-}
-
-/// The groupings an analysis runs by default, in the order their rows appear.
-package let standardGroupings: [Grouping] = [
-    SingleLinkageComponents(), LeaderGrouping(), AverageLinkageCut(), SphericalKMeansReference(), AverageLinkageReference(),
-]
-
 /// Every grouping, in the order help texts and docs list them: the fixed ones (at each rule's threshold, or told the
 /// number of topics), then those that cut themselves. A new grouping is its file (a type with an `entry`) and a line here.
 package let groupingRegistry = Registry<any Grouping>(
@@ -150,6 +135,21 @@ package let groupingRegistry = Registry<any Grouping>(
         StabilityCriterion.entry, EigengapCriterion.entry, LeidenSelection.entry(SilhouetteCriterion()),
         LeidenSelection.entry(CalinskiHarabaszCriterion()), LeidenSelection.entry(DaviesBouldinCriterion()),
     ])
+
+/// The groupings an analysis runs by default: the registry's fixed ones (at each rule's threshold, or told the number
+/// of topics), in registry order.
+package let standardGroupings: [Grouping] = groupingRegistry.entries.compactMap { try? groupingRegistry.parse($0.name) }.filter {
+    $0.kind != .cutsItself
+}
+
+/// The fixed groupings among `chosen`, each once, in the order their ceilings and references are reported: the
+/// threshold groupings that depend on nothing, then those that depend on the visiting order or a seed, then the
+/// references, each part in registry order.
+package func inReportOrder(_ chosen: [Grouping]) -> [Grouping] {
+    let fixed = standardGroupings.filter { g in chosen.contains { $0.kind != .cutsItself && $0.name == g.name } }
+    let part = { (g: Grouping) in g.kind == .labelInformedReference ? 2 : g.dependsOn.isEmpty ? 0 : 1 }
+    return (0...2).flatMap { p in fixed.filter { part($0) == p } }
+}
 
 /// The grouping `name` names (`groupingRegistry`).
 package func grouping(named name: String) throws -> Grouping { try groupingRegistry.parse(name) }

@@ -55,7 +55,7 @@ import Testing
         }
     }
 
-    @Test func appPolicyTestsGrowthAndDrift() throws {
+    @Test func journalMethodPolicyTestsGrowthAndDrift() throws {
         let journalMethod = try regroupPolicy(named: "app(1.5,0.01)")
         func context(_ n: Int, _ last: Int, _ cosine: Double) -> SaveContext {
             SaveContext(items: n, itemsAtLastRegroup: last, meanCosine: { cosine })

@@ -154,7 +154,7 @@ import ThemeLabStudy
     var quiet = Analysis(settings: settings)
     quiet.reruns = false
     let jobs = (0..<4).map { k in
-        var g = SyntheticVectors.appRaw()
+        var g = SyntheticVectors.journalMethodRaw()
         g.seed = UInt64(k)
         g.topicSizes = Array(g.topicSizes.prefix(2 + 2 * k))  // the last job is the largest: it runs first
         let (corpus, vectors) = g.corpus(name: "g\(k)")

@@ -111,7 +111,7 @@ import ThemeLabPairs
     /// Every parameter that changes a corpus is in its name, so rows and files of two corpora never collide.
     @Test func corporaThatDifferHaveDifferentNames() throws {
         var a = CorpusSpec(name: "synthetic")
-        a.generator = SyntheticVectors.appRaw()
+        a.generator = SyntheticVectors.journalMethodRaw()
         var b = a
         b.generator!.noise += 0.1
         var c = a

@@ -241,3 +241,14 @@ import Testing
         #expect(errorMessage { _ = try AverageLinkage(items: 30_000) }?.contains("exceeds its limit of 25000") == true)
     }
 }
+
+extension GroupingTests {
+    /// The default groupings are the registry's fixed ones in registry order; ceilings and references are reported with
+    /// the order-free threshold groupings first, then the leader, then the references (the committed results' order).
+    @Test func theDefaultsAndTheReportOrderComeFromTheRegistry() throws {
+        #expect(standardGroupings.map(\.name) == ["components", "leader", "average", "kmeans-k", "average-k"])
+        #expect(inReportOrder(standardGroupings).map(\.name) == ["components", "average", "leader", "kmeans-k", "average-k"])
+        let chosen = try ["average-k", "leader", "hdbscan(5)", "leader"].map(grouping(named:))
+        #expect(inReportOrder(chosen).map(\.name) == ["leader", "average-k"])
+    }
+}
