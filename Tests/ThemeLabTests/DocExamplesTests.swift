@@ -4,7 +4,7 @@ import ThemeLabCLI
 
 /// Examples that cannot rot: every shell block of `README.md` and `docs/*.md` is marked, and the marked ones run.
 ///
-/// - A block fenced as `sh test` holds `themelab` commands (a trailing `\` continues a line, `#` starts a comment,
+/// - A block fenced as `sh test` holds `themelab` (or `./themelab`, the launcher) commands (a trailing `\` continues a line, `#` starts a comment,
 ///   single and double quotes group words as in sh). Each runs in this process through `ThemeLabCLI.main`, in order,
 ///   and must exit 0. Relative paths resolve as in the checkout when they name a file there (inputs: committed data),
 ///   else inside a fresh temporary folder (outputs, and inputs an earlier command of the block wrote there).
@@ -164,7 +164,8 @@ struct DocExample: CustomTestStringConvertible, Sendable {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var printed = ""
         for command in example.commands {
-            try #require(command.first == "themelab", "\(example): a `sh test` block runs only themelab commands: \(command)")
+            try #require(
+                ["themelab", "./themelab"].contains(command.first), "\(example): a `sh test` block runs only themelab commands: \(command)")
             var arguments: [String] = []
             for (k, word) in command.dropFirst().enumerated() {
                 arguments.append(DocExample.resolve(word, after: k == 0 ? nil : command[k], in: folder))
