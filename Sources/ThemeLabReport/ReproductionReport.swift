@@ -474,10 +474,10 @@ extension ReproductionReport {
         guard let best = r.best else { return nil }
         let target = "(within \(formatPercent(RecommendationFile.target)) of the ceiling on every study corpus)"
         let others = r.alongside(best, \.all).count
-        return (r.targetMet ? "**\(r.name(best)) meets the target** \(target)." : "**No rule and grouping tried meets the target** \(target).")
-            + " The suggested default, \(r.name(best)), loses at worst \(formatPercent(best.all.relative)) of the ceiling's ARI at "
-            + "the own draws\(formatBounds(best.all)); \(others) more \(others == 1 ? "is" : "are") indistinguishable from it "
-            + "([recommendation](#recommendation))."
+        let verdict = r.targetMet ? "**\(r.name(best)) meets the target**" : "**No rule and grouping tried meets the target**"
+        return "\(verdict) \(target). The suggested default, \(r.name(best)), loses at worst "
+            + "\(formatPercent(best.all.relative)) of the ceiling's ARI at the own draws\(formatBounds(best.all)); "
+            + "\(others) more \(others == 1 ? "is" : "are") indistinguishable from it ([recommendation](#recommendation))."
     }
 
     /// Each claim under the verdict its rows (or the replay's journals × rules) give most often.
@@ -503,7 +503,9 @@ extension ReproductionReport {
         let held = c9.filter { $0.verdict == .holds }
         let opening = "**The journal method's regrouping policy** (`\(policy)`, C9) holds on \(held.count) of \(c9.count) journals × rules"
         let (staleness, work) = (held.map(\.meanStaleness.mean).sorted(), held.map(\.workShare.mean).sorted())
-        guard let low = staleness.first, let high = staleness.last, let least = work.first, let most = work.last else { return opening + "." }
+        guard let low = staleness.first, let high = staleness.last, let least = work.first, let most = work.last else {
+            return opening + "."
+        }
         return opening + ": there the groups it shows keep a mean [staleness](../docs/glossary.md#staleness) ARI of "
             + "\(formatShort(low)) to \(formatShort(high)) against a fresh regroup, for \(formatPercent(least)) to \(formatPercent(most)) "
             + "of the work of regrouping at every save."

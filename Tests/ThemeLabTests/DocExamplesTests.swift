@@ -4,10 +4,11 @@ import ThemeLabCLI
 
 /// Examples that cannot rot: every shell block of `README.md` and `docs/*.md` is marked, and the marked ones run.
 ///
-/// - A block fenced as `sh test` holds `themelab` (or `./themelab`, the launcher) commands (a trailing `\` continues a line, `#` starts a comment,
-///   single and double quotes group words as in sh). Each runs in this process through `ThemeLabCLI.main`, in order,
-///   and must exit 0. Relative paths resolve as in the checkout when they name a file there (inputs: committed data),
-///   else inside a fresh temporary folder (outputs, and inputs an earlier command of the block wrote there).
+/// - A block fenced as `sh test` holds `themelab` (or `./themelab`, the launcher) commands (a trailing `\` continues a
+///   line, `#` starts a comment, single and double quotes group words as in sh). Each runs in this process through
+///   `ThemeLabCLI.main`, in order, and must exit 0. Relative paths resolve as in the checkout when they name a file
+///   there (inputs: committed data), else inside a fresh temporary folder (outputs, and inputs an earlier command of the
+///   block wrote there).
 /// - A `text output` block right after it is what the block prints: every line of it that is not a timing must appear
 ///   in the output (stdout and stderr; the checkout's and the temporary folder's paths written relative), ignoring
 ///   spaces at either end. A line of `…` alone stands for lines left out.

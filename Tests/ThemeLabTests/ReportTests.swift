@@ -217,21 +217,29 @@ import Testing
 
         let recommendation = try Self.json(results + "recommendation.json")
         let worst = try #require(recommendation["worstCase"] as? [String: Any])
-        let bounds = String(format: "bounds [%.1f%%, %.1f%%]", 100 * (worst["lowerBound"] as! Double), 100 * (worst["upperBound"] as! Double))
+        let bounds = String(
+            format: "bounds [%.1f%%, %.1f%%]", 100 * (worst["lowerBound"] as! Double), 100 * (worst["upperBound"] as! Double))
         #expect(lines[1].hasPrefix(recommendation["targetMet"] as! Bool ? "**" : "**No rule and grouping tried meets the target**"))
-        #expect(lines[1].contains("\(recommendation["rule"] as! String) with \(recommendation["grouping"] as! String)") && lines[1].contains(bounds))
+        #expect(
+            lines[1].contains("\(recommendation["rule"] as! String) with \(recommendation["grouping"] as! String)")
+                && lines[1].contains(bounds))
 
         let replay = try #require(try Self.json(results + "replay/replay.json")["journals"] as? [[String: Any]])
         let rules = replay.flatMap { $0["rules"] as! [[String: Any]] }
-        var verdicts = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: results + "claims.json"))) as? [[String: Any]])
-            .map { ($0["claim"] as! String, $0["verdict"] as! String) }
-        verdicts += rules.flatMap { r in ["C8", "C9"].compactMap { c in (r[c.lowercased()] as? [String: Any]).map { (c, $0["verdict"] as! String) } } }
+        var verdicts = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: results + "claims.json"))) as? [[String: Any]]
+        )
+        .map { ($0["claim"] as! String, $0["verdict"] as! String) }
+        verdicts += rules.flatMap { r in
+            ["C8", "C9"].compactMap { c in (r[c.lowercased()] as? [String: Any]).map { (c, $0["verdict"] as! String) } }
+        }
         #expect(lines[2].contains(Self.claimsByMostCommonVerdict(verdicts)), "\(lines[2])")
 
         let c9 = rules.compactMap { $0["c9"] as? [String: Any] }
         let held = c9.filter { $0["verdict"] as? String == "holds" }
         let mean = { (f: [String: Any], key: String) in (f[key] as! [String: Any])["mean"] as! Double }
-        let staleness = held.map { mean($0, "meanStaleness") }.sorted(), work = held.map { mean($0, "workShare") }.sorted()
+        let staleness = held.map { mean($0, "meanStaleness") }.sorted()
+        let work = held.map { mean($0, "workShare") }.sorted()
         #expect(lines[3].contains("holds on \(held.count) of \(c9.count) journals × rules"))
         #expect(lines[3].contains(String(format: "ARI of %.3f to %.3f", staleness.first!, staleness.last!)))
         #expect(lines[3].contains(String(format: "for %.0f%% to %.0f%% of the work", 100 * work.first!, 100 * work.last!)))
@@ -251,7 +259,9 @@ import Testing
     static func journalMethodColumn(_ path: String) throws -> (close: String, worst: String) {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let table = text.components(separatedBy: "\n### leader\n")[1].split(separator: "\n").filter { $0.hasPrefix("|") }
-        let cells = { (row: Substring) in row.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) } }
+        let cells = { (row: Substring) in
+            row.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        }
         let column = try #require(cells(table[0]).firstIndex(of: "otsu-floored"))
         let number = { (cell: String, pattern: String) in
             cell.range(of: pattern, options: .regularExpression).map { Double(cell[$0].filter { "-.0123456789".contains($0) })! }
@@ -279,4 +289,3 @@ import Testing
         return order.compactMap { v in byVerdict[v].map { "\(v) \($0.joined(separator: ", "))" } }.joined(separator: "; ")
     }
 }
-
