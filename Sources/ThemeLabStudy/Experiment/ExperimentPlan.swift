@@ -53,7 +53,7 @@ package struct ExperimentPlan: Decodable, Sendable {
 
     package enum Keys: String, CodingKey, CaseIterable {
         case name, description, corpora, encoders, spaces, thresholds, groupings, shuffles, seed, replicates, resample, gate
-        case assignments
+        case assignments, html
     }
 
     package init(from decoder: Decoder) throws {
@@ -394,10 +394,12 @@ package struct ExperimentPlan: Decodable, Sendable {
         analysis.log = environment.log
         analysis.perturbation = environment.perturbation
         analysis.keepsMembers = environment.keepsMembers || environment.writesAssignments || settings.assignments == true
+        analysis.keepsExplorer = environment.keepsExplorer || settings.html == true
         analysis.vectorsFolder = environment.vectorsFolder
         var replicateAnalysis = analysis
         replicateAnalysis.settings.shuffles = 0
         replicateAnalysis.keepsMembers = false
+        replicateAnalysis.keepsExplorer = false
         replicateAnalysis.reruns = false
         replicateAnalysis.vectorsFolder = nil
         replicateAnalysis.log = { _ in }
