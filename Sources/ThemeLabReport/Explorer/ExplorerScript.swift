@@ -283,9 +283,21 @@ function domain(sp) {
   const pad = (b - a) * 0.04 + 0.01;
   return [Math.max(-1, a - pad), Math.min(1, b + pad)];
 }
-function cursorLine(root, x) {
-  svg('line', { x1: x, x2: x, y1: M.t, y2: H - M.b, stroke: CURSOR, 'stroke-width': 2.5 }, root);
-  svg('text', { x: x + 3, y: M.t + 8, 'font-weight': 'bold' }, root).textContent = 't';
+/// The cursor's line on a figure whose x scale is `sx`; a cursor step only moves the lines (`placeCursors`).
+let cursorMarks = [];
+function cursorLine(root, sx) {
+  const line = svg('line', { y1: M.t, y2: H - M.b, stroke: CURSOR, 'stroke-width': 2.5 }, root);
+  const label = svg('text', { y: M.t + 8, 'font-weight': 'bold' }, root);
+  label.textContent = 't';
+  cursorMarks.push({ line, label, sx });
+}
+function placeCursors() {
+  for (const m of cursorMarks) {
+    const x = m.sx(state.t);
+    m.line.setAttribute('x1', x);
+    m.line.setAttribute('x2', x);
+    m.label.setAttribute('x', x + 3);
+  }
 }
 const W = 380, H = 170, M = { l: 34, r: 8, t: 8, b: 22 };
 function axisX(g, x0, x1, sx) {
@@ -319,14 +331,18 @@ function histograms() {
       svg('line', { x1: sx(r.value), x2: sx(r.value), y1: M.t, y2: H - M.b, stroke: r.colour, 'stroke-dasharray': r.dash, 'stroke-width': 1.5 }, root)
         .appendChild(svg('title', {})).textContent = r.rule + ' = ' + r.value;
     }
-    if (sp.space === state.s) cursorLine(root, sx(state.t));
+    if (sp.space === state.s) cursorLine(root, sx);
     const legend = classes.length > 1 ? 'related pairs (black), unrelated (grey), each scaled to its peak' : 'all pairs';
     div.appendChild(el('p', 'legend', legend));
     const pick = (ev) => {
       const box2 = root.getBoundingClientRect(), x = (ev.clientX - box2.left) / box2.width * W;
       const t = x0 + (x - M.l) / (W - M.l - M.r) * (x1 - x0);
-      if (sp.space !== state.s) { state.s = sp.space; state.selected = null; }
-      setT(Math.max(-1, Math.min(1, t)), true);
+      if (sp.space !== state.s) {
+        state.s = sp.space;
+        state.selected = null;
+        state.t = Math.max(-1, Math.min(1, t));
+        render();
+      } else setT(Math.max(-1, Math.min(1, t)), true);
     };
     root.addEventListener('pointerdown', (ev) => { root.setPointerCapture(ev.pointerId); pick(ev); });
     root.addEventListener('pointermove', (ev) => { if (ev.buttons & 1) pick(ev); });
@@ -381,7 +397,7 @@ function curves() {
     }
     svg('text', { x: W - M.r, y: M.t + 10 + 12 * k, 'text-anchor': 'end', fill: colour }, root).textContent = g;
   });
-  cursorLine(root, sx(state.t));
+  cursorLine(root, sx);
   box.appendChild(root);
 }
 function groupsOf(cut) {
@@ -515,9 +531,8 @@ function redraw() {
   $('cursor').value = String(state.t);
   $('cursor-value').textContent = 't = ' + fmt(state.t);
   const groups = groupsOf(cut);
-  histograms();
+  placeCursors();
   numbers(cuts);
-  curves();
   groupsPanel(cut, groups);
   search(cut, groups);
   drawMap(cut, groups);
@@ -529,6 +544,9 @@ function redraw() {
 }
 function render() {
   controls();
+  cursorMarks = [];
+  histograms();
+  curves();
   redraw();
 }
 function setT(t, keepSelection) {
