@@ -35,8 +35,16 @@ struct ExplorerPageTests {
             var groups: Int
             var ari: Double?
         }
+        struct AtHeight: Decodable {
+            var threshold: Double
+            var groups: Int
+            var ari: Double?
+        }
         struct Space: Decodable {
             var space: String
+            var atHeights: [String: [AtHeight]]
+            /// The ARI-against-threshold curves the page draws: [height, ARI] pairs.
+            var curves: [String: [[Double]]]
             var rules: [Rule]
             var leader: [Leader]
             var fixed: [Fixed]
@@ -95,6 +103,7 @@ struct ExplorerPageTests {
                     compared += 1
                 }
             }
+            compared += try Self.compareAtMergeHeights(s, p)
             let curve = try #require(s.ceilings?.first { $0.grouping.name == "leader" }?.curve)
             #expect(Set(p.leader.map(\.threshold)) == Set(curve.map(\.threshold)))
             for point in p.leader {
@@ -116,6 +125,25 @@ struct ExplorerPageTests {
         #expect(compared > 60)
     }
 
+    /// At each merge height the CLI's components and average-linkage ceiling curves trace (a pair at the threshold
+    /// joins), the page's cut there and the curve it draws have the CLI's ARI; returns how many points were compared.
+    static func compareAtMergeHeights(_ s: SpaceAnalysis, _ p: PageCheck.Space) throws -> Int {
+        var compared = 0
+        for grouping in ["components", "average"] {
+            let curve = try #require(s.ceilings?.first { $0.grouping.name == grouping }?.curve)
+            let cuts = try #require(p.atHeights[grouping])
+            let drawn = try #require(p.curves[grouping])
+            for point in curve {
+                let cut = try #require(cuts.first { $0.threshold == point.threshold }, "\(grouping) at \(point.threshold)")
+                let line = try #require(drawn.first { $0[0] == point.threshold })
+                let ari = try #require(cut.ari)
+                #expect(abs(ari - point.ari) <= 1e-12 && abs(line[1] - point.ari) <= 1e-12, "\(s.space) \(grouping) at \(point.threshold)")
+                compared += 1
+            }
+        }
+        return compared
+    }
+
     /// The cursor set in the address: the page shows, for that threshold, the CLI's figures of each grouping.
     @Test func theCursorInTheAddressShowsTheHarnessNumbersThere() throws {
         let folder = temporaryFolder()
@@ -135,5 +163,84 @@ struct ExplorerPageTests {
         }
         let leader = try #require(space.groupings.first { $0.grouping.name == "leader" && $0.rule == rule.rule })
         #expect(state.numbers["leader"]?.groups == leader.groups)
+    }
+
+    /// Payloads that would run script or make markup if a text were set as HTML; the page shows them as text.
+    static let payloads = [
+        "<script>window.themelabSentinel=1</script>", "</script><script>window.themelabSentinel=2</script>",
+        "\"><img src=x onerror=\"window.themelabSentinel=3\">", "javascript:window.themelabSentinel=4",
+        "left \u{202E}thgir\u{202C} and \u{2066}isolated\u{2069}",
+    ]
+
+    /// Entry texts, ids and labels that are markup, script, links or bidi controls are rendered literally: the page's
+    /// DOM holds them as text (escaped in the dump), holds no element or link they would make, shows each bidi control
+    /// as ⟨U+XXXX⟩, and the global they would set stays unset.
+    @Test func hostileTextsAreShownAsText() throws {
+        let folder = temporaryFolder()
+        var lines: [String] = []
+        for i in 0..<15 {
+            let p = Self.payloads[i % Self.payloads.count]
+            let item: [String: String] = ["id": "\(p) #\(i)", "text": "entry \(i): \(p)", "label": i < 8 ? p : "plain <b>label</b>"]
+            lines.append(String(decoding: try JSONSerialization.data(withJSONObject: item, options: [.sortedKeys]), as: UTF8.self))
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: folder + "/hostile.jsonl", atomically: true, encoding: .utf8)
+        try NPY.write(randomMatrix(rows: 15, cols: 6, seed: 9), to: folder + "/x.npy")
+        let run = CLI.run([
+            "analyze", "--corpus", folder + "/hostile.jsonl", "--embeddings", folder + "/x.npy", "--html", folder + "/page.html",
+        ])
+        try #require(run.status == 0, "\(run.stderr)")
+        let dom = try HeadlessChromium.dumpDOM(folder + "/page.html", fragment: "t=-1&q=entry")
+        let state = try HeadlessChromium.json(PageState.self, of: "state", in: dom)
+        #expect(state.sentinel == "undefined")
+        // The embedded data is the one script element with the payloads in it, every < escaped; the rest is the DOM.
+        let start = try #require(dom.range(of: "<script type=\"application/json\" id=\"data\">"))
+        let end = try #require(dom[start.upperBound...].range(of: "</script>"))
+        let data = String(dom[start.upperBound..<end.lowerBound])
+        #expect(!data.contains("<") && data.contains("\\u003cscript\\u003ewindow.themelabSentinel=1"))
+        let shown = String(dom[..<start.lowerBound]) + String(dom[end.upperBound...])
+        #expect(shown.contains("entry 0: &lt;script&gt;window.themelabSentinel=1&lt;/script&gt;"))
+        #expect(shown.contains("&lt;/script&gt;&lt;script&gt;window.themelabSentinel=2&lt;/script&gt;"))
+        #expect(shown.contains("\"&gt;&lt;img src=x onerror=\"window.themelabSentinel=3\"&gt;"))
+        #expect(shown.contains("javascript:window.themelabSentinel=4") && shown.contains("plain &lt;b&gt;label&lt;/b&gt;"))
+        #expect(shown.contains("left ⟨U+202E⟩thgir⟨U+202C⟩ and ⟨U+2066⟩isolated⟨U+2069⟩"))
+        for made in ["<img", "<b>", "href=", "\u{202E}", "\u{2066}"] { #expect(!shown.contains(made), "\(made)") }
+        #expect(shown.components(separatedBy: "<script").count == 2, "the page's one script")
+    }
+
+    /// The page asks for nothing: its policy allows no source but its own script and style blocks, by hash (the browser
+    /// running the script proves the hash is right), and no URL of any scheme a request could use appears in it.
+    @Test func thePageMakesNoRequest() throws {
+        let folder = temporaryFolder()
+        let (_, page) = try Self.analysed(folder)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        let meta = try #require(html.range(of: "<meta http-equiv=\"Content-Security-Policy\" content=\""))
+        let policy = html[meta.upperBound...].prefix { $0 != "\"" }
+        let directives = policy.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(directives.first == "default-src 'none'")
+        #expect(directives.contains { $0.hasPrefix("script-src 'sha256-") && !$0.contains("unsafe") && !$0.contains(" http") })
+        #expect(directives.contains { $0.hasPrefix("style-src 'sha256-") && !$0.contains("unsafe") })
+        for scheme in ["http:", "https:", "ws:", "wss:", "ftp:", "src=", "href=", "url(", "@import"] {
+            #expect(!html.lowercased().contains(scheme), "\(scheme)")
+        }
+        #expect(html.range(of: #"//[A-Za-z0-9-]+\.[A-Za-z]{2,}"#, options: .regularExpression) == nil, "a scheme-relative URL")
+        let state = try HeadlessChromium.json(PageState.self, of: "state", in: HeadlessChromium.dumpDOM(page, fragment: ""))
+        #expect(state.grouping == "components" && !state.numbers.isEmpty, "the script ran under the policy")
+    }
+
+    /// Same inputs → the same page, but for provenance's time stamp.
+    @Test func thePageIsTheSameBytesForTheSameInputs() throws {
+        let folder = temporaryFolder()
+        let (_, page) = try Self.analysed(folder)
+        let again = CLI.run([
+            "analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/x.npy", "--groupings", Self.groupings,
+            "--html", folder + "/again.html",
+        ])
+        try #require(again.status == 0)
+        func stamped(_ path: String) throws -> String {
+            try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(
+                of: #""createdAt":"[^"]*""#, with: "", options: .regularExpression
+            ).replacingOccurrences(of: "again.html", with: "page.html")
+        }
+        #expect(try stamped(page) == stamped(folder + "/again.html"))
     }
 }

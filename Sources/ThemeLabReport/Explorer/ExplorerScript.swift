@@ -563,10 +563,18 @@ function step(ev) {
 }
 
 // ---- the checks and the benchmark the tests and Experiments/bench/explorer read ----
+/// Every partition the page can show: each rule's cuts, the cuts at every merge height (up to 2 000 items) with the
+/// curves drawn, the leader's grid and the fixed partitions, scored as the cursor scores them.
 function check() {
   return D.corpora.map((co, c) => ({ name: co.name, source: co.source, spaces: co.spaces.map((sp) => {
-    const s = sp.space, x = space(c, s);
-    return { space: s,
+    const s = sp.space, x = space(c, s), atHeights = {}, curvesDrawn = {};
+    for (const g of ['components', 'average']) {
+      const m = x[MERGES[g]];
+      if (!m || co.items > 2000) continue;
+      atHeights[g] = Array.from(new Set(m.h)).sort((a, b) => b - a).map((t) => Object.assign({ threshold: t }, score(c, cutAt(c, s, g, t).labels)));
+      curvesDrawn[g] = curveOf(c, s, g);
+    }
+    return { space: s, atHeights, curves: curvesDrawn,
       rules: sp.rules.map((r) => ({ rule: r.rule, value: r.value, components: score(c, cutAt(c, s, 'components', r.value).labels),
         average: x.average ? score(c, cutAt(c, s, 'average', r.value).labels) : null })),
       leader: x.leader.map((p) => Object.assign({ threshold: p.threshold, rule: p.rule }, score(c, cutAt(c, s, 'leader', p.threshold).labels))),
