@@ -243,4 +243,40 @@ struct ExplorerPageTests {
         }
         #expect(try stamped(page) == stamped(folder + "/again.html"))
     }
+
+    /// Colours and the share of non-white pixels of a PNG (scripts/png-colours, zlib from Python's standard library).
+    struct PNGColours: Decodable {
+        var width: Int
+        var height: Int
+        var colours: Int
+        var nonWhite: Double
+
+        init(_ png: String) throws {
+            let script = try #require(ProjectFiles.locate("scripts/png-colours"))
+            let r = try CLI.launch(executable: "/usr/bin/env", ["python3", script, png], environment: ProcessInfo.processInfo.environment)
+            guard r.status == 0 else { throw HeadlessChromium.Failure("png-colours: \(r.stderr)") }
+            self = try JSONDecoder().decode(Self.self, from: Data(r.stdout.utf8))
+        }
+    }
+
+    /// Every kind of view (each space, each grouping at the cursor, a self-cutting grouping, a search) renders to a
+    /// PNG that is not blank: many colours, and ink on more than 3% of it; an empty page gives one colour and no ink.
+    @Test func everyViewRendersToAPictureThatIsNotBlank() throws {
+        let folder = temporaryFolder()
+        let (_, page) = try Self.analysed(folder)
+        let views = [
+            "space=centred&g=components", "space=raw&g=average&t=0.3", "space=centred&g=leader&q=synthetic-1",
+            "space=centred&g=fixed:hdbscan(4)", "space=raw&g=fixed:average-stability",
+        ]
+        for (k, view) in views.enumerated() {
+            let png = "\(folder)/view-\(k).png"
+            try HeadlessChromium.screenshot(page, fragment: view, to: png, width: 1000, height: 900)
+            let picture = try PNGColours(png)
+            #expect(picture.width == 1000 && picture.colours > 50 && picture.nonWhite > 0.03, "\(view): \(picture)")
+        }
+        try "<!DOCTYPE html><title>empty</title>".write(toFile: folder + "/empty.html", atomically: true, encoding: .utf8)
+        try HeadlessChromium.screenshot(folder + "/empty.html", fragment: "", to: folder + "/empty.png", width: 1000, height: 900)
+        let empty = try PNGColours(folder + "/empty.png")
+        #expect(empty.colours == 1 && empty.nonWhite == 0)
+    }
 }
