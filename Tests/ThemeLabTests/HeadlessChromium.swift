@@ -27,7 +27,9 @@ enum HeadlessChromium {
             let close = dom[open.upperBound...].range(of: "</\(tag)>")
         else { return nil }
         var text = String(dom[open.upperBound..<close.lowerBound])
-        for (reference, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&nbsp;", "\u{A0}"), ("&amp;", "&")] {
+        for (reference, character) in [
+            ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&nbsp;", "\u{A0}"), ("&amp;", "&"),
+        ] {
             text = text.replacingOccurrences(of: reference, with: character)
         }
         return text

@@ -42,7 +42,8 @@ enum ExplorerStyle {
         #provenance pre{white-space:pre-wrap;font-size:.85em;background:#f6f6f6;padding:.5em}
         #controls{display:flex;flex-wrap:wrap;gap:.5em 1.2em;align-items:center;padding:.5em 0;border-bottom:1px solid #ddd}
         #controls select,#controls button{font:inherit}
-        #spaces button,#rule-buttons button{border:1px solid #999;background:#fff;padding:.1em .5em;margin:0 .15em;border-radius:3px;cursor:pointer}
+        #spaces button,#rule-buttons button{border:1px solid #999;background:#fff;padding:.1em .5em;margin:0 .15em;border-radius:3px;
+        cursor:pointer}
         #spaces button[aria-pressed=true]{background:#0072B2;color:#fff;border-color:#0072B2}
         .cursor{display:inline-flex;align-items:center;gap:.4em}#cursor{width:22em}
         #cursor-value{font-variant-numeric:tabular-nums;min-width:6em;font-weight:600}

@@ -56,7 +56,8 @@ package struct Analysis {
         }
         return CorpusAnalysis(
             corpus: .init(name: corpus.name, items: n, topics: topics, labeled: labels != nil, relatedPairShare: corpus.relatedPairShare),
-            source: source, dimensions: vectors.cols, spaces: results, notes: notes, items: keepsMembers || keepsExplorer ? corpus.items : nil)
+            source: source, dimensions: vectors.cols, spaces: results, notes: notes,
+            items: keepsMembers || keepsExplorer ? corpus.items : nil)
     }
 
     /// Refuses vectors that do not fit the corpus (one row per item, at least two) or that are bad (a NaN, an
@@ -110,7 +111,8 @@ package struct Analysis {
     ) throws -> SpaceAnalysis {
         let needs = PassNeeds.of(rules: rules, groupings: groupings, items: x.rows)
         let gathered = keepsExplorer ? needs.union(ExplorerSpace.needs(items: x.rows)) : needs
-        let pass = PassPlan(needs: gathered, exactHistogramPairLimit: settings.exactHistogramPairLimit).run(x, labels: labels, engine: engine)
+        let pass = PassPlan(needs: gathered, exactHistogramPairLimit: settings.exactHistogramPairLimit).run(
+            x, labels: labels, engine: engine)
         // The rules read what they and the groupings asked for, whatever the explorer added.
         let thresholds = try thresholdOutcomes(rules.filter { !$0.isLabelInformed || labels != nil }, pass, asked: needs)
         let request = GroupingRequest(target: .ownCuts, order: order, labels: labels, shuffles: settings.shuffles, seed: settings.seed)
