@@ -481,7 +481,8 @@ enum ExplorerScript {
           box.appendChild(el('p', null, found.length ? 'Where they sit at the cursor' + more + ':' : 'No entry matches.'));
           for (const i of found) {
             const g = cut.labels[i], div = el('div', 'found');
-            const where = g < 0 ? 'noise' : 'group #' + (rank.get(g) + 1) + ' of ' + groups[rank.get(g)].members.length;
+            const size = g < 0 ? 0 : groups[rank.get(g)].members.length;
+            const where = g < 0 ? 'noise' : size === 1 ? 'alone' : 'group #' + (rank.get(g) + 1) + ' (' + size + ' entries)';
             div.append(el('span', 'id', co.raw.ids[i]), el('span', 'entry', co.raw.texts[i]), el('span', 'label', '→ ' + where));
             div.addEventListener('click', () => { if (g >= 0) { state.selected = g; redraw(); } });
             box.appendChild(div);

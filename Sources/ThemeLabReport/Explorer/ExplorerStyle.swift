@@ -52,13 +52,14 @@ enum ExplorerStyle {
         #histograms{display:flex;flex-wrap:wrap;gap:1em;padding:.5em 0}
         .histogram{border:1px solid #ddd;padding:.3em;cursor:crosshair}.histogram.active{border-color:#0072B2;border-width:2px}
         .histogram h3{font-size:.95em;margin:.1em .3em}.legend{font-size:.85em;color:#444;margin:0 .3em}
-        svg text{font:11px system-ui,sans-serif;fill:#333}
+        svg text{font:11px system-ui,sans-serif}
         #numbers-row,#groups-row{display:flex;flex-wrap:wrap;gap:2em}
         #numbers{border-collapse:collapse;font-variant-numeric:tabular-nums}
         #numbers th,#numbers td{border-bottom:1px solid #ddd;padding:.2em .6em;text-align:right}
         #numbers th:first-child,#numbers td:first-child{text-align:left}
         #numbers tr.active{background:#eef6fb}
-        #groups-panel{flex:1 1 28em;min-width:22em;max-width:48em}
+        #groups-panel{flex:1 1 26em;min-width:22em;max-width:40em}
+        #numbers-row>div:first-child{max-width:36em}
         #search{width:100%;font:inherit;padding:.2em;margin-bottom:.4em}
         .group{border-top:1px solid #e3e3e3;padding:.3em .2em;cursor:pointer}.group:hover{background:#f7f7f7}
         .group.selected{background:#eef6fb}
