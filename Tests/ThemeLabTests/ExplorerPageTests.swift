@@ -3,6 +3,7 @@ import Testing
 
 @testable import ThemeLabCLI
 @testable import ThemeLabCore
+@testable import ThemeLabPairs
 @testable import ThemeLabReport
 @testable import ThemeLabStudy
 
@@ -278,5 +279,56 @@ struct ExplorerPageTests {
         try HeadlessChromium.screenshot(folder + "/empty.html", fragment: "", to: folder + "/empty.png", width: 1000, height: 900)
         let empty = try PNGColours(folder + "/empty.png")
         #expect(empty.colours == 1 && empty.nonWhite == 0)
+    }
+}
+
+/// What the explorer page is built from, without a browser.
+@Suite struct ExplorerDataTests {
+    /// The central entries kept per merge are those `centralEntries` (GroupMembers) finds in the group the merge makes,
+    /// cut from scratch: 40 seeded merges on 30 items.
+    @Test func eachMergesCentralEntriesAreThoseOfItsGroup() {
+        let x = try! EmbeddingSpace.raw.transform(randomMatrix(rows: 30, cols: 6, seed: 4)) { "item \($0)" }
+        var rng = SeededRandom(seed: 8)
+        let merges = (0..<40).map { _ in (a: Int(rng.next() % 30), b: Int(rng.next() % 30)) }
+        let kept = centralEntries(alongMerges: merges, vectors: x, count: 3)
+        var sets = UnionFind(count: 30)
+        var checked = 0
+        for (k, m) in merges.enumerated() {
+            guard sets.union(m.a, m.b) else {
+                #expect(kept[k].isEmpty)
+                continue
+            }
+            let labels = UnionFind.groups(of: 30, joining: merges[...k].map { ($0.a, $0.b) })
+            let group = labels[m.a]
+            let members = labels.indices.filter { labels[$0] == group }
+            let expected = members.count > 3 ? centralEntries(labels, vectors: x, count: 3)[group]! : members
+            #expect(kept[k].map(Int.init) == expected, "merge \(k)")
+            checked += 1
+        }
+        #expect(checked > 15)
+    }
+
+    /// An experiment that asks for the page gets NAME.html beside NAME.json, whose settings say so; `ablate --html` does
+    /// the same for a file that does not ask; a shard refuses it (the page needs the whole run).
+    @Test func ablateWritesThePageWhenAsked() throws {
+        let folder = temporaryFolder()
+        try NPY.write(randomMatrix(rows: 20, cols: 5, seed: 2), to: folder + "/x.npy")
+        let items = (0..<20).map { #"{"id":"i\#($0)","text":"entry \#($0)","label":"t\#($0 % 3)"}"# }
+        try (items.joined(separator: "\n") + "\n").write(toFile: folder + "/c.jsonl", atomically: true, encoding: .utf8)
+        for (name, tail) in [("page", #","html":true}"#), ("plain", "}")] {
+            let plan = #"{"name":"\#(name)","corpora":[{"name":"file","path":"c.jsonl"}],"encoders":[{"embeddings":"x.npy"}],"shuffles":0"#
+            try (plan + tail).write(toFile: "\(folder)/\(name).json", atomically: true, encoding: .utf8)
+        }
+        #expect(CLI.run(["ablate", folder + "/page.json", "--out", folder + "/out"]).status == 0)
+        #expect(CLI.run(["ablate", folder + "/plain.json", "--out", folder + "/out"]).status == 0)
+        #expect(CLI.run(["ablate", folder + "/plain.json", "--html", "--out", folder + "/flag"]).status == 0)
+        for (root, name, page) in [("out", "page", true), ("out", "plain", false), ("flag", "plain", true)] {
+            let stem = "\(folder)/\(root)/\(name)/\(name)"
+            #expect(FileManager.default.fileExists(atPath: stem + ".html") == page, "\(root)/\(name)")
+            let results = try JSONOutput.read(AnalysisResults.self, path: stem + ".json", expected: "results")
+            #expect((results.settings.html == true) == page)
+        }
+        let shard = CLI.run(["ablate", folder + "/page.json", "--shard", "0/1", "--out", folder + "/part.json"])
+        #expect(shard.status != 0 && shard.stderr.contains("'html' is written by a whole run"), "\(shard.stderr)")
     }
 }
