@@ -69,7 +69,7 @@ enum ExplorerStyle {
         .entry{unicode-bidi:isolate}.id{color:#666;font-size:.85em;margin-right:.4em;unicode-bidi:isolate}
         .label{color:#555;font-size:.85em;margin-left:.4em;unicode-bidi:isolate}
         .found{padding:.15em .2em;cursor:pointer}.found:hover{background:#f3f3f3}
-        #map-panel{position:relative}#map{border:1px solid #ddd;max-width:100%}
+        #map-panel{position:relative;flex:0 1 562px;min-width:0}#map{border:1px solid #ddd;max-width:100%}
         #tooltip{position:absolute;background:#fff;border:1px solid #888;padding:.3em .5em;max-width:28em;pointer-events:none;
         box-shadow:0 1px 4px rgba(0,0,0,.2);font-size:.9em}
         """
