@@ -310,7 +310,9 @@ enum ExplorerScript {
         }
         const W = 380, H = 170, M = { l: 34, r: 8, t: 8, b: 22 };
         function axisX(g, x0, x1, sx) {
-          for (let k = Math.ceil(x0 * 10); k <= Math.floor(x1 * 10); k++) {
+          // Ticks every 0.1, 0.2 or 0.5, whichever keeps their labels apart at this width.
+          const every = x1 - x0 <= 1.1 ? 1 : x1 - x0 <= 2.2 ? 2 : 5;
+          for (let k = Math.ceil(x0 * 10 / every) * every; k <= Math.floor(x1 * 10); k += every) {
             const x = sx(k / 10);
             svg('line', { x1: x, x2: x, y1: H - M.b, y2: H - M.b + 4, stroke: '#666' }, g);
             svg('text', { x, y: H - 6, 'text-anchor': 'middle' }, g).textContent = (k / 10).toFixed(1);
