@@ -9,11 +9,29 @@
 # `make fixtures`: re-create the reference fixtures (pinned numpy/scipy/scikit-learn and torch/sentence-transformers
 # in a throwaway venv).   `make train-mlm`: train the masked-LM encoder of Datasets/encoders/ again (pinned torch,
 # one thread, about 40 minutes; nothing else ever trains).
+# `make install`: build the release binary and link `themelab` into $(PREFIX)/bin (default ~/.local/bin, no root
+# needed), so `themelab …` runs this checkout's ./themelab from anywhere; `make uninstall` removes the link.
 # Everything the commands read is in this repository or installed by scripts/bootstrap.
-.PHONY: bootstrap test check reproduce reproduce-cold gate fuzz lint bench fixtures train-mlm
+.PHONY: bootstrap install uninstall test check reproduce reproduce-cold gate fuzz lint bench fixtures train-mlm
+
+PREFIX ?= $(HOME)/.local
 
 bootstrap:
 	@scripts/bootstrap
+
+install: bootstrap
+	./themelab --version
+	@link="$(PREFIX)/bin/themelab"; \
+	if { [ -e "$$link" ] || [ -L "$$link" ]; } && [ "$$(readlink "$$link")" != "$(CURDIR)/themelab" ]; then \
+		echo "make install: $$link exists and is not this checkout's launcher; remove it or set PREFIX" >&2; exit 1; \
+	fi; \
+	mkdir -p "$(PREFIX)/bin" && ln -sfn "$(CURDIR)/themelab" "$$link" || exit 1; \
+	echo "make install: $$link -> $(CURDIR)/themelab"; \
+	case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "make install: $(PREFIX)/bin is not on your PATH: add it, or run ./themelab";; esac
+
+uninstall:
+	@link="$(PREFIX)/bin/themelab"; \
+	if [ "$$(readlink "$$link")" = "$(CURDIR)/themelab" ]; then rm "$$link" && echo "make uninstall: removed $$link"; fi
 
 test: bootstrap
 	scripts/test

@@ -63,6 +63,9 @@ package final class ResultsRoot {
             try results.write(folder: folder, stem: name)
             _ = try SVGPlot.writeAll(results, folder: "\(folder)/plots")
             if results.settings.assignments == true { try AssignmentsReport.writeAll(results, folder: "\(folder)/assignments") }
+            if results.settings.html == true {
+                try AtomicFile.write(Data(try ExplorerPage.html(results).utf8), to: ExplorerPage.file(folder: folder, stem: name))
+            }
         }
     }
 

@@ -38,13 +38,16 @@ package struct LeaderGrouping: Grouping {
             pairF1: recoveries.map { .init($0.map { $0.pairF1 ?? 0 }) })
     }
 
+    /// The 24 thresholds the leader's ceiling sweeps besides the rules' values: all-pair quantiles 1 − 10^−x, x from 0.3
+    /// to 5 (dense in the upper tail).
+    package static func thresholdGrid(_ d: PairDistribution) -> [Double] {
+        (0..<24).compactMap { d.quantile(.all, 1 - pow(10, -(0.3 + Double($0) * 4.7 / 23))) }
+    }
+
     /// Leader has no nested cuts to sweep: the best ARI over 24 thresholds at all-pair quantiles
     /// 1 − 10^−x (x from 0.3 to 5, dense in the upper tail) and every rule's value.
     package func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
-        let d = pass.distribution
-        let grid = Set((0..<24).compactMap { d.quantile(.all, 1 - pow(10, -(0.3 + Double($0) * 4.7 / 23))) }).subtracting(
-            ruled.map(\.threshold))
-        let thresholds = grid.sorted()
+        let thresholds = Set(Self.thresholdGrid(pass.distribution)).subtracting(ruled.map(\.threshold)).sorted()
         let labels = try LeaderAlgorithm.group(pass.vectors, thresholds: thresholds, order: request.order)
         let cuts =
             ruled

@@ -19,6 +19,9 @@ package struct Analysis {
     /// Whether a grouping that depends on order or a seed is run again under another of each (`GroupingOutcome.rerunARI`):
     /// the corpus's own analysis, not its replicates.
     package var reruns = true
+    /// Whether each space keeps what the threshold explorer page draws (`SpaceAnalysis.explorer`): the corpus's own
+    /// analysis only.
+    package var keepsExplorer = false
     /// A folder that receives each space's unit vectors and the labels (`SpaceVectors`): the corpus's own analysis only.
     package var vectorsFolder: String?
 
@@ -31,6 +34,7 @@ package struct Analysis {
         log = environment.log
         perturbation = environment.perturbation
         keepsMembers = environment.keepsMembers || environment.writesAssignments || settings.assignments == true
+        keepsExplorer = environment.keepsExplorer || settings.html == true
         vectorsFolder = environment.vectorsFolder
     }
 
@@ -71,7 +75,8 @@ package struct Analysis {
         }
         return CorpusAnalysis(
             corpus: .init(name: corpus.name, items: n, topics: topics, labeled: labels != nil, relatedPairShare: corpus.relatedPairShare),
-            source: source, dimensions: vectors.cols, spaces: results, notes: notes, items: keepsMembers ? corpus.items : nil)
+            source: source, dimensions: vectors.cols, spaces: results, notes: notes,
+            items: keepsMembers || keepsExplorer ? corpus.items : nil)
     }
 
     /// Refuses vectors that do not fit the corpus (one row per item, at least two) or that are bad (a NaN, an
@@ -129,11 +134,15 @@ package struct Analysis {
         _ space: EmbeddingSpace, _ x: Matrix, labels: [Int32]?, topics: Int?, rules: [ThresholdRule], groupings: [Grouping], order: [Int]
     ) throws -> SpaceAnalysis {
         let needs = PassNeeds.of(rules: rules, groupings: groupings, items: x.rows)
-        let pass = PassPlan(needs: needs, exactHistogramPairLimit: settings.exactHistogramPairLimit).run(x, labels: labels, engine: engine)
-        let thresholds = try thresholdOutcomes(rules.filter { !$0.isLabelInformed || labels != nil }, pass)
+        let gathered = keepsExplorer ? needs.union(ExplorerSpace.needs(items: x.rows)) : needs
+        let pass = PassPlan(needs: gathered, exactHistogramPairLimit: settings.exactHistogramPairLimit).run(
+            x, labels: labels, engine: engine)
+        // The rules read what they and the groupings asked for, whatever the explorer added.
+        let thresholds = try thresholdOutcomes(rules.filter { !$0.isLabelInformed || labels != nil }, pass, asked: needs)
         let request = GroupingRequest(target: .ownCuts, order: order, labels: labels, shuffles: settings.shuffles, seed: settings.seed)
         var rows = try groupingRows(groupings, thresholds: thresholds, topics: topics, request: request, pass)
         if reruns { try addRerunAgreement(&rows, groupings, thresholds: thresholds, topics: topics, request: request, pass) }
+        let explorer = try keepsExplorer ? ExplorerSpace(x, pass: pass, thresholds: thresholds, rows: rows, order: order) : nil
         for k in rows.indices {
             if keepsMembers, let labels = rows[k].partition { rows[k].members = GroupMembers(labels: labels, vectors: x) }
             rows[k].partition = nil
@@ -147,7 +156,7 @@ package struct Analysis {
             space: space, quantileMethod: exact ? "exact" : "fine histogram (error < \(2 / Double(engine.bins)))",
             thresholdHistogram: pass.exactCoarse != nil || exact ? "exact" : "placed from the fine histogram", statistics: statistics,
             separation: separation(x, labels: labels, distribution, unrelated: statistics[.unrelated]), thresholds: thresholds,
-            groupings: rows, ceilings: ceilings, histogram: plotHistogram(distribution))
+            groupings: rows, ceilings: ceilings, histogram: plotHistogram(distribution), explorer: explorer)
     }
 
     /// Threshold groupings in the order asked, one row per rule; those that cut themselves, one row each; then the
@@ -229,9 +238,10 @@ package struct Analysis {
     }
 
     /// Each rule's threshold, placed mid-gap when it is an observed value (`ThresholdPlacement`);
-    /// a neighbour rule whose k is not below N gives none.
-    package func thresholdOutcomes(_ rules: [ThresholdRule], _ pass: PassProducts) throws -> [ThresholdOutcome] {
-        let (x, distribution, gathered) = (pass.vectors, pass.distribution, pass.gathered)
+    /// a neighbour rule whose k is not below N gives none. They read only what the rules and groupings `asked` the pass
+    /// for, so a pass that gathered more (for the explorer) places them where it would have.
+    package func thresholdOutcomes(_ rules: [ThresholdRule], _ pass: PassProducts, asked gathered: PassNeeds) throws -> [ThresholdOutcome] {
+        let (x, distribution) = (pass.vectors, pass.distribution)
         var dendrogram: Dendrogram?
         if gathered.averageLinkage, case .success(let tree) = try pass.dendrogram() { dendrogram = tree }
         let context = ThresholdContext(

@@ -49,6 +49,13 @@ package struct SpaceAnalysis: Codable, Sendable {
     /// Over replicates: each statistic (`PairStatistics.Statistic`) and separation figure (`Separation.Figure`).
     package var replicateStatistics: [PairClass: [PairStatistics.Statistic: Estimate]]?
     package var replicateSeparation: [Separation.Figure: Estimate]?
+    /// What the threshold explorer page draws (the corpus's own analysis, when a page is asked for); not written.
+    package var explorer: ExplorerSpace? = nil
+
+    package enum CodingKeys: String, CodingKey {
+        case space, quantileMethod, thresholdHistogram, statistics, separation, thresholds, groupings, ceilings, histogram
+        case replicateStatistics, replicateSeparation
+    }
 }
 
 extension CorpusAnalysis {

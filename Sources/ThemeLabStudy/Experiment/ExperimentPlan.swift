@@ -53,7 +53,7 @@ package struct ExperimentPlan: Decodable, Sendable {
 
     package enum Keys: String, CodingKey, CaseIterable {
         case name, description, corpora, encoders, spaces, thresholds, groupings, shuffles, seed, replicates, resample, gate
-        case assignments
+        case assignments, html
     }
 
     package init(from decoder: Decoder) throws {

@@ -29,6 +29,10 @@ package struct GridPart: Codable, Sendable {
             throw ParameterSource.experiment(planPath).error(
                 "assignments", "are written by a whole run, not carried by shards: run `themelab ablate` without --shard")
         }
+        if plan.settings.html == true {
+            throw ParameterSource.experiment(planPath).error(
+                "html", "is written by a whole run, not carried by shards: run `themelab ablate` without --shard")
+        }
         let corpora = try plan.corpusIndices(in: shard)
         let (results, perCorpus) = try plan.runCounting(in: environment, shard: shard)
         return GridPart(

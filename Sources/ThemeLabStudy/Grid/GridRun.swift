@@ -98,6 +98,7 @@ extension ExperimentPlan {
         var replicateAnalysis = analysis
         replicateAnalysis.settings.shuffles = 0
         replicateAnalysis.keepsMembers = false
+        replicateAnalysis.keepsExplorer = false
         replicateAnalysis.reruns = false
         replicateAnalysis.vectorsFolder = nil
         replicateAnalysis.log = { _ in }

@@ -4,10 +4,11 @@ import ThemeLabCLI
 
 /// Examples that cannot rot: every shell block of `README.md` and `docs/*.md` is marked, and the marked ones run.
 ///
-/// - A block fenced as `sh test` holds `themelab` commands (a trailing `\` continues a line, `#` starts a comment,
-///   single and double quotes group words as in sh). Each runs in this process through `ThemeLabCLI.main`, in order,
-///   and must exit 0. Relative paths resolve as in the checkout when they name a file there (inputs: committed data),
-///   else inside a fresh temporary folder (outputs, and inputs an earlier command of the block wrote there).
+/// - A block fenced as `sh test` holds `themelab` (or `./themelab`, the launcher) commands (a trailing `\` continues a
+///   line, `#` starts a comment, single and double quotes group words as in sh). Each runs in this process through
+///   `ThemeLabCLI.main`, in order, and must exit 0. Relative paths resolve as in the checkout when they name a file
+///   there (inputs: committed data), else inside a fresh temporary folder (outputs, and inputs an earlier command of the
+///   block wrote there).
 /// - A `text output` block right after it is what the block prints: every line of it that is not a timing must appear
 ///   in the output (stdout and stderr; the checkout's and the temporary folder's paths written relative), ignoring
 ///   spaces at either end. A line of `…` alone stands for lines left out.
@@ -133,7 +134,8 @@ struct DocExample: CustomTestStringConvertible, Sendable {
         if manager.fileExists(atPath: root + "/" + word) { return root + "/" + word }
         let outputs: Set = ["--out", "--out-corpus", "--out-embeddings", "--work", "--write-baseline"]
         let shard = word.range(of: #"^[0-9]+/[0-9]+$"#, options: .regularExpression) != nil
-        let looksLikePath = !shard && (word.contains("/") || [".json", ".jsonl", ".npy", ".csv", ".tsv"].contains { word.hasSuffix($0) })
+        let suffixes = [".json", ".jsonl", ".npy", ".csv", ".tsv", ".html"]
+        let looksLikePath = !shard && (word.contains("/") || suffixes.contains { word.hasSuffix($0) })
         return looksLikePath || previous.map(outputs.contains) == true ? folder + "/" + word : word
     }
 
@@ -163,7 +165,8 @@ struct DocExample: CustomTestStringConvertible, Sendable {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var printed = ""
         for command in example.commands {
-            try #require(command.first == "themelab", "\(example): a `sh test` block runs only themelab commands: \(command)")
+            try #require(
+                ["themelab", "./themelab"].contains(command.first), "\(example): a `sh test` block runs only themelab commands: \(command)")
             var arguments: [String] = []
             for (k, word) in command.dropFirst().enumerated() {
                 arguments.append(DocExample.resolve(word, after: k == 0 ? nil : command[k], in: folder))

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import ThemeLabReport
+
 /// Figures the README and docs/method.md quote from results/ are the committed results' own: a page cannot go on giving a
 /// study's older counts after `make reproduce` changed them.
 @Suite struct DocFiguresTests {
@@ -53,9 +55,19 @@ import Testing
         let rule = try #require(file["rule"] as? String)
         let grouping = try #require(file["grouping"] as? String)
         #expect(try Self.page("docs/method.md").contains("`\(rule)` with \(grouping)"))
-        #expect(try Self.page("README.md").contains("`\(rule)` with the app's \(grouping) grouping"))
+        #expect(try Self.page("README.md").contains("`\(rule)` with the `\(grouping)` grouping"))
         for page in ["README.md", "docs/method.md"] {
             #expect(try Self.page(page).contains(bounds), "\(page) does not give the bounds \(bounds)")
         }
+    }
+
+    /// The README's worst case for the journal method (its rule with its grouping) is the committed results' bounds.
+    @Test func theJournalMethodsWorstCaseIsTheResults() throws {
+        let report = try ReportTests.committedReport()
+        let (rule, grouping) = ReproductionReport.journalMethod
+        let table = try #require(report.regretTables(report.layout.regret.study).first { $0.grouping == grouping })
+        let worst = try #require(table.worst(.rule(rule)))
+        let bounds = String(format: "%.1f–%.1f%%", 100 * (worst.relativeLow ?? .nan), 100 * (worst.relativeHigh ?? .nan))
+        #expect(try Self.page("README.md").contains("`\(rule)` with `\(grouping)`, loses more: at worst \(bounds)"), "\(bounds)")
     }
 }

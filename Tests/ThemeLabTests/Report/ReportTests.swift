@@ -201,6 +201,95 @@ import ThemeLabPairs
             return x[1] <= x[0] && x[0] <= x[2] ? nil : String(text[Range(m.range, in: text)!])
         }
     }
+
+    // MARK: REPORT.md's opening lines
+
+    /// REPORT.md opens, under its title, with five lines a reader can quote. Each is computed from the results, and here
+    /// checked against the committed files it summarises: regret.md's leader table, recommendation.json, claims.json,
+    /// the replay's JSON and the study's settings.
+    @Test func theReportOpensWithFiveLinesTheCommittedResultsGive() throws {
+        let report = try Self.committedReport()
+        let lines = report.openingLines()
+        try #require(lines.count == 5)
+        let md = report.markdown().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(md[0].hasPrefix("# ") && md[1].isEmpty && Array(md[2...6]) == lines.enumerated().map { "\($0.offset + 1). \($0.element)" })
+        let results = DocExample.root + "/results/"
+        let journalMethod = try Self.journalMethodColumn(results + "regret.md")
+        #expect(lines[0].contains(journalMethod.close) && lines[0].contains(journalMethod.worst), "\(lines[0])")
+
+        let recommendation = try Self.json(results + "recommendation.json")
+        let worst = try #require(recommendation["worstCase"] as? [String: Any])
+        let bounds = String(
+            format: "bounds [%.1f%%, %.1f%%]", 100 * (worst["lowerBound"] as! Double), 100 * (worst["upperBound"] as! Double))
+        #expect(lines[1].hasPrefix(recommendation["targetMet"] as! Bool ? "**" : "**No rule and grouping tried meets the target**"))
+        #expect(
+            lines[1].contains("\(recommendation["rule"] as! String) with \(recommendation["grouping"] as! String)")
+                && lines[1].contains(bounds))
+
+        let replay = try #require(try Self.json(results + "replay/replay.json")["journals"] as? [[String: Any]])
+        let rules = replay.flatMap { $0["rules"] as! [[String: Any]] }
+        var verdicts = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: results + "claims.json"))) as? [[String: Any]]
+        )
+        .map { ($0["claim"] as! String, $0["verdict"] as! String) }
+        verdicts += rules.flatMap { r in
+            ["C8", "C9"].compactMap { c in (r[c.lowercased()] as? [String: Any]).map { (c, $0["verdict"] as! String) } }
+        }
+        #expect(lines[2].contains(Self.claimsByMostCommonVerdict(verdicts)), "\(lines[2])")
+
+        let c9 = rules.compactMap { $0["c9"] as? [String: Any] }
+        let held = c9.filter { $0["verdict"] as? String == "holds" }
+        let mean = { (f: [String: Any], key: String) in (f[key] as! [String: Any])["mean"] as! Double }
+        let staleness = held.map { mean($0, "meanStaleness") }.sorted()
+        let work = held.map { mean($0, "workShare") }.sorted()
+        #expect(lines[3].contains("holds on \(held.count) of \(c9.count) journals × rules"))
+        #expect(lines[3].contains(String(format: "ARI of %.3f to %.3f", staleness.first!, staleness.last!)))
+        #expect(lines[3].contains(String(format: "for %.0f%% to %.0f%% of the work", 100 * work.first!, 100 * work.last!)))
+
+        let study = try Self.json(results + "rules/rules.json")
+        let replicates = try #require((study["settings"] as? [String: Any])?["replicates"] as? Int)
+        #expect(lines[4].contains("the mean over \(replicates) [replicates]"))
+    }
+
+    static func json(_ path: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+    }
+
+    /// From regret.md's leader table, the otsu-floored column: "on C of the N study corpora" within 10% of the ceiling
+    /// (ceilings of ARI 0.1 or more, at the own draws) and its worst case as "P% of the ceiling's ARI at the own draws,
+    /// bounds [L%, H%]".
+    static func journalMethodColumn(_ path: String) throws -> (close: String, worst: String) {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let table = text.components(separatedBy: "\n### leader\n")[1].split(separator: "\n").filter { $0.hasPrefix("|") }
+        let cells = { (row: Substring) in
+            row.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        let column = try #require(cells(table[0]).firstIndex(of: "otsu-floored"))
+        let number = { (cell: String, pattern: String) in
+            cell.range(of: pattern, options: .regularExpression).map { Double(cell[$0].filter { "-.0123456789".contains($0) })! }
+        }
+        let rows = table.dropFirst(2).prefix { !$0.hasPrefix("| **worst") }.map(cells)
+        let scored = rows.compactMap { r -> (ceiling: Double, regret: Double)? in
+            let ceiling = number(r[4], #"^-?[0-9.]+"#)!
+            return ceiling >= 0.1 ? (ceiling, number(r[column], #"own draw \**-?[0-9.]+"#)!) : nil
+        }
+        let close = scored.filter { $0.regret / $0.ceiling <= 0.1 }.count
+        let worstCell = cells(try #require(table.first { $0.hasPrefix("| **worst, all corpora**") }))[column]
+        let share = try #require(worstCell.range(of: #"\(([0-9]+%), (bounds \[[^\]]+\])\)"#, options: .regularExpression))
+        let parts = worstCell[share].dropFirst().dropLast().components(separatedBy: ", bounds")
+        return ("on \(close) of the \(scored.count) study corpora", "\(parts[0]) of the ceiling's ARI at the own draws, bounds\(parts[1])")
+    }
+
+    /// "holds C2, C3; …": each claim under the verdict its rows give most often (ties to the earlier verdict).
+    static func claimsByMostCommonVerdict(_ verdicts: [(claim: String, verdict: String)]) -> String {
+        let order = ["holds", "partly", "in part", "does not hold", "inconclusive"]
+        var byVerdict: [String: [String]] = [:]
+        for claim in (1...9).map({ "C\($0)" }) {
+            let counts = order.map { v in verdicts.filter { $0.claim == claim && $0.verdict == v }.count }
+            if let most = counts.max(), most > 0 { byVerdict[order[counts.firstIndex(of: most)!], default: []].append(claim) }
+        }
+        return order.compactMap { v in byVerdict[v].map { "\(v) \($0.joined(separator: ", "))" } }.joined(separator: "; ")
+    }
 }
 
 extension ReportTests {

@@ -151,11 +151,12 @@ import ThemeLabStudy
     /// results, and an AVX2-only Zen 3 on the canonical kernel an AVX-512 machine's).
     static func comparable(_ path: String) throws -> String {
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        guard path.hasSuffix(".json") else { return text }
-        return text.replacingOccurrences(of: #""createdAt" : "[^"]*""#, with: "", options: .regularExpression)
-            .replacingOccurrences(of: #""command" : \[[^\]]*\]"#, with: "", options: .regularExpression)
-            .replacingOccurrences(of: #""kernelChosenBy" : "[^"]*""#, with: "", options: .regularExpression)
-            .replacingOccurrences(of: #""cpu(Features)?" : "[^"]*""#, with: "", options: .regularExpression)
+        // The explorer page embeds the same provenance, in compact JSON.
+        guard path.hasSuffix(".json") || path.hasSuffix(".html") else { return text }
+        return text.replacingOccurrences(of: #""createdAt" ?: ?"[^"]*""#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: #""command" ?: ?\[[^\]]*\]"#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: #""kernelChosenBy" ?: ?"[^"]*""#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: #""cpu(Features)?" ?: ?"[^"]*""#, with: "", options: .regularExpression)
     }
 
     /// The gate refuses the CI-gate experiment run under a native kernel (AVX-512, or AVX without FMA) unless asked,

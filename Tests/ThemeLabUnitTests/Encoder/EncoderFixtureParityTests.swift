@@ -77,17 +77,17 @@ import ThemeLabEncoder
         #expect(vectors.cols == expected.vectors[0].count)
         let difference = Self.largestDifference(vectors, expected.vectors)
         #expect(difference <= 1e-5, "\(name): largest difference \(difference)")
-        let figure = try Self.readmeFigure(name)
-        #expect(difference <= figure, "\(name): largest difference \(difference), above the README's figure")
+        let figure = try Self.documentedFigure(name)
+        #expect(difference <= figure, "\(name): largest difference \(difference), above docs/encoders.md's figure")
     }
 
-    /// The README's largest difference for fixture `name` (its row names it, or its suffix after `bert-wordpiece`).
-    static func readmeFigure(_ name: String) throws -> Double {
-        let readme = try String(contentsOfFile: projectRoot + "/README.md", encoding: .utf8)
+    /// docs/encoders.md's largest difference for fixture `name` (its row names it, or its suffix after `bert-wordpiece`).
+    static func documentedFigure(_ name: String) throws -> Double {
+        let page = try String(contentsOfFile: projectRoot + "/docs/encoders.md", encoding: .utf8)
         let suffix = name.replacingOccurrences(of: "bert-wordpiece", with: "")
         let row = try #require(
-            readme.split(separator: "\n").first { $0.hasPrefix("| `\(name)`") || (!suffix.isEmpty && $0.contains("`\(suffix)`")) },
-            "README has no parity row for \(name)")
+            page.split(separator: "\n").first { $0.hasPrefix("| `\(name)`") || (!suffix.isEmpty && $0.contains("`\(suffix)`")) },
+            "docs/encoders.md has no parity row for \(name)")
         return try #require(Double(row.split(separator: "|").last!.trimmingCharacters(in: .whitespaces)))
     }
 
