@@ -6,6 +6,7 @@ import ThemeLabMeasures
 import ThemeLabMethods
 import ThemeLabPairs
 import ThemeLabReport
+import ThemeLabRun
 import ThemeLabStudy
 
 struct AblateCommand: ParsableCommand {
@@ -33,6 +34,7 @@ struct AblateCommand: ParsableCommand {
     var replicates: Int?
     var shard: PairShard?
     var vectors: String?
+    var html: Bool?
 
     static var arguments: [Argument<Self>] {
         [
@@ -47,6 +49,9 @@ struct AblateCommand: ParsableCommand {
                 "--vectors", \.vectors, .path, value: "<DIR>",
                 help: "Also write the vectors each space's figures are computed on (unit rows, corpus order) and the labels: "
                     + "DIR/CORPUS--SOURCE--SPACE.{npy,json}, for tools of your own."),
+            .flag(
+                ExperimentPlan.Keys.html, \.html,
+                help: "Also write DIR/NAME/NAME.html, the threshold explorer (as \"html\": true in the file; docs/explorer.md)."),
             .option(
                 "--shard", \.shard, .form("i/n"), value: "<i/n>", read: { try PairShard(text: $0 as? String ?? "") },
                 help: "Only the corpora k with k mod n = i (n at most the number of corpora), written to --out PART.json."),
@@ -54,7 +59,8 @@ struct AblateCommand: ParsableCommand {
     }
 
     func run(_ io: Invocation) throws {
-        let plan = try ExperimentPlan.read(path: experiment, replicates: replicates)
+        var plan = try ExperimentPlan.read(path: experiment, replicates: replicates)
+        if html == true { plan.settings.html = true }
         let progress = io.progress("embed")
         var environment = RunEnvironment(dataDirectory: dataDirectory, command: io.commandLine, log: io.note, progress: progress.update)
         if let shard { return try runShard(plan, shard, environment, progress, io) }

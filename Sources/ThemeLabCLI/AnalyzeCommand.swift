@@ -30,6 +30,7 @@ struct AnalyzeCommand: ParsableCommand {
     var json = false
     var out: String?
     var assignments: String?
+    var html: String?
 
     static var arguments: [Argument<Self>] {
         [
@@ -44,6 +45,9 @@ struct AnalyzeCommand: ParsableCommand {
                 "--assignments", \.assignments, .path, value: "<FILE>",
                 help: "Write which entries form each group, one row per item and cell (id, text, label, space, rule, grouping, "
                     + "group, group size, whether central): JSON Lines for FILE.jsonl, CSV for FILE.csv."),
+            .option(
+                "--html", \.html, .path, value: "<FILE.html>",
+                help: "Write the threshold explorer: one self-contained page (docs/explorer.md)."),
         ]
     }
 
@@ -111,7 +115,8 @@ struct AnalyzeCommand: ParsableCommand {
         var environment = RunEnvironment(dataDirectory: dataDirectory, command: io.commandLine, log: io.note, progress: progress.update)
         // Members are kept only to be listed (the Markdown) or written (--assignments).
         (environment.keepsMembers, environment.writesAssignments) = (!json, files.assignments != nil)
-        var result = try plan.run(in: environment)
+        environment.keepsExplorer = html != nil
+        var result = try SingleAnalysis(plan).run(in: environment)
         progress.finish()
         result.name = "analysis of \(result.analyses.first?.corpus.name ?? corpus)"
         // One set: a failure writing any (an --assignments path that cannot be made) leaves none of them written; the
@@ -120,6 +125,7 @@ struct AnalyzeCommand: ParsableCommand {
         let written: [(contents: FileContents, path: String)] =
             try (out.map { try result.rendered(folder: $0, stem: "analysis") } ?? []).map { (.bytes($0.data), $0.path) }
             + (files.assignments.map { [(AssignmentsReport.contents(result.analyses, as: $0.format), $0.path)] } ?? [])
+            + (try html.map { [(.bytes(Data(try ExplorerPage.html(result).utf8)), $0)] } ?? [])
         try AtomicFile.write(written, removing: files.analysis)
         if json {
             io.print(try JSONOutput.string(result), terminator: "")
@@ -144,11 +150,11 @@ struct AnalyzeCommand: ParsableCommand {
         return plan
     }
 
-    /// The files --out and --assignments name, checked against the inputs before any work.
+    /// The files --out, --assignments and --html name, checked against the inputs before any work.
     func outputs(_ plan: ExperimentPlan) throws -> (analysis: [String], assignments: (path: String, format: AssignmentsReport.Format)?) {
         let assigned = try assignments.map { (path: $0, format: try AssignmentsReport.format(of: $0)) }
         let analysis = out.map { AnalysisResults.files(folder: $0, stem: "analysis") } ?? []
-        let writes = analysis + (assigned.map { [$0.path] } ?? [])
+        let writes = analysis + (assigned.map { [$0.path] } ?? []) + (html.map { [$0] } ?? [])
         if !writes.isEmpty {
             try CommandPaths(reads: try plan.inputFiles(dataDirectory: dataDirectory), writes: writes.map { ($0, .file) }).check()
         }

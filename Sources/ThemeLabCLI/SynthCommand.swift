@@ -14,13 +14,13 @@ struct SynthCommand: ParsableCommand {
         discussion: """
             Vectors x = a_t·m + b·c_t + s·ε/√d with a_t = A + S·z_t per topic (docs/corpora.md: the generator). The preset
             app-raw (d = 512, 8 uneven topics, A 2.4, S 0.3, B 0.7, N 0.5) puts unrelated raw cosines in a band about 0.08
-            wide above 0.85, as the app reported. Options override the preset.
+            wide above 0.85, as the journal method's author reported. Options override the preset.
             """)
 
     var outCorpus = ""
     var outEmbeddings = ""
     var preset = "app-raw"
-    var generator = SyntheticVectors.appRaw()
+    var generator = SyntheticVectors.journalMethodRaw()
 
     static var arguments: [Argument<Self>] {
         typealias Field = SyntheticVectors.CodingKeys

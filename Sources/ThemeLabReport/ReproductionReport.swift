@@ -10,16 +10,16 @@ import ThemeLabStudy
 /// results/REPORT.md: what `themelab reproduce` found, claim by claim.
 package struct ReproductionReport {
     package var experiments: [(name: String, description: String, results: AnalysisResults)]
-    package var c7: ThemeSumsResult
+    package var themeSums: ThemeSumsResult
     package var layout: ReportLayout
     /// Replay experiments (claims C8, C9).
     package var replays: [ReplayResults] = []
     /// Which verdicts flip when every vector moves by one unit in the last place (nil: not checked).
     package var fragility: Fragility?
 
-    package init(experiments: [(String, String, AnalysisResults)], c7: ThemeSumsResult, layout: ReportLayout) {
+    package init(experiments: [(String, String, AnalysisResults)], themeSums: ThemeSumsResult, layout: ReportLayout) {
         self.experiments = experiments.map { (name: $0.0, description: $0.1, results: $0.2) }
-        self.c7 = c7
+        self.themeSums = themeSums
         self.layout = layout
     }
 
@@ -38,7 +38,7 @@ package struct ReproductionReport {
         return regretTables(study).map { (Self.plotPath(study, $0), $0.plot()) }
     }
 
-    /// Issue 8: every label-free rule against each grouping's best threshold (results/regret.md), one table per grouping.
+    /// Every label-free rule against each grouping's best threshold (results/regret.md), one table per grouping.
     package func regretTablesMarkdown() -> String {
         let study = layout.regret.study
         let tables = regretTables(study)
@@ -47,7 +47,7 @@ package struct ReproductionReport {
             + tables.map { regretSubsection($0, study: study) }.joined() + rerunSection(study)
     }
 
-    /// Issue 46: how far the study's order- and seed-dependent groupings agree with their reruns (centred space).
+    /// How far the study's order- and seed-dependent groupings agree with their reruns (centred space).
     private func rerunSection(_ study: String) -> String {
         guard let e = experiments.first(where: { $0.name == study }),
             let table = RerunSummary(e.results.analyses, settings: e.results.settings, space: .centred).markdown()
@@ -119,7 +119,7 @@ package struct ReproductionReport {
         return out + "\n![regret vs topics, \(table.grouping)](\(Self.plotPath(study, table)))\n"
     }
 
-    /// Issue 15: the study's paired rule comparisons, summarised per grouping (the full tables are
+    /// The study's paired rule comparisons, summarised per grouping (the full tables are
     /// in STUDY/STUDY-comparisons.md), and the largest differences confirmed or left indistinguishable.
     package func comparisonSection() -> String {
         let study = layout.regret.study
@@ -233,7 +233,7 @@ package struct ReproductionReport {
     }
 
     /// The claims rows of every tabulated experiment, then C7's.
-    package var claimsRows: [ClaimsReport.Row] { ClaimsReport.rows(tabulated.map(\.results)) + [C7ThemeSumsGiveTheMean.row(c7)] }
+    package var claimsRows: [ClaimsReport.Row] { ClaimsReport.rows(tabulated.map(\.results)) + [C7ThemeSumsGiveTheMean.row(themeSums)] }
 
     /// The files beside REPORT.md that hold what it links to: the claims rows, the ablation, the regret tables and the
     /// comparisons per pair of rules.
@@ -285,12 +285,14 @@ package struct ReproductionReport {
         experiments.filter { !layout.notTabulated.contains($0.name) }
     }
 
-    /// Writes the title and what produced the report, with which arithmetic, and where the full tables are.
+    /// Writes the title, the opening lines, what produced the report, with which arithmetic, and where the full tables are.
     private func header() -> String {
         let first = experiments.first?.results.provenance
+        let opening = openingLines().enumerated().map { "\($0.offset + 1). \($0.element)\n" }.joined()
         return """
-            # ThemeLab: does centring + Otsu find the topics people return to?
+            # ThemeLab: does the journal method find the topics people return to?
 
+            \(opening)
             Produced by `make reproduce` (`themelab reproduce`); never edited by hand. themelab \(Tool.version),
             OpenBLAS kernel \(first?.blas.kernel ?? "?"), \(first?.blas.arithmetic?.rawValue ?? "unrecorded") arithmetic,
             \(first?.blas.config ?? "").
@@ -334,7 +336,7 @@ package struct ReproductionReport {
         return out
     }
 
-    /// Issue 47: the seed's anisotropy picture point by point (C1, C2 and C6 as reported) on every encoder and corpus of the
+    /// The seed's anisotropy picture point by point (C1, C2 and C6 as reported) on every encoder and corpus of the
     /// layout's `seedPicture` experiment.
     private func seedPicture() -> String {
         guard let name = layout.seedPicture, let e = experiments.first(where: { $0.name == name }) else { return "" }
@@ -435,5 +437,89 @@ package struct ReproductionReport {
     package static func inputs(_ p: Provenance) -> String {
         p.inputs.sorted { $0.key < $1.key }.map { "`\(URL(fileURLWithPath: $0.key).lastPathComponent)` \($0.value.prefix(12))" }
             .joined(separator: ", ") + (p.model.map { "; model \($0.prefix(12))" } ?? "")
+    }
+}
+
+// MARK: The opening lines
+
+extension ReproductionReport {
+    /// The journal method as the registries name it: its rule and grouping, in the regret tables' centred space.
+    package static let journalMethod: (rule: RuleKey, grouping: GroupingKey) = ("otsu-floored", "leader")
+
+    /// The lines REPORT.md opens with, each a finding a reader can quote, computed from the results: how the journal
+    /// method fares against the best threshold, the recommendation, the claims' verdicts, its regrouping policy (C9)
+    /// and what a figure is. A line whose results are missing is left out.
+    package func openingLines() -> [String] {
+        [journalMethodLine(), recommendationLine(), claimsLine(), regroupingLine(), figuresLine()].compactMap { $0 }
+    }
+
+    /// The journal method's relative regret in the study: on how many corpora it is within the target, and its worst case.
+    private func journalMethodLine() -> String? {
+        let (rule, grouping) = (RegretTable.Column.rule(Self.journalMethod.rule), Self.journalMethod.grouping)
+        guard let table = regretTables(layout.regret.study).first(where: { $0.grouping == grouping && !$0.ownCuts.contains(grouping) }),
+            let worst = table.worst(rule)
+        else { return nil }
+        let scored = table.rows.filter { $0.ceiling.ari >= RegretTable.meaningfulCeiling }
+        let close = scored.filter { row in row.regret[rule].map { $0 / row.ceiling.ari <= RecommendationFile.target } ?? false }
+        return "**[The journal method](../docs/glossary.md#the-journal-method)** (centred vectors, `\(rule)` with `\(grouping)`) "
+            + "comes within \(formatPercent(RecommendationFile.target)) of the [ceiling](../docs/glossary.md#ceiling) on "
+            + "\(close.count) of the \(scored.count) study corpora whose ceiling is ARI \(formatShort(RegretTable.meaningfulCeiling)) "
+            + "or more; at worst it loses \(formatPercent(worst.relative)) of the ceiling's ARI at the own draws\(formatBounds(worst)), "
+            + "on \(worst.corpus)."
+    }
+
+    /// Whether any rule and grouping meets the target, and the suggested default's worst case.
+    private func recommendationLine() -> String? {
+        let r = regretRecommendation
+        guard let best = r.best else { return nil }
+        let target = "(within \(formatPercent(RecommendationFile.target)) of the ceiling on every study corpus)"
+        let others = r.alongside(best, \.all).count
+        let verdict = r.targetMet ? "**\(r.name(best)) meets the target**" : "**No rule and grouping tried meets the target**"
+        return "\(verdict) \(target). The suggested default, \(r.name(best)), loses at worst "
+            + "\(formatPercent(best.all.relative)) of the ceiling's ARI at the own draws\(formatBounds(best.all)); "
+            + "\(others) more \(others == 1 ? "is" : "are") indistinguishable from it ([recommendation](#recommendation))."
+    }
+
+    /// Each claim under the verdict its rows (or the replay's journals × rules) give most often.
+    private func claimsLine() -> String? {
+        let order: [Verdict] = [.holds, .partly, .inPart, .doesNotHold, .inconclusive]
+        var claims: [Verdict: [String]] = [:]
+        for claim in ClaimsSummary.claims {
+            let verdicts = ClaimsSummary.replayLine(claim, replays)?.verdicts ?? claimsRows.filter { $0.claim == claim.id }.map(\.verdict)
+            let counts = order.map { v in verdicts.filter { $0 == v }.count }
+            guard let most = counts.max(), most > 0, let k = counts.firstIndex(of: most) else { continue }
+            claims[order[k], default: []].append(claim.id)
+        }
+        guard !claims.isEmpty else { return nil }
+        return "**[The claims](../docs/glossary.md#the-claims-c1c9) by the verdict their rows give most often:** "
+            + order.compactMap { v in claims[v].map { "\(v) \($0.joined(separator: ", "))" } }.joined(separator: "; ")
+            + " ([summary](#summary))."
+    }
+
+    /// The journal method's regrouping policy (C9): on how many journals × rules it holds, and what it costs there.
+    private func regroupingLine() -> String? {
+        let c9 = replays.flatMap { $0.journals.flatMap { $0.rules.compactMap(\.c9) } }
+        guard let policy = c9.first?.policy else { return nil }
+        let held = c9.filter { $0.verdict == .holds }
+        let opening = "**The journal method's regrouping policy** (`\(policy)`, C9) holds on \(held.count) of \(c9.count) journals × rules"
+        let (staleness, work) = (held.map(\.meanStaleness.mean).sorted(), held.map(\.workShare.mean).sorted())
+        guard let low = staleness.first, let high = staleness.last, let least = work.first, let most = work.last else {
+            return opening + "."
+        }
+        return opening + ": there the groups it shows keep a mean [staleness](../docs/glossary.md#staleness) ARI of "
+            + "\(formatShort(low)) to \(formatShort(high)) against a fresh regroup, for \(formatPercent(least)) to \(formatPercent(most)) "
+            + "of the work of regrouping at every save."
+    }
+
+    /// What a figure with a bracket is, and how many corpora the study has.
+    private func figuresLine() -> String? {
+        guard let study = experiments.first(where: { $0.name == layout.regret.study })?.results else { return nil }
+        let corpora = Set(study.analyses.map(\.corpus.name)).count
+        let figure =
+            study.settings.replicates.map {
+                "A figure with a bracket is the mean over \($0) [replicates](../docs/glossary.md#replicate) and its 95% "
+                    + "[interval](../docs/glossary.md#interval)"
+            } ?? "Each figure is one run's"
+        return figure + "; the study has \(corpora) corpora, and every parameter was chosen on `\(layout.regret.tuning)` only."
     }
 }

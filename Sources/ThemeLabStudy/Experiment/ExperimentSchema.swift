@@ -141,6 +141,7 @@ extension ExperimentPlan.Keys: SchemaKey {
         case .resample: Setting(.object, fields: Resampling.Keys.self)
         case .gate: Setting(RegressionCheck.toleranceConstraint)
         case .assignments: Setting(.flag)
+        case .html: Setting(.flag, option: "--html")
         }
     }
 }
