@@ -1,17 +1,19 @@
 import COpenBLAS
 import ThemeLabCore
 
-/// The eigenvalues, ascending, of the normalised Laplacian L = I − D^−½ W D^−½ of the graph on the rows of `x` whose
-/// weights are the positive cosines between distinct rows, W_ij = max(0, xᵢ·xⱼ) (rows unit length), D = diag(Σⱼ W_ij)
-/// (von Luxburg 2007, "A tutorial on spectral clustering", §3.2; an isolated row's diagonal is 0, as in
-/// `scipy.sparse.csgraph.laplacian(normed=True)`). The Gram by `cblas_dsyrk`, the eigenvalues by LAPACKE `dsyevd`.
-package func normalisedLaplacianEigenvalues(_ x: Matrix) throws -> [Double] {
+/// The normalised Laplacian L = I − D^−½ W D^−½ (row-major, n × n, the upper triangle filled) of the graph on the rows of
+/// `x` whose weights are the positive cosines between distinct rows, W_ij = max(0, xᵢ·xⱼ) (rows unit length), and
+/// D = diag(Σⱼ W_ij) (von Luxburg 2007, "A tutorial on spectral clustering", §3.2; an isolated row's diagonal is 0, as in
+/// `scipy.sparse.csgraph.laplacian(normed=True)`). With `selfLoops` each row also joins itself with weight W_ii = 1, so
+/// its degree counts it and L_ii = 1 − 1/D_ii (the graph Neveditsin, Lingras & Mago's estimator reads, as
+/// `SpectralKEstimator` reconstructs it). The Gram by `cblas_dsyrk`.
+package func cosineGraphLaplacian(_ x: Matrix, selfLoops: Bool = false) -> [Double] {
     let (n, d) = (x.rows, x.cols)
     let rows = x.storage.map(Double.init)
     var w = [Double](repeating: 0, count: n * n)
     cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, Int32(n), Int32(d), 1, rows, Int32(d), 0, &w, Int32(n))
     for i in 0..<n {
-        w[i * n + i] = 0
+        w[i * n + i] = selfLoops ? 1 : 0
         for j in (i + 1)..<n {
             w[i * n + j] = max(0, w[i * n + j])
             w[j * n + i] = w[i * n + j]
@@ -23,10 +25,47 @@ package func normalisedLaplacianEigenvalues(_ x: Matrix) throws -> [Double] {
     }
     for i in 0..<n {
         for j in i..<n { w[i * n + j] *= -scale[i] * scale[j] }
-        w[i * n + i] = scale[i] > 0 ? 1 : 0
+        w[i * n + i] = selfLoops ? 1 - scale[i] * scale[i] : scale[i] > 0 ? 1 : 0
     }
+    return w
+}
+
+/// The eigenvalues, ascending, of the normalised Laplacian of the positive-cosine graph on the rows of `x`
+/// (`cosineGraphLaplacian`), all of them, by LAPACKE `dsyevd`.
+package func normalisedLaplacianEigenvalues(_ x: Matrix) throws -> [Double] {
+    var w = cosineGraphLaplacian(x)
+    let n = x.rows
     var eigenvalues = [Double](repeating: 0, count: n)
     let info = LAPACKE_dsyevd(LAPACK_ROW_MAJOR, Int8(UInt8(ascii: "N")), Int8(UInt8(ascii: "U")), Int32(n), &w, Int32(n), &eigenvalues)
     guard info == 0 else { throw ThemeLabError.input("eigenvalues of the \(n)×\(n) Laplacian failed (LAPACKE_dsyevd info \(info))") }
     return eigenvalues
+}
+
+/// The `count` smallest eigenvalues, ascending, of the symmetric n × n matrix `a` (row-major, upper triangle read;
+/// overwritten): `eigenvalues(_:n:indices:)` over 1…count.
+package func smallestEigenvalues(_ a: inout [Double], n: Int, count: Int) throws -> [Double] {
+    try eigenvalues(&a, n: n, indices: 1...count)
+}
+
+/// The `count` largest eigenvalues, ascending, of the symmetric n × n matrix `a` (overwritten).
+package func largestEigenvalues(_ a: inout [Double], n: Int, count: Int) throws -> [Double] {
+    try eigenvalues(&a, n: n, indices: (n - count + 1)...n)
+}
+
+/// The eigenvalues of ranks `indices` (1 is the smallest), ascending, of the symmetric n × n matrix `a` (row-major, upper
+/// triangle read; overwritten), by LAPACKE `dsyevr` over that range of indices (bisection on the tridiagonal form;
+/// `scipy.linalg.eigh(a, subset_by_index=…)` calls the same driver).
+package func eigenvalues(_ a: inout [Double], n: Int, indices: ClosedRange<Int>) throws -> [Double] {
+    precondition(a.count == n * n && indices.lowerBound >= 1 && indices.upperBound <= n, "eigenvalues \(indices) of an \(n)×\(n) matrix")
+    var found: Int32 = 0
+    var values = [Double](repeating: 0, count: n)
+    var vectors = [Double](repeating: 0, count: 1)
+    var support = [Int32](repeating: 0, count: 2 * n)
+    let info = LAPACKE_dsyevr(
+        LAPACK_ROW_MAJOR, Int8(UInt8(ascii: "N")), Int8(UInt8(ascii: "I")), Int8(UInt8(ascii: "U")), Int32(n), &a, Int32(n), 0, 0,
+        Int32(indices.lowerBound), Int32(indices.upperBound), 0, &found, &values, &vectors, 1, &support)
+    guard info == 0, Int(found) == indices.count else {
+        throw ThemeLabError.input("eigenvalues \(indices) of a \(n)×\(n) Laplacian failed (LAPACKE_dsyevr info \(info))")
+    }
+    return Array(values.prefix(indices.count))
 }

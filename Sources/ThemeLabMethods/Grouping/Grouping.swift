@@ -149,7 +149,8 @@ package let groupingRegistry = Registry<any Grouping>(
         AverageModularityGrouping.entry, SilhouetteCriterion.entry, CalinskiHarabaszCriterion.entry, DaviesBouldinCriterion.entry,
         StabilityCriterion.entry, EigengapCriterion.entry, LeidenSelection.entry(SilhouetteCriterion()),
         LeidenSelection.entry(CalinskiHarabaszCriterion()), LeidenSelection.entry(DaviesBouldinCriterion()),
-    ])
+        SpectralKGrouping.entry(.average), SpectralKGrouping.entry(.kmeans),
+    ] + CohesionCriterion.entries)
 
 /// The grouping `name` names (`groupingRegistry`).
 package func grouping(named name: String) throws -> Grouping { try groupingRegistry.parse(name) }
