@@ -98,7 +98,7 @@ package struct SpectralKGrouping: Grouping {
 
 extension PassProducts {
     /// `estimator`'s estimate on the space's vectors with `seed`, computed once per pass.
-    func spectralK(_ estimator: SpectralKEstimator, seed: UInt64) throws -> SpectralKEstimator.Estimate? {
+    package func spectralK(_ estimator: SpectralKEstimator, seed: UInt64) throws -> SpectralKEstimator.Estimate? {
         guard vectors.rows >= 3 else { return nil }
         return try readings.value("\(estimator) seed \(seed)") { try estimator.estimate(vectors, seed: seed)! }
     }
