@@ -32,40 +32,16 @@ package func cosineGraphLaplacian(_ x: Matrix, selfLoops: Bool = false) -> [Doub
 
 /// The eigenvalues, ascending, of the normalised Laplacian of the positive-cosine graph on the rows of `x`
 /// (`cosineGraphLaplacian`), all of them, by LAPACKE `dsyevd`.
-package func normalisedLaplacianEigenvalues(_ x: Matrix) throws -> [Double] {
-    var w = cosineGraphLaplacian(x)
+package func normalisedLaplacianEigenvalues(_ x: Matrix) throws -> [Double] { try laplacianEigenvalues(x, selfLoops: false) }
+
+/// Every eigenvalue, ascending, of the Laplacian of the positive-cosine graph on the rows of `x`, with or without
+/// self-loops (`cosineGraphLaplacian`), by LAPACKE `dsyevd` (all of them cost no more than a subset: the reduction to
+/// tridiagonal form dominates).
+package func laplacianEigenvalues(_ x: Matrix, selfLoops: Bool) throws -> [Double] {
+    var w = cosineGraphLaplacian(x, selfLoops: selfLoops)
     let n = x.rows
     var eigenvalues = [Double](repeating: 0, count: n)
     let info = LAPACKE_dsyevd(LAPACK_ROW_MAJOR, Int8(UInt8(ascii: "N")), Int8(UInt8(ascii: "U")), Int32(n), &w, Int32(n), &eigenvalues)
     guard info == 0 else { throw ThemeLabError.input("eigenvalues of the \(n)×\(n) Laplacian failed (LAPACKE_dsyevd info \(info))") }
     return eigenvalues
-}
-
-/// The `count` smallest eigenvalues, ascending, of the symmetric n × n matrix `a` (row-major, upper triangle read;
-/// overwritten): `eigenvalues(_:n:indices:)` over 1…count.
-package func smallestEigenvalues(_ a: inout [Double], n: Int, count: Int) throws -> [Double] {
-    try eigenvalues(&a, n: n, indices: 1...count)
-}
-
-/// The `count` largest eigenvalues, ascending, of the symmetric n × n matrix `a` (overwritten).
-package func largestEigenvalues(_ a: inout [Double], n: Int, count: Int) throws -> [Double] {
-    try eigenvalues(&a, n: n, indices: (n - count + 1)...n)
-}
-
-/// The eigenvalues of ranks `indices` (1 is the smallest), ascending, of the symmetric n × n matrix `a` (row-major, upper
-/// triangle read; overwritten), by LAPACKE `dsyevr` over that range of indices (bisection on the tridiagonal form;
-/// `scipy.linalg.eigh(a, subset_by_index=…)` calls the same driver).
-package func eigenvalues(_ a: inout [Double], n: Int, indices: ClosedRange<Int>) throws -> [Double] {
-    precondition(a.count == n * n && indices.lowerBound >= 1 && indices.upperBound <= n, "eigenvalues \(indices) of an \(n)×\(n) matrix")
-    var found: Int32 = 0
-    var values = [Double](repeating: 0, count: n)
-    var vectors = [Double](repeating: 0, count: 1)
-    var support = [Int32](repeating: 0, count: 2 * n)
-    let info = LAPACKE_dsyevr(
-        LAPACK_ROW_MAJOR, Int8(UInt8(ascii: "N")), Int8(UInt8(ascii: "I")), Int8(UInt8(ascii: "U")), Int32(n), &a, Int32(n), 0, 0,
-        Int32(indices.lowerBound), Int32(indices.upperBound), 0, &found, &values, &vectors, 1, &support)
-    guard info == 0, Int(found) == indices.count else {
-        throw ThemeLabError.input("eigenvalues \(indices) of a \(n)×\(n) Laplacian failed (LAPACKE_dsyevr info \(info))")
-    }
-    return Array(values.prefix(indices.count))
 }

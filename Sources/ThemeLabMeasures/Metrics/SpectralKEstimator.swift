@@ -9,7 +9,7 @@ import ThemeLabCore
 ///
 /// 1. Graph: W_ij = max(0, cos(xᵢ, xⱼ)), with self-loops W_ii = 1 when `selfLoops`; L = I − D^−½ W D^−½
 ///    (`cosineGraphLaplacian`).
-/// 2. Spectrum: λ₁ ≤ … ≤ λ_m, the m = min(50, n − 1) smallest (`smallestEigenvalues`, LAPACKE `dsyevr`).
+/// 2. Spectrum: λ₁ ≤ … ≤ λ_m, the m = min(50, n − 1) smallest (`laplacianEigenvalues`, LAPACKE `dsyevd`).
 /// 3. Gaps: for k = 1 … m − 1, δ_k = |λ_{k+1} − λ_k| / (mean of the up-to-w eigenvalues ending at λ_k + ε), w = `window`,
 ///    ε = 1e-10 (a relative gap); with w = 0, δ_k = λ_{k+1} − λ_k (von Luxburg 2007's plain eigengap).
 /// 4. Rule over k = 2 … min(50, m − 1): T = mean(δ) + std(δ) (population std), over the search range's gaps when
@@ -40,7 +40,7 @@ package struct SpectralKEstimator: Sendable, Hashable {
     package init() {}
 
     /// What the estimator found on one set of rows: k, whether a gap cleared the threshold (on every sample, when
-    /// sampled), the samples it read (0: the rows themselves) and the spectrum (of the rows, not sampled).
+    /// sampled), the samples it read (0: the rows themselves) and the spectrum (every eigenvalue of the rows', not sampled).
     package struct Estimate: Sendable, Equatable {
         package var k: Int
         package var cleared: Bool
@@ -50,19 +50,29 @@ package struct SpectralKEstimator: Sendable, Hashable {
 
     /// The estimate on the unit rows of `x`, nil below 3 rows (no k ≥ 2 leaves a pair to compare).
     package func estimate(_ x: Matrix, seed: UInt64) throws -> Estimate? {
+        x.rows < 3 ? nil : estimate(spectra: try spectra(x, seed: seed))
+    }
+
+    /// The spectra the estimate reads: every eigenvalue, ascending, of the Laplacian of the rows themselves, or above
+    /// `sampleSize` rows of each of R = ⌈r·log₂ n⌉ samples of `sampleSize` rows, each drawn with the next number of one
+    /// generator seeded by `seed`. Readings that differ only in how they read the spectra (w, q, the fallback, the
+    /// combination) share them.
+    package func spectra(_ x: Matrix, seed: UInt64) throws -> [[Double]] {
         let n = x.rows
-        guard n >= 3 else { return nil }
-        guard n > sampleSize else { return try exact(x) }
+        guard n > sampleSize else { return [try laplacianEigenvalues(x, selfLoops: selfLoops)] }
         let r = Int((replicateFactor * log2(Double(n))).rounded(.up))
         var rng = SeededRandom(seed: seed)
-        var ks: [Int] = []
-        var cleared = true
-        for _ in 0..<r {
-            let one = try exact(x.rows(SeededRandom.sample(sampleSize, of: n, seed: rng.next())))
-            ks.append(one.k)
-            cleared = cleared && one.cleared
+        return try (0..<r).map { _ in
+            try laplacianEigenvalues(x.rows(SeededRandom.sample(sampleSize, of: n, seed: rng.next())), selfLoops: selfLoops)
         }
-        return Estimate(k: combined(ks), cleared: cleared, samples: r, eigenvalues: [])
+    }
+
+    /// The estimate from `spectra` (`spectra(_:seed:)`): one spectrum is the rows' own, several are samples' and their
+    /// estimates are combined.
+    package func estimate(spectra: [[Double]]) -> Estimate {
+        let each = spectra.map(choose(spectrum:))
+        guard spectra.count > 1 else { return Estimate(k: each[0].k, cleared: each[0].cleared, samples: 0, eigenvalues: spectra[0]) }
+        return Estimate(k: combined(each.map(\.k)), cleared: each.allSatisfy(\.cleared), samples: spectra.count, eigenvalues: [])
     }
 
     /// The k estimates of the samples as one: their mean or median, rounded half to even (numpy's `round`).
@@ -72,19 +82,10 @@ package struct SpectralKEstimator: Sendable, Hashable {
         return Int(centre.rounded(.toNearestOrEven))
     }
 
-    /// The estimate on all of `x`'s rows (3 or more).
-    package func exact(_ x: Matrix) throws -> Estimate {
-        let n = x.rows
-        let m = min(Self.largestK, n - 1)
-        var laplacian = cosineGraphLaplacian(x, selfLoops: selfLoops)
-        var noise: [Double] = []
-        if noiseEigenvalues >= 2 {
-            var copy = laplacian
-            noise = try largestEigenvalues(&copy, n: n, count: min(noiseEigenvalues, n))
-        }
-        let eigenvalues = try smallestEigenvalues(&laplacian, n: n, count: m)
-        let (k, cleared) = choose(eigenvalues, noise: noise)
-        return Estimate(k: k, cleared: cleared, samples: 0, eigenvalues: eigenvalues)
+    /// k from one spectrum (every eigenvalue, ascending): its m = min(50, n − 1) smallest, and its q largest.
+    package func choose(spectrum all: [Double]) -> (k: Int, cleared: Bool) {
+        let noise = noiseEigenvalues >= 2 ? Array(all.suffix(min(noiseEigenvalues, all.count))) : []
+        return choose(Array(all.prefix(min(Self.largestK, all.count - 1))), noise: noise)
     }
 
     /// k from ascending eigenvalues (and, with `noiseEigenvalues`, the largest ones), and whether a gap cleared T.

@@ -46,7 +46,8 @@ extension SizeResults {
         let a = aris.map { $0 ?? 0 }
         let value = a.reduce(0, +) / top
         guard ceiling.count > 1 else { return SizeRatio(value: value, low: value, high: value, draws: 1) }
-        let (low, high) = PercentileBootstrap(count: ceiling.count, seed: seed).interval { idx in
+        let bootstrap = bootstraps[ceiling.count] ?? PercentileBootstrap(count: ceiling.count, seed: seed)
+        let (low, high) = bootstrap.interval { idx in
             let c = idx.reduce(0) { $0 + ceiling[Int($1)] }
             return c > 0 ? idx.reduce(0) { $0 + a[Int($1)] } / c : 0
         }

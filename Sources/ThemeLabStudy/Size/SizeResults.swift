@@ -14,6 +14,10 @@ package struct SizeResults: Codable, Sendable {
     package var seed: UInt64
     package var methods: [SizeMethod]
     package var curves: [SizeCurve]
+    /// The resamples of every count of draws, drawn once (`ratio` reads them for every point and method).
+    package private(set) var bootstraps: [Int: PercentileBootstrap] = [:]
+
+    package enum CodingKeys: String, CodingKey { case name, description, provenance, space, seed, methods, curves }
 
     package init(
         name: String, description: String?, provenance: Provenance, space: EmbeddingSpace, seed: UInt64, methods: [SizeMethod],
@@ -21,6 +25,20 @@ package struct SizeResults: Codable, Sendable {
     ) {
         (self.name, self.description, self.provenance, self.space, self.seed) = (name, description, provenance, space, seed)
         (self.methods, self.curves) = (methods, curves)
+        drawResamples()
+    }
+
+    package init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        (name, description) = (try c.decode(String.self, forKey: .name), try c.decodeIfPresent(String.self, forKey: .description))
+        (provenance, space) = (try c.decode(Provenance.self, forKey: .provenance), try c.decode(EmbeddingSpace.self, forKey: .space))
+        (seed, methods) = (try c.decode(UInt64.self, forKey: .seed), try c.decode([SizeMethod].self, forKey: .methods))
+        curves = try c.decode([SizeCurve].self, forKey: .curves)
+        drawResamples()
+    }
+
+    private mutating func drawResamples() {
+        for n in Set(curves.flatMap { $0.points.map(\.draws) }) where n > 1 { bootstraps[n] = PercentileBootstrap(count: n, seed: seed) }
     }
 }
 

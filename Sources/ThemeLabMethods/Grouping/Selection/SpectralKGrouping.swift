@@ -97,9 +97,14 @@ package struct SpectralKGrouping: Grouping {
 }
 
 extension PassProducts {
-    /// `estimator`'s estimate on the space's vectors with `seed`, computed once per pass.
+    /// `estimator`'s estimate on the space's vectors with `seed`, computed once per pass, from spectra computed once for every
+    /// reading of the same graph and samples.
     package func spectralK(_ estimator: SpectralKEstimator, seed: UInt64) throws -> SpectralKEstimator.Estimate? {
         guard vectors.rows >= 3 else { return nil }
-        return try readings.value("\(estimator) seed \(seed)") { try estimator.estimate(vectors, seed: seed)! }
+        let (e, key) = (
+            estimator, "self-loops \(estimator.selfLoops) τ \(estimator.sampleSize) r \(estimator.replicateFactor) seed \(seed)"
+        )
+        let spectra = try readings.value(key) { try e.spectra(vectors, seed: seed) }
+        return readings.value("\(estimator) seed \(seed)") { e.estimate(spectra: spectra) }
     }
 }
