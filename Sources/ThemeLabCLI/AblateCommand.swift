@@ -37,11 +37,14 @@ let ablateCommand = Command(
         A sampled corpus (a CLINC150 or WordNet subsample, the generator) is re-drawn per
         replicate with seed + r; a fixed one (the seeds, a whole split, a file) needs "resample"
         (here or on the corpus): each replicate keeps that fraction of every topic.
+        A size experiment ("kind": "size", as Experiments/size.json) writes DIR/NAME/ too; its
+        pages name the suggested default when DIR holds its study's and tuning's results.
         """,
     options: ["out", "data-dir", "replicates", "shard", "vectors"],
     renamed: ["results": "out"],
     positionals: 1...1
 ) { args, io in
+    if SizePlan.isSize(path: args.positional[0]) { return try ablateSize(args, io, path: args.positional[0]) }
     let plan = try args.experimentPlan(path: args.positional[0])
     let started = Date()
     let progress = io.progress("embed")

@@ -176,7 +176,11 @@ package enum Reproduction {
 
     /// The study's suggested default (the layout's regret procedure over the experiments run), as a size experiment's method.
     private static func suggested(_ done: [(plan: ExperimentPlan, results: AnalysisResults)], _ layout: ReportLayout) -> SizeMethod? {
-        let results = { (name: String) in done.first { $0.plan.name == name }?.results }
+        suggested(layout) { name in done.first { $0.plan.name == name }?.results }
+    }
+
+    /// The suggested default by the layout's regret procedure over the study's and tuning's `results`, as a size method.
+    package static func suggested(_ layout: ReportLayout, results: (String) -> AnalysisResults?) -> SizeMethod? {
         let r = Recommendation(
             study: layout.regret.tables(results(layout.regret.study)), tuning: layout.regret.tables(results(layout.regret.tuning)),
             subset: layout.regret.includes)

@@ -14,9 +14,10 @@ package enum SizeReport {
         for (path, svg) in plots(r) { try AtomicFile.write(svg, to: "\(folder)/\(path)") }
     }
 
-    /// The families of methods, in order: the threshold groupings', the study's own cuts, those the experiment adds.
+    /// The families of the methods run on the study corpora, in order: the threshold groupings', the study's own cuts, those
+    /// the experiment adds.
     package static func families(_ r: SizeResults) -> [String] {
-        r.methods.map(\.family).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+        r.methods(.study).map { r.methods[$0].family }.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
     }
 
     /// A family's figure, relative to the results folder.

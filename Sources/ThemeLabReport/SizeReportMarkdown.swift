@@ -39,7 +39,7 @@ extension SizeReport {
         let grid = r.gridSizes(role)
         var out = "| method | " + grid.map(String.init).joined(separator: " | ") + " | own size | within 10% everywhere from |\n"
         out += "|---|" + String(repeating: "---|", count: grid.count + 2) + "\n"
-        for m in r.methods.indices {
+        for m in r.methods(role) {
             let cells = (grid.map(Optional.some) + [nil]).map { n in
                 r.worstOver(m, role: role, where: SizeResults.at(n)).map { cell($0.ratio) } ?? "—"
             }
@@ -53,7 +53,7 @@ extension SizeReport {
 
     /// The question in the app's words, answered from the study corpora.
     package static func answer(_ r: SizeResults, suggested: SizeMethod?) -> String {
-        let ranked = r.methods.indices.compactMap { m in r.smallestSize(m, role: .study).map { (m: m, n: $0) } }.sorted { $0.n < $1.n }
+        let ranked = r.methods(.study).compactMap { m in r.smallestSize(m, role: .study).map { (m: m, n: $0) } }.sorted { $0.n < $1.n }
         let largest = r.gridSizes(.study).last ?? 0
         var out: String
         if let first = ranked.first {
@@ -85,7 +85,7 @@ extension SizeReport {
     /// "8: 0.31 (`average-modularity(2,2)`), 12: …".
     static func bestAtEachSize(_ r: SizeResults) -> String {
         r.gridSizes(.study).compactMap { n in
-            r.methods.indices.compactMap { m in r.worstOver(m, role: .study, where: SizeResults.at(n)).map { (m, $0.ratio.value) } }
+            r.methods(.study).compactMap { m in r.worstOver(m, role: .study, where: SizeResults.at(n)).map { (m, $0.ratio.value) } }
                 .max { $0.1 < $1.1 }.map { "\(n): \(short($0.1)) (`\(r.methods[$0.0])`)" }
         }.joined(separator: ", ")
     }
@@ -132,7 +132,7 @@ extension SizeReport {
     /// For each added method that fell back anywhere: per size, the draws that did over the study corpora.
     static func fallbacks(_ r: SizeResults) -> String {
         let study = r.curves(.study)
-        let rows = r.methods.indices.flatMap { m -> [String] in
+        let rows = r.methods(.study).flatMap { m -> [String] in
             let sizes = Set(study.flatMap { $0.points.map(\.items) }).sorted()
             let counted = sizes.map { n in
                 let points = study.flatMap { $0.points.filter { $0.items == n } }
@@ -162,7 +162,7 @@ extension SizeReport {
             + "corpora and the size-aware choice: [\(r.name).md](\(folder)/\(r.name).md).\n\n"
         out += "| method | within 10% everywhere from | " + shown.map { "\($0) entries" }.joined(separator: " | ") + " | own size |\n"
         out += "|---|---|" + String(repeating: "---|", count: shown.count + 1) + "\n"
-        for m in r.methods.indices {
+        for m in r.methods(.study) {
             let cells = (shown.map(Optional.some) + [nil]).map { n in
                 r.worstOver(m, role: .study, where: SizeResults.at(n)).map { cell($0.ratio) } ?? "—"
             }

@@ -26,6 +26,19 @@ import ThemeLabStudy
         #expect(stratifiedSample(labels: labels, count: 4, seed: 3) == stratifiedSample(labels: labels, count: 4, seed: 3))
     }
 
+    /// Experiments/bench/peer_size.py draws the same items in Python (its SplitMix64 and apportionment): these are its
+    /// draws, so BERTopic there runs on the entries ThemeLab measured.
+    @Test func theBenchsPythonReplicaDrawsTheSameItems() {
+        let labels = (0..<50).map { Int32($0 % 7) } + [Int32](repeating: 7, count: 13)
+        #expect(stratifiedSample(labels: labels, count: 12, seed: 5) == [0, 2, 9, 22, 31, 33, 39, 41, 42, 57, 58, 59])
+        #expect(
+            stratifiedSample(labels: labels, count: 40, seed: 123_456_789) == [
+                0, 1, 2, 3, 4, 5, 6, 10, 11, 12, 14, 15, 16, 17, 18, 20, 21, 22, 23, 24, 26, 34, 36, 37, 39, 40, 42, 43, 46, 47, 48, 49,
+                50, 52, 53, 54, 56, 57, 58, 61,
+            ])
+        #expect(SeededRandom.permutation(count: 10, seed: 42) == [0, 9, 5, 8, 6, 4, 7, 2, 1, 3])
+    }
+
     /// Two corpora, two methods, figures by hand: method 0 is at 0.9 of the ceiling from 16 on but 0.5 at the second
     /// corpus's own size (24), so it is within 10% from 32 on (the first corpus alone has 32); method 1 is everywhere.
     static func handMade() -> SizeResults {

@@ -36,11 +36,17 @@ extension SizeResults {
     /// The curves of one role.
     package func curves(_ role: SizeCurve.Role) -> [SizeCurve] { curves.filter { $0.role == role } }
 
+    /// The methods run on the corpora of `role` (the candidates on the tuning corpora only).
+    package func methods(_ role: SizeCurve.Role) -> [Int] {
+        methods.indices.filter { m in curves(role).contains { $0.points.contains { !$0.ari[m].isEmpty } } }
+    }
+
     /// Method `m`'s ratio at `point`.
     package func ratio(_ m: Int, at point: SizePoint) -> SizeRatio? { ratio(point.ari[m], ceiling: point.ceiling) }
 
     /// Mean `aris` (nil counts 0) over mean `ceiling`, with its interval over the draws.
     package func ratio(_ aris: [Double?], ceiling: [Double]) -> SizeRatio? {
+        guard aris.count == ceiling.count else { return nil }  // not run on this corpus
         let top = ceiling.reduce(0, +)
         guard top / Double(ceiling.count) >= RegretTable.meaningfulCeiling else { return nil }
         let a = aris.map { $0 ?? 0 }

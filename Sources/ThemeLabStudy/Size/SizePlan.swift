@@ -7,7 +7,8 @@ import ThemeLabMethods
 /// The corpora of two analysis experiments in the same folder (the tuning one and the study), each subsampled to every
 /// size below its own, stratified and seeded, `replicates` times (`stratifiedSample`), and taken whole once; on each, the
 /// label-free methods of the study (its rules with `thresholdGroupings`, its groupings that cut themselves, and
-/// `groupings`) against average linkage's best threshold, in the study's space.
+/// `groupings`) against average linkage's best threshold, in the study's space; on the tuning corpora also `candidates`,
+/// the readings `groupings` were chosen from.
 ///
 ///     {"kind": "size", "name": "size", "tuning": "rules-tuning", "study": "rules", "sizes": [8, 12, 16, 24, 32],
 ///      "replicates": 10, "thresholdGroupings": ["leader", "average"], "groupings": ["spectral-k-average"], "seed": 0}
@@ -27,11 +28,13 @@ package struct SizePlan: Decodable, Sendable {
     package var thresholdGroupings: [Grouping]
     /// Groupings that cut themselves, beside the study's.
     package var groupings: [Grouping]
+    /// Groupings that cut themselves run on the tuning corpora only: the candidates `groupings` were chosen from.
+    package var candidates: [Grouping]
     package var seed: UInt64
     package var file: String?
 
     package enum Keys: String, CodingKey, CaseIterable {
-        case kind, name, description, tuning, study, sizes, replicates, fewer, fewerFrom, thresholdGroupings, groupings, seed
+        case kind, name, description, tuning, study, sizes, replicates, fewer, fewerFrom, thresholdGroupings, groupings, candidates, seed
     }
 
     package init(from decoder: Decoder) throws {
@@ -44,6 +47,7 @@ package struct SizePlan: Decodable, Sendable {
         (fewer, fewerFrom) = (try c.decodeIfPresent(Int.self, forKey: .fewer), try c.decodeIfPresent(Int.self, forKey: .fewerFrom))
         thresholdGroupings = try c.values(.thresholdGroupings, grouping(named:)) ?? [LeaderAssignment(), AverageLinkageCut()]
         groupings = try c.values(.groupings, grouping(named:)) ?? []
+        candidates = try c.values(.candidates, grouping(named:)) ?? []
         seed = try c.decodeIfPresent(UInt64.self, forKey: .seed) ?? 0
     }
 
@@ -83,8 +87,10 @@ package struct SizePlan: Decodable, Sendable {
         for (i, g) in thresholdGroupings.enumerated() where g.kind != .threshold {
             throw source.error("thresholdGroupings[\(i)]", "is \(g.name), which does not cut at a threshold")
         }
-        for (i, g) in groupings.enumerated() where g.kind != .cutsItself {
-            throw source.error("groupings[\(i)]", "is \(g.name), which does not choose its own cuts")
+        for (field, list) in [("groupings", groupings), ("candidates", candidates)] {
+            for (i, g) in list.enumerated() where g.kind != .cutsItself {
+                throw source.error("\(field)[\(i)]", "is \(g.name), which does not choose its own cuts")
+            }
         }
         for (field, experiment) in [("tuning", tuning), ("study", study)] {
             try ExperimentPlan.checkName(experiment, source: source, field: field)

@@ -52,6 +52,7 @@ package struct SizeMethod: Codable, Sendable, Hashable, CustomStringConvertible 
 
     package static let ownCuts = "own cuts"
     package static let added = "added"
+    package static let candidate = "candidate"
 
     package init(grouping: GroupingKey, rule: RuleKey? = nil, family: String) {
         (self.grouping, self.rule, self.family) = (grouping, rule, family)
@@ -83,7 +84,8 @@ package struct SizeCurve: Codable, Sendable {
 }
 
 /// One size of one corpus: the ceiling and every method's ARI and groups on each draw (nil where a method gave no groups,
-/// an ARI counted as 0 as regret counts it), and how many draws each method fell back on a default (the spectral estimator's k when no
+/// an ARI counted as 0 as regret counts it; no draws for a method not run on the corpus's role, a candidate on a study
+/// corpus), and how many draws each method fell back on a default (the spectral estimator's k when no
 /// eigengap clears its threshold).
 package struct SizePoint: Codable, Sendable {
     package var items: Int

@@ -13,14 +13,14 @@ package struct SizeRule: Sendable {
     /// The method at `n` entries.
     package func method(at n: Int) -> Int { bands.last { $0.from <= n }!.method }
 
-    /// Chosen on the curves of `role`: the bands are the grid's sizes; a band without a scored point keeps the choice
-    /// of the band before it (the first: the first method).
+    /// Chosen on the curves of `role` among the methods run on the study corpora too: the bands are the grid's sizes; a
+    /// band without a scored point keeps the choice of the band before it (the first: the first method).
     package init(choosingOn results: SizeResults, role: SizeCurve.Role = .tuning) {
         let grid = results.gridSizes(role)
         var bands: [(from: Int, method: Int)] = []
         for (i, from) in grid.enumerated() {
             let upTo = i + 1 < grid.count ? grid[i + 1] : Int.max
-            let scored = results.methods.indices.compactMap { m in
+            let scored = results.methods(.study).compactMap { m in
                 results.worstOver(m, role: role) { _, p in (from..<upTo).contains(p.items) }.map { (m: m, worst: $0) }
             }
             let best = scored.max { ($0.worst.low, $0.worst.ratio.value) < ($1.worst.low, $1.worst.ratio.value) }

@@ -13,6 +13,7 @@ package struct SizeRun {
     package let plan: SizePlan
     package let experiments: [(role: SizeCurve.Role, plan: ExperimentPlan)]
     package let rules: [ThresholdRule]
+    /// Every grouping, the candidates last; the methods they make, in order.
     package let groupings: [Grouping]
     package let methods: [SizeMethod]
     package let analysis: Analysis
@@ -24,11 +25,12 @@ package struct SizeRun {
         experiments = [(.tuning, tuning), (.study, study)]
         let rules = study.settings.rules.filter { !$0.isLabelInformed }
         let own = study.settings.groupings.filter { $0.kind == .cutsItself }
-        (self.rules, groupings) = (rules, plan.thresholdGroupings + own + plan.groupings)
+        (self.rules, groupings) = (rules, plan.thresholdGroupings + own + plan.groupings + plan.candidates)
         methods =
             plan.thresholdGroupings.flatMap { g in rules.map { SizeMethod(grouping: g.key, rule: $0.key, family: g.name) } }
             + own.map { SizeMethod(grouping: $0.key, family: SizeMethod.ownCuts) }
             + plan.groupings.map { SizeMethod(grouping: $0.key, family: SizeMethod.added) }
+            + plan.candidates.map { SizeMethod(grouping: $0.key, family: SizeMethod.candidate) }
         var settings = study.settings
         (settings.spaces, settings.shuffles, settings.seed) = ([study.settings.spaces.first ?? .centred], 0, plan.seed)
         analysis = Analysis(settings: settings)
@@ -86,7 +88,7 @@ package struct SizeRun {
                 let (n, r) = jobs[order[next]]
                 let seed = run.value.seed(size: n, draw: r)
                 let kept = n >= x.rows ? Array(0..<x.rows) : stratifiedSample(labels: labels, count: n, seed: seed)
-                let result = Result { try run.value.measure(x.rows(kept), labels: kept.map { labels[$0] }) }
+                let result = Result { try run.value.measure(x.rows(kept), labels: kept.map { labels[$0] }, role: role) }
                 queue.withState { $0[order[next]] = result }
             }
         }
@@ -94,8 +96,8 @@ package struct SizeRun {
         let points = sizes.map { n in
             let mine = jobs.indices.filter { jobs[$0].size == n }.map { draws[$0] }
             return SizePoint(
-                items: n, ceiling: mine.map(\.ceiling), ari: methods.indices.map { m in mine.map { $0.ari[m] } },
-                groups: methods.indices.map { m in mine.map { $0.groups[m] } },
+                items: n, ceiling: mine.map(\.ceiling), ari: methods.indices.map { m in mine.filter { $0.run[m] }.map { $0.ari[m] } },
+                groups: methods.indices.map { m in mine.filter { $0.run[m] }.map { $0.groups[m] } },
                 fallbacks: methods.indices.map { m in mine.filter { $0.fellBack[m] }.count })
         }
         return SizeCurve(corpus: corpus, role: role, items: x.rows, topics: groupCount(labels), points: points)
@@ -110,11 +112,14 @@ package struct SizeRun {
         package var ari: [Double?]
         package var groups: [Int?]
         package var fellBack: [Bool]
+        /// Whether each method ran on this draw's corpus (a candidate does on the tuning corpora only).
+        package var run: [Bool]
     }
 
     /// The draw's vectors in the study's space: one pass, the rules' thresholds, every grouping's cut and average linkage's
     /// ceiling, as an analysis computes them (`Analysis`).
-    package func measure(_ vectors: Matrix, labels: [Int32]) throws -> Draw {
+    package func measure(_ vectors: Matrix, labels: [Int32], role: SizeCurve.Role) throws -> Draw {
+        let groupings = role == .tuning ? groupings : Array(groupings.dropLast(plan.candidates.count))
         let x = try analysis.settings.spaces[0].transform(vectors)
         let needs = PassNeeds.of(rules: rules, groupings: groupings + [AverageLinkageCut()], items: x.rows)
         let pass = PassPlan(needs: needs, exactHistogramPairLimit: analysis.settings.exactHistogramPairLimit).run(
@@ -129,7 +134,9 @@ package struct SizeRun {
             guard let spectral = g as? SpectralKGrouping else { return [false] }
             return [try pass.spectralK(spectral.estimator, seed: plan.seed)?.cleared == false]
         }
+        let run = methods.map { m in groupings.contains { $0.key == m.grouping } }
         return Draw(
-            ceiling: ceiling?.ari ?? 0, ari: found.map { $0?.recovery?.ari }, groups: found.map { $0?.groups }, fellBack: fellBack)
+            ceiling: ceiling?.ari ?? 0, ari: found.map { $0?.recovery?.ari }, groups: found.map { $0?.groups },
+            fellBack: fellBack + [Bool](repeating: false, count: methods.count - fellBack.count), run: run)
     }
 }
