@@ -229,7 +229,9 @@ package struct ReproductionReport {
         out += "[ablation.md](ablation.md).\n"
         out += regretSection()
         out += comparisonSection()
-        for r in sizes { out += "\n" + SizeReport.section(r, suggested: suggestedMethod, folder: r.name) }
+        for r in sizes where layout.sizes?.contains(r.name) == true {
+            out += "\n" + SizeReport.section(r, suggested: suggestedMethod, folder: r.name)
+        }
         for r in replays {
             out += "\n" + ReplayReport.section(r, plotFolder: "\(r.name)/plots", fragility: fragility, frontiers: "\(r.name)/\(r.name).md")
         }

@@ -143,6 +143,9 @@ import ThemeLabStudy
             }
         }
         let page = String(decoding: pages["size.md"]!, as: UTF8.self)
+        // The layout's "sizes" names it, so REPORT.md has its section.
+        let report = try String(contentsOfFile: out + "/REPORT.md", encoding: .utf8)
+        #expect(report.contains("## How many entries before the groups can be trusted (`size`)"))
         #expect(page.contains("## After how many entries is a theme list worth showing?"))
         #expect(
             page.contains("| spectral-k-average | ") && page.contains("| average + otsu | ")
