@@ -6,12 +6,13 @@ import ThemeLabMeasures
 import ThemeLabMethods
 import ThemeLabPairs
 import ThemeLabReport
+import ThemeLabRun
 import ThemeLabStudy
 
 let ablateCommand = Command(
     summary: "run an experiment file's grid and write results/NAME/",
     help: """
-        usage: themelab ablate Experiments/NAME.json [--out DIR] [--data-dir DIR] [--replicates R] [--vectors DIR]
+        usage: themelab ablate Experiments/NAME.json [--out DIR] [--data-dir DIR] [--replicates R] [--vectors DIR] [--html]
                themelab ablate Experiments/NAME.json --shard i/n --out PART.json [--data-dir DIR] [--replicates R]
 
         Runs every corpus × encoder/layer × space × threshold × grouping the experiment file
@@ -25,6 +26,8 @@ let ablateCommand = Command(
           --vectors DIR    also write the vectors each space's figures are computed on (unit rows,
                            corpus order) and the labels: DIR/CORPUS--SOURCE--SPACE.{npy,json}, for
                            tools of your own (Experiments/bench/peer-clustering reads them)
+          --html           also write DIR/NAME/NAME.html, the threshold explorer (as "html": true in
+                           the file; docs/explorer.md)
           --shard i/n      only the corpora k with k mod n = i (n ≤ the number of corpora), written
                            to --out PART.json for `themelab gather`, which writes DIR/NAME/ as above
                            (`themelab slurm ablate` runs the shards as a Slurm job array)
@@ -41,11 +44,13 @@ let ablateCommand = Command(
         pages name the suggested default when DIR holds its study's and tuning's results.
         """,
     options: ["out", "data-dir", "replicates", "shard", "vectors"],
+    switches: ["html"],
     renamed: ["results": "out"],
     positionals: 1...1
 ) { args, io in
     if SizePlan.isSize(path: args.positional[0]) { return try ablateSize(args, io, path: args.positional[0]) }
-    let plan = try args.experimentPlan(path: args.positional[0])
+    var plan = try args.experimentPlan(path: args.positional[0])
+    if args.flag("html") { plan.settings.html = true }
     let started = Date()
     let progress = io.progress("embed")
     var environment = RunEnvironment(

@@ -1,13 +1,14 @@
 import Foundation
 import ThemeLabCore
 import ThemeLabReport
+import ThemeLabRun
 import ThemeLabStudy
 
 /// `themelab ablate SIZE.json`: a size experiment (`"kind": "size"`) into DIR/NAME/; its pages name the suggested default
 /// when DIR holds the results of the study and tuning experiments the report's layout names.
 func ablateSize(_ args: Arguments, _ io: Invocation, path: String) throws {
-    guard args["shard"] == nil, args["vectors"] == nil, args["replicates"] == nil else {
-        throw ThemeLabError.usage("\(path) is a size experiment: --shard, --vectors and --replicates do not apply to it")
+    guard args["shard"] == nil, args["vectors"] == nil, args["replicates"] == nil, !args.flag("html") else {
+        throw ThemeLabError.usage("\(path) is a size experiment: --shard, --vectors, --replicates and --html do not apply to it")
     }
     let run = try SizeRun(try SizePlan.read(path: path))
     let root = try ResultsRoot(path: args["out"] ?? "results")

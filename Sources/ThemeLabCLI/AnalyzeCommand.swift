@@ -14,6 +14,7 @@ let analyzeCommand = Command(
         usage: themelab analyze --corpus C.jsonl|NAME [--embeddings X.npy | --model DIR [--layer K]]
                                 [--space raw,centred] [--thresholds R,…] [--groupings G,…]
                                 [--shuffles 10] [--seed 0] [--json] [--out DIR] [--assignments FILE]
+                                [--html FILE.html]
 
         One table per space: pair distribution (all / related / unrelated), separation (AUC, d′,
         band widths), each threshold rule's value, and for each rule × grouping the recovery
@@ -45,9 +46,10 @@ let analyzeCommand = Command(
           --assignments F   write which entries form each group, one row per item and cell
                             (id, text, label, space, rule, grouping, group, group size, whether
                             central): JSON Lines for F.jsonl, CSV for F.csv
+          --html F.html     write the threshold explorer: one self-contained page (docs/explorer.md)
         """,
     options: [
-        "corpus", "embeddings", "model", "layer", "space", "thresholds", "groupings", "shuffles", "seed", "out", "assignments",
+        "corpus", "embeddings", "model", "layer", "space", "thresholds", "groupings", "shuffles", "seed", "out", "assignments", "html",
         "data-dir", "id-column", "text-column", "label-column", "split", "level", "intents", "per-intent", "max-items", "corpus-seed",
     ],
     switches: ["json"]
@@ -84,6 +86,7 @@ let analyzeCommand = Command(
     let assignments = try args["assignments"].map { ($0, try AssignmentsReport.format(of: $0)) }
     let writes =
         (args["out"].map { AnalysisResults.files(folder: $0, stem: "analysis") } ?? []) + (assignments.map { [$0.0] } ?? [])
+        + (args["html"].map { [$0] } ?? [])
     if !writes.isEmpty {
         try CommandPaths(reads: try plan.inputFiles(dataDirectory: args["data-dir"]), writes: writes.map { ($0, .file) }).check()
     }
@@ -91,7 +94,8 @@ let analyzeCommand = Command(
     var environment = RunEnvironment(dataDirectory: args["data-dir"], command: io.commandLine, log: io.note, progress: progress.update)
     // Members are kept only to be listed (the Markdown) or written (--assignments).
     (environment.keepsMembers, environment.writesAssignments) = (!args.flag("json"), assignments != nil)
-    var result = try plan.run(in: environment)
+    environment.keepsExplorer = args["html"] != nil
+    var result = try SingleAnalysis(plan).run(in: environment)
     progress.finish()
     result.name = "analysis of \(result.analyses.first?.corpus.name ?? corpusPath)"
     // One set: a failure writing any (an --assignments path that cannot be made) leaves none of them written; the
@@ -100,6 +104,7 @@ let analyzeCommand = Command(
     let files: [(contents: FileContents, path: String)] =
         try (args["out"].map { try result.rendered(folder: $0, stem: "analysis") } ?? []).map { (.bytes($0.data), $0.path) }
         + (assignments.map { [(AssignmentsReport.contents(result.analyses, as: $0.1), $0.0)] } ?? [])
+        + (try args["html"].map { [(.bytes(Data(try ExplorerPage.html(result).utf8)), $0)] } ?? [])
     try AtomicFile.write(files, removing: args["out"].map { AnalysisResults.files(folder: $0, stem: "analysis") } ?? [])
     if args.flag("json") {
         io.print(try JSONOutput.string(result), terminator: "")

@@ -45,7 +45,7 @@ package struct SizePlan: Decodable, Sendable {
         sizes = try c.decode([Int].self, forKey: .sizes)
         replicates = try c.decode(Int.self, forKey: .replicates)
         (fewer, fewerFrom) = (try c.decodeIfPresent(Int.self, forKey: .fewer), try c.decodeIfPresent(Int.self, forKey: .fewerFrom))
-        thresholdGroupings = try c.values(.thresholdGroupings, grouping(named:)) ?? [LeaderAssignment(), AverageLinkageCut()]
+        thresholdGroupings = try c.values(.thresholdGroupings, grouping(named:)) ?? [LeaderGrouping(), AverageLinkageCut()]
         groupings = try c.values(.groupings, grouping(named:)) ?? []
         candidates = try c.values(.candidates, grouping(named:)) ?? []
         seed = try c.decodeIfPresent(UInt64.self, forKey: .seed) ?? 0

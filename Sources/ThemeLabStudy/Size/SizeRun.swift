@@ -124,7 +124,7 @@ package struct SizeRun {
         let needs = PassNeeds.of(rules: rules, groupings: groupings + [AverageLinkageCut()], items: x.rows)
         let pass = PassPlan(needs: needs, exactHistogramPairLimit: analysis.settings.exactHistogramPairLimit).run(
             x, labels: labels, engine: analysis.engine)
-        let thresholds = try analysis.thresholdOutcomes(rules, pass)
+        let thresholds = try analysis.thresholdOutcomes(rules, pass, asked: needs)
         let request = GroupingRequest(target: .ownCuts, order: Array(0..<x.rows), labels: labels, shuffles: 0, seed: plan.seed)
         let rows = try analysis.groupingRows(groupings, thresholds: thresholds, topics: groupCount(labels), request: request, pass)
         let ceiling = try analysis.ceilings([AverageLinkageCut()], rows: rows, topics: labels, request: request, pass).first
