@@ -12,7 +12,8 @@ warnings.filterwarnings("ignore", message="n_jobs value")  # a seeded UMAP runs 
 # ThemeLab's suggested default, the rows indistinguishable from it or close, and the label-free level choosers.
 THEMELAB = [("leader", "kittler-illingworth"), ("average", "kittler-illingworth"), ("average", "percentile(90)"),
             ("average", "silhouette"), ("average-modularity(2,2)", None), ("leiden-sqrt(0.75,1.5)", None),
-            ("average-stability", None), ("leiden-silhouette", None)]
+            ("average-stability", None), ("leiden-silhouette", None), ("spectral-k-average", None), ("spectral-k-kmeans", None),
+            ("average-cohesion", None), ("leiden-cohesion", None)]
 
 
 def column(grouping, rule):

@@ -26,6 +26,8 @@ struct AblateCommand: ParsableCommand {
             A sampled corpus (a CLINC150 or WordNet subsample, the generator) is drawn again for each replicate with
             seed + r; a fixed one (the seeds, a whole split, a file) needs "resample" (here or on the corpus): each
             replicate keeps that fraction of every topic. docs/commands.md lists every field's values.
+            A size experiment ("kind": "size", as Experiments/size.json) writes OUT/NAME/ too; its pages name the suggested
+            default when OUT holds its study's and tuning's results.
             """)
 
     var experiment = ""
@@ -59,6 +61,7 @@ struct AblateCommand: ParsableCommand {
     }
 
     func run(_ io: Invocation) throws {
+        if SizePlan.isSize(path: experiment) { return try runSize(io) }
         var plan = try ExperimentPlan.read(path: experiment, replicates: replicates)
         if html == true { plan.settings.html = true }
         let progress = io.progress("embed")

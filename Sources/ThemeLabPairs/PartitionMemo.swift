@@ -20,3 +20,21 @@ package final class PartitionMemo<Key: Hashable & Sendable>: Sendable {
     /// Partitions kept.
     package var count: Int { kept.withLock { $0.count } }
 }
+
+/// Values other than partitions that a space's readers compute from its pass's vectors, kept for its other readers under
+/// a key that names how each was computed (`SpectralKEstimator`'s k serves both groupings it guides). Each value is a
+/// deterministic function of its key, as a partition of `PartitionMemo` is.
+package final class ValueMemo: Sendable {
+    private let kept = Mutex<[String: any Sendable]>([:])
+
+    package init() {}
+
+    /// The value of type `V` kept under `key`, or `make()`'s, kept.
+    package func value<V: Sendable>(_ key: String, orMake make: () throws -> V) rethrows -> V {
+        let key = "\(V.self): \(key)"
+        if let entry = kept.withLock({ $0[key] }), let known = entry as? V { return known }
+        let made = try make()
+        kept.withLock { $0[key] = made }
+        return made
+    }
+}

@@ -86,6 +86,8 @@ package struct PassProducts {
     package let neighbourGraphs: [Int: WeightedGraph]
     /// Partitions of the neighbour graphs that readers computed (Leiden's, in ThemeLabMethods), kept for the others.
     package let graphPartitions = PartitionMemo<GraphPartitionKey>()
+    /// Other values readers computed from the vectors (the spectral estimate of k), kept for the others.
+    package let readings = ValueMemo()
 
     package func spanningForest() throws -> SpanningForest {
         guard let forest else { throw PlanMismatch("the spanning forest was read but not planned") }

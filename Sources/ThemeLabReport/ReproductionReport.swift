@@ -16,6 +16,8 @@ package struct ReproductionReport {
     package var replays: [ReplayResults] = []
     /// Which verdicts flip when every vector moves by one unit in the last place (nil: not checked).
     package var fragility: Fragility?
+    /// Size experiments (how many entries before the groups can be trusted).
+    package var sizes: [SizeResults] = []
 
     package init(experiments: [(String, String, AnalysisResults)], themeSums: ThemeSumsResult, layout: ReportLayout) {
         self.experiments = experiments.map { (name: $0.0, description: $0.1, results: $0.2) }
@@ -65,6 +67,9 @@ package struct ReproductionReport {
 
     /// results/recommendation.json: the suggested default as the names `analyze` takes; nil without tables.
     package func recommendationFile() -> RecommendationFile? { regretRecommendation.file(study: layout.regret.study) }
+
+    /// The suggested default as a size experiment's method.
+    var suggestedMethod: SizeMethod? { recommendationFile().map(SizeMethod.init(suggested:)) }
 
     /// REPORT.md's regret section: how regret is measured, where the tables are, and the plots.
     package func regretSection() -> String {
@@ -224,6 +229,9 @@ package struct ReproductionReport {
         out += "[ablation.md](ablation.md).\n"
         out += regretSection()
         out += comparisonSection()
+        for r in sizes where layout.sizes?.contains(r.name) == true {
+            out += "\n" + SizeReport.section(r, suggested: suggestedMethod, folder: r.name)
+        }
         for r in replays {
             out += "\n" + ReplayReport.section(r, plotFolder: "\(r.name)/plots", fragility: fragility, frontiers: "\(r.name)/\(r.name).md")
         }
@@ -428,6 +436,9 @@ package struct ReproductionReport {
             out += "- [`\(e.name)`](\(e.name)/\(e.name).md): \(e.description) Inputs: \(Self.inputs(e.results.provenance)).\n"
         }
         for r in replays {
+            out += "- [`\(r.name)`](\(r.name)/\(r.name).md): \(r.description ?? "") Inputs: \(Self.inputs(r.provenance)).\n"
+        }
+        for r in sizes {
             out += "- [`\(r.name)`](\(r.name)/\(r.name).md): \(r.description ?? "") Inputs: \(Self.inputs(r.provenance)).\n"
         }
         return out

@@ -47,20 +47,24 @@ package enum Reproduction {
         let layout = try ReportLayout.read(path: "\(folder)/report/layout.json")
         let chosen = all.filter { only?.contains($0) ?? true }.sorted { "\($0).json" < "\($1).json" }
         for name in chosen { try root.refuseForeign(name) }
-        let (plans, replays) = try readPlans(chosen, in: folder, replicates: replicates)
-        let stages = plans.map(\.name) + replays.map(\.name) + ["theme-sums"] + (layout.fragility == nil ? [] : ["fragility"])
+        let (plans, replays, sizes) = try readPlans(chosen, in: folder, replicates: replicates)
+        let stages =
+            plans.map(\.name) + replays.map(\.name) + sizes.map(\.plan.name) + ["theme-sums"]
+            + (layout.fragility == nil ? [] : ["fragility"])
         let store = StageCache(cacheFolder: environment.cacheFolder, dataDirectory: environment.dataDirectory, replicates: replicates)
         let cache = try StageReuse(
             cache: keeping == .nothing ? nil : store, reuse: keeping == .reuse, announce: announce, plans: plans, replays: replays,
-            layout: layout, folder: folder, environment)
+            sizes: sizes, layout: layout, folder: folder, environment)
         var timings = WallClock(plan: stages, expected: expectedSeconds.merging(cache.expectedSeconds()) { $1 }, announce: announce)
         let done = try runExperiments(plans, root: root, environment, cache: cache, timings: &timings)
         let replayed = try runReplays(replays, root: root, environment, cache: cache, timings: &timings)
+        let sized = try runSizes(sizes, suggested: suggested(done, layout), root: root, environment, cache: cache, timings: &timings)
         var report = ReproductionReport(
             experiments: done.map { ($0.plan.name, $0.plan.description ?? "", $0.results) },
             themeSums: try timings.time("theme-sums") { try C7ThemeSumsGiveTheMean.measure(on: layout.themeSums, environment) },
             layout: layout)
         report.replays = replayed
+        report.sizes = sized
         if let check = layout.fragility {
             let fragility = try timings.time("fragility") {
                 if let kept: Fragility = cache.restore(.fragility, file: "fragility.json", into: nil) { return kept }
@@ -74,17 +78,20 @@ package enum Reproduction {
             try AtomicFile.write("# Verdicts that rest on rounding\n\n" + fragility.markdown(), to: "\(root.path)/fragility.md")
             report.fragility = fragility
         }
-        return try write(report, experiments: done.map(\.plan.name) + replayed.map(\.name), timings: timings, root: root, environment)
+        return try write(
+            report, experiments: done.map(\.plan.name) + replayed.map(\.name) + sized.map(\.name), timings: timings, root: root, environment
+        )
     }
 
     /// Every file a run of the `only` experiments of `folder` reads: the experiment files and the report's layout, and
     /// each plan's corpora, embeddings and model files (`CommandPaths` keeps the output folder off all of them).
     package static func inputFiles(experiments folder: String, only: Set<String>?, dataDirectory: String?) throws -> [String] {
         let chosen = try experimentNames(in: folder, only: only).filter { only?.contains($0) ?? true }
-        let (plans, replays) = try readPlans(chosen, in: folder, replicates: nil)
+        let (plans, replays, sizes) = try readPlans(chosen, in: folder, replicates: nil)
         return ["\(folder)/report/layout.json"] + chosen.map { "\(folder)/\($0).json" }
             + (try plans.flatMap { try $0.inputFiles(dataDirectory: dataDirectory) })
             + (try replays.flatMap { try $0.inputFiles(dataDirectory: dataDirectory) })
+            + (try sizes.flatMap { try $0.inputFiles(dataDirectory: dataDirectory) })
     }
 
     /// The experiments of `folder` (its .json files' names), refusing a name in `only` that is not one of them.
@@ -100,13 +107,15 @@ package enum Reproduction {
     }
 
     /// The `chosen` experiment files of `folder`, read and checked: the analysis experiments (`replicates` overriding the
-    /// count of each that has replicates, at most one with a "gate") and the replays.
+    /// count of each that has replicates, at most one with a "gate"), the replays and the size experiments.
     private static func readPlans(
         _ chosen: [String], in folder: String, replicates: Int?
-    ) throws -> (plans: [ExperimentPlan], replays: [ReplayPlan]) {
+    ) throws -> (plans: [ExperimentPlan], replays: [ReplayPlan], sizes: [SizeRun]) {
         let isReplay = Dictionary(uniqueKeysWithValues: chosen.map { ($0, ReplayPlan.isReplay(path: "\(folder)/\($0).json")) })
+        let isSize = Dictionary(uniqueKeysWithValues: chosen.map { ($0, SizePlan.isSize(path: "\(folder)/\($0).json")) })
         let replays = try chosen.filter { isReplay[$0]! }.map { try ReplayPlan.read(path: "\(folder)/\($0).json") }
-        let plans = try chosen.filter { !isReplay[$0]! }.map {
+        let sizes = try chosen.filter { isSize[$0]! }.map { try SizeRun(try SizePlan.read(path: "\(folder)/\($0).json")) }
+        let plans = try chosen.filter { !isReplay[$0]! && !isSize[$0]! }.map {
             var plan = try ExperimentPlan.read(path: "\(folder)/\($0).json")
             if let replicates, plan.settings.replicates != nil { plan.settings.replicates = replicates }
             return plan
@@ -114,7 +123,7 @@ package enum Reproduction {
         guard plans.filter({ $0.gate != nil }).count <= 1 else {
             throw ThemeLabError.input("\(folder): more than one experiment has a \"gate\"")
         }
-        return (plans, replays)
+        return (plans, replays, sizes)
     }
 
     /// Runs each analysis experiment into its results folder (or copies it from `cache`), writing the CI baseline from
@@ -158,6 +167,35 @@ package enum Reproduction {
             replayed.append(results)
         }
         return replayed
+    }
+
+    /// Runs each size experiment into its results folder (or copies it from `cache`), its pages naming `suggested`.
+    private static func runSizes(
+        _ sizes: [SizeRun], suggested: SizeMethod?, root: ResultsRoot, _ environment: RunEnvironment, cache: StageReuse,
+        timings: inout WallClock
+    ) throws -> [SizeResults] {
+        try sizes.map { run in
+            try timings.time(run.plan.name) {
+                try cache.keptOrRun(.experiment(run.plan.name), into: root) {
+                    try run.run(in: environment)
+                } write: { results in
+                    try root.replaceFolder(run.plan.name) { try SizeReport.write(results, folder: $0, suggested: suggested) }
+                }
+            }
+        }
+    }
+
+    /// The study's suggested default (the layout's regret procedure over the experiments run), as a size experiment's method.
+    private static func suggested(_ done: [(plan: ExperimentPlan, results: AnalysisResults)], _ layout: ReportLayout) -> SizeMethod? {
+        suggested(layout) { name in done.first { $0.plan.name == name }?.results }
+    }
+
+    /// The suggested default by the layout's regret procedure over the study's and tuning's `results`, as a size method.
+    package static func suggested(_ layout: ReportLayout, results: (String) -> AnalysisResults?) -> SizeMethod? {
+        let r = Recommendation(
+            study: layout.regret.tables(results(layout.regret.study)), tuning: layout.regret.tables(results(layout.regret.tuning)),
+            subset: layout.regret.includes)
+        return r.file(study: layout.regret.study).map(SizeMethod.init(suggested:))
     }
 
     /// Writes REPORT.md with its plots and the files it links to (claims.{md,csv,json}, …), provenance.json (naming

@@ -36,11 +36,19 @@ final class StageReuse {
     /// `folder`'s report/layout.json and the keys of the experiments it re-runs.
     init(
         cache: StageCache?, reuse: Bool, announce: @escaping (String) -> Void, plans: [ExperimentPlan], replays: [ReplayPlan],
-        layout: ReportLayout, folder: String, _ environment: RunEnvironment
+        sizes: [SizeRun] = [], layout: ReportLayout, folder: String, _ environment: RunEnvironment
     ) throws {
         (self.cache, self.reuse, self.announce) = (cache, reuse, announce)
         for plan in plans { try prepare(.experiment(plan.name), reading: try plan.inputFiles(dataDirectory: environment.dataDirectory)) }
         for plan in replays { try prepare(.experiment(plan.name), reading: try plan.inputFiles(dataDirectory: environment.dataDirectory)) }
+        // A size experiment's pages name the study's suggested default: it is kept only with the study and its tuning.
+        let regret = [layout.regret.study, layout.regret.tuning].map(Stage.experiment)
+        for run in sizes {
+            try prepare(
+                .experiment(run.plan.name),
+                reading: try run.inputFiles(dataDirectory: environment.dataDirectory) + ["\(folder)/report/layout.json"],
+                after: regret)
+        }
         if let check = layout.fragility {
             try prepare(.fragility, reading: ["\(folder)/report/layout.json"], after: check.experiments.map(Stage.experiment))
         }

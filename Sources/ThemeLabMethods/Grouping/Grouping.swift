@@ -134,7 +134,8 @@ package let groupingRegistry = Registry<any Grouping>(
         AverageModularityGrouping.entry, SilhouetteCriterion.entry, CalinskiHarabaszCriterion.entry, DaviesBouldinCriterion.entry,
         StabilityCriterion.entry, EigengapCriterion.entry, LeidenSelection.entry(SilhouetteCriterion()),
         LeidenSelection.entry(CalinskiHarabaszCriterion()), LeidenSelection.entry(DaviesBouldinCriterion()),
-    ])
+        SpectralKGrouping.entry(.average), SpectralKGrouping.entry(.kmeans),
+    ] + CohesionCriterion.entries)
 
 /// The groupings an analysis runs by default: the registry's fixed ones (at each rule's threshold, or told the number
 /// of topics), in registry order.

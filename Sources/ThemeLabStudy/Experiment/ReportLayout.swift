@@ -53,6 +53,8 @@ package struct ReportLayout: Codable, Sendable {
     package var regret: Regret
     /// Which verdicts are checked for fragility (nil: none).
     package var fragility: FragilityCheck?
+    /// The size experiments with a section of their own in REPORT.md (nil: none).
+    package var sizes: [String]?
 
     package static func read(path: String) throws -> ReportLayout {
         try JSONOutput.read(ReportLayout.self, path: path, expected: "report layout")

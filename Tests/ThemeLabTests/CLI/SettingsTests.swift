@@ -66,31 +66,44 @@ extension Constraint {
     private static func step(_ bound: Double) -> Double { max(1e-6, abs(bound) * 1e-6) }
 }
 
-/// A field of an experiment or replay file: where it is, what it may hold, and the smallest valid file holding it.
+/// A field of an experiment, replay or size file: where it is, what it may hold, and the smallest valid file holding it.
 struct FileSetting: CustomStringConvertible {
     var path: String
     var constraint: Constraint?
-    /// Whether it is a field of a replay file (else of an experiment file).
-    var replay: Bool
+    /// The kind of file it is a field of.
+    var kind: Kind
     /// The file as JSON with `FileSetting.placeholder` for the field's value.
     var document: String
 
     static let placeholder = "@@value@@"
-    var description: String { (replay ? "replay " : "") + path }
+    var description: String { (kind == .experiment ? "" : "\(kind) ") + path }
+
+    /// A settings file's kind, the command that runs it and its reader.
+    enum Kind {
+        case experiment, replay, size
+        var command: String { self == .replay ? "replay" : "ablate" }
+        func read(_ path: String) throws {
+            switch self {
+            case .experiment: _ = try ExperimentPlan.read(path: path)
+            case .replay: _ = try ReplayPlan.read(path: path)
+            case .size: _ = try SizePlan.read(path: path)
+            }
+        }
+    }
 
     /// Every field below `keys` (at `path`), each in a valid file that `wrap` makes of the object holding it.
     static func all(
-        _ keys: any SchemaKey.Type, at path: String = "", replay: Bool, wrap: @escaping ([String: Any]) -> [String: Any] = { $0 }
+        _ keys: any SchemaKey.Type, at path: String = "", kind: Kind, wrap: @escaping ([String: Any]) -> [String: Any] = { $0 }
     ) -> [FileSetting] {
         keys.declared.flatMap { key -> [FileSetting] in
             let holder = Self.holder(of: key)
             let field = path + key.stringValue
             let document = Self.json(wrap(holder.merging([key.stringValue: placeholder]) { $1 }))
-            let own = FileSetting(path: field, constraint: key.constraint(in: holder), replay: replay, document: document)
+            let own = FileSetting(path: field, constraint: key.constraint(in: holder), kind: kind, document: document)
             guard let nested = key.fields else { return [own] }
             let isList = own.constraint == .objects
             return [own]
-                + all(nested, at: field + (isList ? "[0]." : "."), replay: replay) { object in
+                + all(nested, at: field + (isList ? "[0]." : "."), kind: kind) { object in
                     wrap(holder.merging([key.stringValue: isList ? [object] : object]) { $1 })
                 }
         }
@@ -117,6 +130,7 @@ struct FileSetting: CustomStringConvertible {
         case is Resampling.Keys: return resample
         case is ReplayPlan.Keys: return ["kind": "replay", "name": "r", "journals": [["corpus": ["name": "seed-12"]]]]
         case is ReplayPlan.Journal.CodingKeys: return ["corpus": ["name": "seed-12"]]
+        case is SizePlan.Keys: return ["kind": "size", "name": "s", "tuning": "t", "study": "u", "sizes": [8], "replicates": 2]
         default:
             return ["name": "x", "corpora": [["name": "seed-12"]], "encoders": [["layers": [1]]], "replicates": 2, "resample": resample]
         }
@@ -134,7 +148,8 @@ struct FileSetting: CustomStringConvertible {
 /// setting as its caller spells it: `'corpora[0].intents'` in a file (exit 1), `--intents` on a command line (exit 2).
 @Suite struct SettingsTests {
     static let fileSettings =
-        FileSetting.all(ExperimentPlan.Keys.self, replay: false) + FileSetting.all(ReplayPlan.Keys.self, replay: true)
+        FileSetting.all(ExperimentPlan.Keys.self, kind: .experiment) + FileSetting.all(ReplayPlan.Keys.self, kind: .replay)
+        + FileSetting.all(SizePlan.Keys.self, kind: .size)
 
     /// Every command's every argument, by the words that call the command.
     static let commandArguments: [(path: [String], name: String)] = CommandCatalogue.paths.flatMap { path in
@@ -153,7 +168,7 @@ struct FileSetting: CustomStringConvertible {
         for setting in Self.fileSettings where setting.path == "name" {
             let path = folder + "/valid.json"
             try AtomicFile.write(setting.document(with: "\"x\""), to: path)
-            let error = errorMessage { _ = setting.replay ? try ReplayPlan.read(path: path) as Any : try ExperimentPlan.read(path: path) }
+            let error = errorMessage { try setting.kind.read(path) }
             #expect(error == nil, "\(setting): \(error ?? "")")
         }
     }
@@ -164,7 +179,7 @@ struct FileSetting: CustomStringConvertible {
         let file = folder + "/x.json"
         for value in constraint.invalidValues.compactMap(\.json) {
             try AtomicFile.write(setting.document(with: value), to: file)
-            let r = CLI.run([setting.replay ? "replay" : "ablate", file, "--out", folder + "/out"])
+            let r = CLI.run([setting.kind.command, file, "--out", folder + "/out"])
             #expect(
                 r.status == 1 && r.stderr.hasPrefix("themelab: \(file): '\(setting.path)") && r.stderr.split(separator: "\n").count == 1,
                 "\(setting) = \(value): \(r.status) \(r.stderr)")

@@ -108,9 +108,15 @@ import ThemeLabPairs
             .map { String($0.dropLast(5)) }
         var experiments: [(String, String, AnalysisResults)] = []
         var replays: [ReplayResults] = []
+        var sizes: [SizeResults] = []
         for name in names {
             let (plan, results) = (root + "/Experiments/\(name).json", root + "/results/\(name)/\(name).json")
-            if ReplayPlan.isReplay(path: plan) {
+            if SizePlan.isSize(path: plan) {
+                // Until `make reproduce` has run a new size experiment, results/ and REPORT.md hold none of it.
+                if FileManager.default.fileExists(atPath: results) {
+                    sizes.append(try JSONOutput.read(SizeResults.self, path: results, expected: "size results"))
+                }
+            } else if ReplayPlan.isReplay(path: plan) {
                 replays.append(try JSONOutput.read(ReplayResults.self, path: results, expected: "replay results"))
             } else {
                 let description = try ExperimentPlan.read(path: plan).description ?? ""
@@ -121,7 +127,7 @@ import ThemeLabPairs
         var themeSums = ThemeSumsResult(corpus: layout.themeSums, source: source, identicalBits: true, maxAbsDifference: 0)
         (themeSums.replicates, themeSums.identicalReplicates) = (Estimate(n: 10, mean: 0, sd: 0, low: 0, high: 0), 10)
         var report = ReproductionReport(experiments: experiments, themeSums: themeSums, layout: layout)
-        report.replays = replays
+        (report.replays, report.sizes) = (replays, sizes)
         report.fragility = try committedFragility(root + "/results/fragility.csv", seed: layout.fragility?.seed ?? 0)
         return report
     }

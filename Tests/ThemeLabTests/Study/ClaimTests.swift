@@ -296,6 +296,7 @@ import Testing
         let names = try FileManager.default.contentsOfDirectory(atPath: root + "/Experiments").filter { $0.hasSuffix(".json") }.sorted()
             .map { String($0.dropLast(5)) }
             .filter { !layout.notTabulated.contains($0) && !ReplayPlan.isReplay(path: root + "/Experiments/\($0).json") }
+            .filter { !SizePlan.isSize(path: root + "/Experiments/\($0).json") }
         #expect(names == ["clinc150", "rules-tuning", "rules", "seeds", "synthetic", "wordnet"])
         let experiments = try names.map {
             try JSONOutput.read(AnalysisResults.self, path: root + "/results/\($0)/\($0).json", expected: "results")

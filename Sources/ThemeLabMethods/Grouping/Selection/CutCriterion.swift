@@ -20,6 +20,8 @@ package protocol CutCriterion: Sendable {
 /// A criterion computed on each cut's partition alone.
 package protocol PartitionCriterion: CutCriterion {
     func score(_ x: Matrix, groups: [Int32]) -> Double?
+    /// The score of each of `partitions`: `score` of each, unless the criterion shares work between them.
+    func scores(_ x: Matrix, partitions: [[Int32]]) -> [Double?]
 }
 
 extension CutCriterion {
@@ -27,8 +29,10 @@ extension CutCriterion {
 }
 
 extension PartitionCriterion {
+    package func scores(_ x: Matrix, partitions: [[Int32]]) -> [Double?] { partitions.map { score(x, groups: $0) } }
+
     package func scores(_ counts: [Int], tree: Dendrogram, vectors x: Matrix, seed: UInt64) throws -> [Double?] {
-        counts.map { score(x, groups: tree.cut(groups: $0)) }
+        scores(x, partitions: counts.map { tree.cut(groups: $0) })
     }
 }
 

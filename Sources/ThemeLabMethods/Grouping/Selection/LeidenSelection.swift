@@ -23,11 +23,17 @@ package struct LeidenSelection: Grouping {
         let candidates = try LeidenGrouping.resolutionGrid(Self.graph.resolution).map {
             try pass.leiden(k: k, resolution: $0, seed: request.seed)
         }
-        let score = { (labels: [Int32]) in criterion.score(x, groups: labels) }
-        guard let best = bestOf(candidates, higherIsBetter: criterion.higherIsBetter, score: score, groups: groupCount) else {
+        let scores = criterion.scores(x, partitions: candidates)
+        guard
+            let best = bestOf(
+                Array(candidates.indices), higherIsBetter: criterion.higherIsBetter, score: { scores[$0] },
+                groups: {
+                    groupCount(candidates[$0])
+                })
+        else {
             return GroupingCut(labels: nil, note: "\(name): no resolution gives a partition with a defined score")
         }
-        return GroupingCut(labels: best)
+        return GroupingCut(labels: candidates[best])
     }
 
     /// The registry entry of the grouping a criterion makes.
