@@ -217,7 +217,10 @@ import Testing
 
     @Test(arguments: [
         ("spectral-k-average(3,1,1)", "spectral-k-average(3,1,1): the noise eigenvalues q must be 0 or at least 2"),
-        ("spectral-k-kmeans(51)", "spectral-k-kmeans(51): the gap window w (0: the plain eigengap) must be a whole number from 0 to 50, got 51"),
+        (
+            "spectral-k-kmeans(51)",
+            "spectral-k-kmeans(51): the gap window w (0: the plain eigengap) must be a whole number from 0 to 50, got 51"
+        ),
         ("spectral-k-average(3,1,0,5,2)", "spectral-k-average(3,1,0,5,2): the sample size τ must be a whole number from 3 to 5000, got 2"),
         (
             "average-cohesion(2)",
