@@ -11,7 +11,7 @@ import ThemeLabStudy
 let checkCommand = Command(
     summary: "fail when recovery falls below a baseline (for CI)",
     help: """
-        usage: themelab check --results R.json --baseline B.json [--allow-native]
+        usage: themelab check --results R.json --baseline B.json [--sources NEW=OLD;…] [--allow-native]
                themelab check --results R.json --write-baseline B.json [--tolerance METRIC=VALUE,…]
 
         Compares every row (corpus × source × space × rule × grouping) of the baseline with
@@ -30,10 +30,15 @@ let checkCommand = Command(
         checksums differ from the baseline's. Rows are keyed corpus | source | space | rule |
         grouping, the rule "k=topics" for a label-informed reference and "own cuts" for a
         grouping that chooses its own cuts.
+        When the encoder or layer changed (the results hold one vector source the baseline
+        lacks and the baseline one the results lack), rows are compared by corpus | space |
+        rule | grouping across the two, and the output says so first ("compared layer 4
+        against layer 6"); --sources 'NEW=OLD;…' pairs them when several are left over. The
+        figures that moved most lead the list of failures.
         A baseline made under the canonical arithmetic refuses results made under another
         kernel (THEMELAB_KERNEL=native) unless --allow-native is given.
         """,
-    options: ["results", "baseline", "write-baseline", "tolerance"],
+    options: ["results", "baseline", "write-baseline", "tolerance", "sources"],
     switches: ["allow-native"]
 ) { args, io in
     let resultsPath = try args.required("results")
@@ -66,14 +71,16 @@ let checkCommand = Command(
     try RegressionCheck.checkArithmetic(
         results: results, baseline: baseline, resultsFile: resultsPath, allowNative: args.flag("allow-native"))
     let outcome = try RegressionCheck.compare(
-        results: results.analyses, baseline: baseline, resultsFile: resultsPath, baselineFile: baselinePath)
+        results: results.analyses, baseline: baseline, resultsFile: resultsPath, baselineFile: baselinePath,
+        sources: try args["sources"].map(SourcePairing.parse))
     let compared = "\(outcome.rows) rows, \(outcome.figures) figures compared"
+    for line in outcome.pairing { io.print(line) }
     if outcome.failures.isEmpty {
         io.print("check passed: \(resultsPath) holds every baseline row within tolerance (\(compared))")
         return
     }
-    io.print("check failed: \(outcome.failures.count) regression(s) in \(resultsPath) (\(compared))")
     for f in outcome.failures { io.print("  " + f) }
+    io.print("check failed: \(outcome.failures.count) regression(s) in \(resultsPath) (\(compared))")
     let changed = RegressionCheck.changedInputs(results: results.provenance, baseline: baseline.provenance)
     if !changed.isEmpty {
         io.print("inputs that differ from the baseline's (a likely cause):")
