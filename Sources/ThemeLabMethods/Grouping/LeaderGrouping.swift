@@ -24,10 +24,33 @@ package enum LeaderGrouping {
 
     /// `group(x, threshold:order:)` for each of `thresholds`, from one shared product.
     package static func group(_ x: Matrix, thresholds: [Double], order: [Int]? = nil) throws -> [[Int32]] {
+        let visit = order ?? Array(0..<x.rows)
+        return try sweeps(x, thresholds: thresholds, order: visit).map { sweep in
+            var labels = [Int32](repeating: -1, count: x.rows)
+            for (p, i) in visit.enumerated() { labels[i] = sweep.labels[p] }
+            return labels
+        }
+    }
+
+    /// The thresholds, from the top down, at which the partition of `x` visited in `order` changes:
+    /// below the largest similarity an item fell short by (`LeaderSweep.nearestRejection`) the run is the same, and at it
+    /// that item joins, so each run gives the next. Nil when there are more than `limit`.
+    package static func breakpoints(_ x: Matrix, order: [Int], limit: Int) throws -> [Double]? {
+        var found: [Double] = []
+        var t = try sweeps(x, thresholds: [.infinity], order: order)[0].nearestRejection
+        while t > -.infinity {
+            guard found.count < limit else { return nil }
+            found.append(t)
+            t = try sweeps(x, thresholds: [t], order: order)[0].nearestRejection
+        }
+        return found
+    }
+
+    /// One finished sweep per threshold, from one shared product: labels by visiting position.
+    static func sweeps(_ x: Matrix, thresholds: [Double], order visit: [Int]) throws -> [LeaderSweep] {
         guard x.rows <= maxItems else {
             throw ThemeLabError.input("leader grouping is O(N²·d); \(x.rows) items exceeds its limit of \(maxItems)")
         }
-        let visit = order ?? Array(0..<x.rows)
         let (n, d) = (visit.count, x.cols)
         let ordered = x.rows(visit)
         var sweeps = thresholds.map { LeaderSweep(threshold: $0, items: n) }
@@ -48,11 +71,7 @@ package enum LeaderGrouping {
                 }
             }
         }
-        return sweeps.map { sweep in
-            var labels = [Int32](repeating: -1, count: x.rows)
-            for (p, i) in visit.enumerated() { labels[i] = sweep.labels[p] }
-            return labels
-        }
+        return sweeps
     }
 }
 
@@ -67,6 +86,9 @@ package struct LeaderSweep {
     package private(set) var sizes: [Int] = []
     /// Similarities compared so far (one per visited item and existing group).
     package private(set) var comparisons = 0
+    /// The largest best-group similarity of an item that started a group of its own although groups existed (−∞: none):
+    /// the threshold below which the sweep would first decide otherwise.
+    package private(set) var nearestRejection = -Double.infinity
     private var squares: [Double] = []
     private var norms: [Double] = []
     private var dot: [Double] = []
@@ -108,6 +130,7 @@ package struct LeaderSweep {
             squares[best] += 2 * dot[best] + selfSimilarity
             norms[best] = max(squares[best], 0).squareRoot()
         } else {
+            if best >= 0 { nearestRejection = max(nearestRejection, bestSimilarity) }
             labels[a] = Int32(g)
             sizes.append(1)
             squares.append(selfSimilarity)
