@@ -12,6 +12,7 @@ let ablateCommand = Command(
     summary: "run an experiment file's grid and write results/NAME/",
     help: """
         usage: themelab ablate Experiments/NAME.json [--out DIR] [--data-dir DIR] [--replicates R] [--vectors DIR]
+                                                    [--cache DIR]
                themelab ablate Experiments/NAME.json --shard i/n --out PART.json [--data-dir DIR] [--replicates R]
 
         Runs every corpus × encoder/layer × space × threshold × grouping the experiment file
@@ -25,6 +26,7 @@ let ablateCommand = Command(
           --vectors DIR    also write the vectors each space's figures are computed on (unit rows,
                            corpus order) and the labels: DIR/CORPUS--SOURCE--SPACE.{npy,json}, for
                            tools of your own (Experiments/bench/peer-clustering reads them)
+          \(Arguments.cacheHelp(indent: 19))
           --shard i/n      only the corpora k with k mod n = i (n ≤ the number of corpora), written
                            to --out PART.json for `themelab gather`, which writes DIR/NAME/ as above
                            (`themelab slurm ablate` runs the shards as a Slurm job array)
@@ -38,7 +40,7 @@ let ablateCommand = Command(
         replicate with seed + r; a fixed one (the seeds, a whole split, a file) needs "resample"
         (here or on the corpus): each replicate keeps that fraction of every topic.
         """,
-    options: ["out", "data-dir", "replicates", "shard", "vectors"],
+    options: ["out", "data-dir", "replicates", "shard", "vectors", "cache"],
     renamed: ["results": "out"],
     positionals: 1...1
 ) { args, io in
@@ -46,7 +48,7 @@ let ablateCommand = Command(
     let started = Date()
     let progress = io.progress("embed")
     var environment = RunEnvironment(
-        dataDirectory: args["data-dir"], command: io.commandLine, log: io.note, progress: progress.update)
+        dataDirectory: args["data-dir"], cacheFolder: args.cacheFolder, command: io.commandLine, log: io.note, progress: progress.update)
     if let shardText = args["shard"] {
         guard args.oldSpellings.isEmpty else { throw ThemeLabError.usage("--shard writes a part file to --out, not a results folder") }
         guard args["vectors"] == nil else { throw ThemeLabError.usage("--vectors writes a whole run's vectors; give it without --shard") }

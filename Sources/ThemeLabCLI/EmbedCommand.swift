@@ -12,7 +12,7 @@ let embedCommand = Command(
     summary: "embed a corpus's texts with a sentence-transformers model",
     help: """
         usage: themelab embed --corpus C.jsonl --out X.npy [--model DIR] [--layer K] [--prompt NAME]
-                              [--normalize] [--no-cache]
+                              [--normalize] [--no-cache | --cache DIR]
 
         Tokenizes each item's text as the model folder says (tokenizer.json or vocab.txt), runs
         the encoder (BERT, DistilBERT, RoBERTa, XLM-RoBERTa or MPNet) and writes layer K's hidden
@@ -30,14 +30,16 @@ let embedCommand = Command(
                          (default: its default_prompt_name, as sentence-transformers; none: no prompt)
           --normalize    L2-normalise each vector (default: as the model's modules.json says
                          when K is the last layer, otherwise no)
-          --no-cache     do not read or write the embedding cache ($THEMELAB_CACHE, default
-                         .themelab/cache), keyed by model hash, layer and text
+          --no-cache     do not read or write the embedding cache, keyed by model hash, layer
+                         and text
+          \(Arguments.cacheHelp(indent: 17))
         """,
-    options: ["corpus", "out", "model", "layer", "prompt", "id-column", "text-column"],
+    options: ["corpus", "out", "model", "layer", "prompt", "id-column", "text-column", "cache"],
     switches: ["normalize", "no-cache"]
 ) { args, io in
     let corpusPath = try args.required("corpus")
     let out = try args.required("out")
+    guard !args.flag("no-cache") || args["cache"] == nil else { throw ThemeLabError.usage("give --no-cache or --cache, not both") }
     let model = try ModelFolder.locate(explicit: args["model"])
     try CommandPaths(reads: [corpusPath] + (try model.files()), writes: [(out, .file), (out + ".json", .file)]).check()
     let request = try EmbeddingRequest(args)
@@ -50,7 +52,7 @@ let embedCommand = Command(
     if args.flag("no-cache") {
         vectors = try encoder.embed(texts, layer: layer, progress: progress.update)
     } else {
-        var cache = try EmbeddingCache(encoder: encoder, layer: layer)
+        var cache = try EmbeddingCache(folder: args.cacheFolder, encoder: encoder, layer: layer)
         if let warning = cache.warning { io.note(warning) }
         embedded = cache.uncached(texts).count
         vectors = try encoder.embed(texts, layer: layer, cache: &cache, progress: progress.update)

@@ -12,7 +12,7 @@ let replayCommand = Command(
     summary: "replay labeled corpora as journals under regrouping policies (C8, C9)",
     help: """
         usage: themelab replay Experiments/replay.json [--out DIR] [--data-dir DIR] [--shuffles R]
-                                                      [--budget-minutes M]
+                                                      [--budget-minutes M] [--cache DIR]
 
         Replays each journal of a replay experiment save by save. At every save each policy shows
         a grouping (a regroup from scratch, or the last one extended by incremental assignment),
@@ -26,6 +26,7 @@ let replayCommand = Command(
           --shuffles R     orders per seeded journal (1 to 1000), overriding the file's "shuffles"
           --budget-minutes M  refuse a replay estimated to take longer (default 30; 1 to 100000): a
                            fresh regroup at every save makes a journal's cost grow with N³
+          \(Arguments.cacheHelp(indent: 19))
 
         Replay file: {"kind": "replay", "name": …, "journals": [{"corpus": {"name": "clinc150",
         "intents": 8, "perIntent": 40, "seed": 3}, "order": "bursts(4)", "launch": 25, "initial": 25}],
@@ -36,7 +37,7 @@ let replayCommand = Command(
         cos(μ_now, μ_last) < 1 − τ (g > 1, τ in [0, 2]). Rules: fixed, noise-floor, otsu,
         otsu-floored, kittler-illingworth.
         """,
-    options: ["out", "data-dir", "shuffles", "budget-minutes"],
+    options: ["out", "data-dir", "shuffles", "budget-minutes", "cache"],
     renamed: ["results": "out"],
     positionals: 1...1
 ) { args, io in
@@ -46,7 +47,7 @@ let replayCommand = Command(
     try root.prepare(plan.name, reading: try plan.inputFiles(dataDirectory: args["data-dir"]))
     let progress = io.progress("embed")
     var environment = RunEnvironment(
-        dataDirectory: args["data-dir"], command: io.commandLine, log: io.note, progress: progress.update)
+        dataDirectory: args["data-dir"], cacheFolder: args.cacheFolder, command: io.commandLine, log: io.note, progress: progress.update)
     environment.replayBudgetSeconds = Double(try args.int("budget-minutes", default: 30, range: 1...100_000)) * 60
     let results = try plan.run(in: environment)
     progress.finish()
