@@ -14,12 +14,12 @@ let analyzeCommand = Command(
         usage: themelab analyze --corpus C.jsonl|NAME [--embeddings X.npy | --model DIR [--layer K]]
                                 [--space raw,centred] [--thresholds R,…] [--groupings G,…]
                                 [--shuffles 10] [--seed 0] [--json] [--out DIR] [--assignments FILE]
+                                [--show-groups]
 
         One table per space: pair distribution (all / related / unrelated), separation (AUC, d′,
         band widths), each threshold rule's value, and for each rule × grouping the recovery
         metrics (ARI, NMI, V-measure, pair precision/recall/F1, purity, singleton and
-        largest-group shares), then each label-free cell's groups with their most central
-        entries. Without labels: distributions, thresholds and the groups.
+        largest-group shares). Without labels: distributions, thresholds and group counts.
           --corpus C        JSONL, CSV or TSV corpus (labels in 'label'), or a registry name
                             (themelab datasets list): \(wrappedList(DatasetRegistry.entries.map(\.name), indent: 20, used: 26))
           --id-column F, --text-column F, --label-column F
@@ -43,14 +43,19 @@ let analyzeCommand = Command(
           --json            print the results JSON instead of Markdown
           --out DIR         also write DIR/analysis.{json,md,csv}
           --assignments F   write which entries form each group, one row per item and cell
-                            (id, text, label, space, rule, grouping, group, group size, whether
-                            central): JSON Lines for F.jsonl, CSV for F.csv
+                            (id, text, label, space, rule, grouping, group, noise, group size,
+                            whether central, the group's words): JSON Lines for F.jsonl, CSV for
+                            F.csv, gzip-compressed for F.jsonl.gz or F.csv.gz
+          \(Arguments.cacheHelp(indent: 20))
+          --show-groups     also list each label-free cell's groups: their words (c-TF-IDF) and
+                            most central entries
         """,
     options: [
         "corpus", "embeddings", "model", "layer", "space", "thresholds", "groupings", "shuffles", "seed", "out", "assignments",
         "data-dir", "id-column", "text-column", "label-column", "split", "level", "intents", "per-intent", "max-items", "corpus-seed",
+        "cache",
     ],
-    switches: ["json"]
+    switches: ["json", "show-groups"]
 ) { args, io in
     let corpusPath = try args.required("corpus")
     if args["embeddings"] != nil && (args["model"] != nil || args["layer"] != nil) {
@@ -88,9 +93,10 @@ let analyzeCommand = Command(
         try CommandPaths(reads: try plan.inputFiles(dataDirectory: args["data-dir"]), writes: writes.map { ($0, .file) }).check()
     }
     let progress = io.progress("embed")
-    var environment = RunEnvironment(dataDirectory: args["data-dir"], command: io.commandLine, log: io.note, progress: progress.update)
+    var environment = RunEnvironment(
+        dataDirectory: args["data-dir"], cacheFolder: args.cacheFolder, command: io.commandLine, log: io.note, progress: progress.update)
     // Members are kept only to be listed (the Markdown) or written (--assignments).
-    (environment.keepsMembers, environment.writesAssignments) = (!args.flag("json"), assignments != nil)
+    (environment.keepsMembers, environment.writesAssignments) = (args.flag("show-groups") && !args.flag("json"), assignments != nil)
     var result = try plan.run(in: environment)
     progress.finish()
     result.name = "analysis of \(result.analyses.first?.corpus.name ?? corpusPath)"
@@ -104,6 +110,6 @@ let analyzeCommand = Command(
     if args.flag("json") {
         io.print(try JSONOutput.string(result), terminator: "")
     } else {
-        io.print(result.markdown() + result.analyses.map { AssignmentsReport.markdown($0) }.joined(), terminator: "")
+        io.print(result.markdown() + AssignmentsReport.listing(result.analyses, shown: args.flag("show-groups")), terminator: "")
     }
 }
