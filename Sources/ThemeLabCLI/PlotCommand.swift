@@ -58,7 +58,8 @@ let plotCommand = Command(
     let seconds = try args.int("pdf-seconds", default: 60, range: 1...3600)
     let converters =
         try (args.flag("pdf") ? [SVGConverter.locate(.pdf, seconds: seconds)] : [])
-        + (args["png"] == nil ? [] : [SVGConverter.locate(.png(width: try args.int("png", default: 0, range: 100...10_000)), seconds: seconds)])
+        + (args["png"] == nil
+            ? [] : [SVGConverter.locate(.png(width: try args.int("png", default: 0, range: 100...10_000)), seconds: seconds)])
     let out = try args["out"] ?? plotsFolder(beside: path)
     let results = try JSONOutput.read(AnalysisResults.self, path: path, expected: "ThemeLab results file")
     let svgs = try SVGPlot.rendered(results, folder: out)

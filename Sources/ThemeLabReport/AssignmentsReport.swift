@@ -113,7 +113,9 @@ package enum AssignmentsReport {
         var files = OutputFiles()
         for a in results.analyses where a.items != nil && a.spaces.contains(where: { $0.groupings.contains { $0.members != nil } }) {
             let stem = Self.stem(folder: folder, corpus: a.corpus.name, source: a.source)
-            for format in [Format(kind: .jsonl), Format(kind: .csv)] { try files.write(contents([a], as: format), to: stem + format.ending) }
+            for format in [Format(kind: .jsonl), Format(kind: .csv)] {
+                try files.write(contents([a], as: format), to: stem + format.ending)
+            }
         }
     }
 
@@ -163,7 +165,8 @@ package enum AssignmentsReport {
                 let shared = m.groupsBySize.filter { $0.size > 1 }
                 for (group, size) in shared.prefix(limit) {
                     let texts = m.central(of: group).map { "«\(cut(items[$0].text ?? items[$0].id, width))»" }
-                    let named = keywords[group].map { $0.isEmpty ? "" : " [\(escapingControlCharacters($0.joined(separator: ", ")))]" } ?? ""
+                    let named =
+                        keywords[group].map { $0.isEmpty ? "" : " [\(escapingControlCharacters($0.joined(separator: ", ")))]" } ?? ""
                     out += "- \(size) entries\(named)\(topic(of: group, m, items)): \(texts.joined(separator: " · "))\n"
                 }
                 if let largest = shared.dropFirst(limit).first?.size {

@@ -45,7 +45,9 @@ package func colourDifference(_ x: LabColour, _ y: LabColour) -> Double {
     let g = 0.5 * (1 - sqrt(pow(meanChroma, 7) / (pow(meanChroma, 7) + pow(25, 7))))
     let (a1, a2) = ((1 + g) * x.a, (1 + g) * y.a)
     let (c1, c2) = (hypot(a1, x.b), hypot(a2, y.b))
-    func hue(_ a: Double, _ b: Double) -> Double { a == 0 && b == 0 ? 0 : (degrees(atan2(b, a)) + 360).truncatingRemainder(dividingBy: 360) }
+    func hue(_ a: Double, _ b: Double) -> Double {
+        a == 0 && b == 0 ? 0 : (degrees(atan2(b, a)) + 360).truncatingRemainder(dividingBy: 360)
+    }
     let (h1, h2) = (hue(a1, x.b), hue(a2, y.b))
     let chromatic = c1 * c2 != 0
     var step = h2 - h1

@@ -55,8 +55,8 @@ package struct ExperimentRegret {
         cell is the mean regret over them with its 95% interval and the own draw beside it, and the worst case's bounds
         are the largest interval ends over the corpora. The suggested default is chosen as `themelab reproduce` chooses
         it (docs/uncertainty.md): the smallest upper bound of the worst case decides, the own draws only break a tie;
-        without replicates (one draw: no interval) the own draws decide and the 10% target is not judged. These corpora are the experiment's own: a default chosen on them is
-        tuned to them; check it on corpora kept aside.
+        without replicates (one draw: no interval) the own draws decide and the 10% target is not judged. These corpora
+        are the experiment's own: a default chosen on them is tuned to them; check it on corpora kept aside.
 
         """
 }
@@ -81,7 +81,8 @@ extension Recommendation {
         guard let best else { return "No rule has a worst case here (no corpus has a ceiling ARI of 0.1 or more).\n" }
         let w = best.all
         return "**\(name(best))**: worst-case regret at the own draws \(formatShort(w.regret)) (\(formatOwnRelative(w)) of the "
-            + "ceiling\(w.relativeHigh == nil ? "; one draw: no interval" : formatBounds(w)), on \(w.corpus)). Indistinguishable from it: \(named(alongside(best, \.all), \.all)). "
+            + "ceiling\(w.relativeHigh == nil ? "; one draw: no interval" : formatBounds(w)), on \(w.corpus)). "
+            + "Indistinguishable from it: \(named(alongside(best, \.all), \.all)). "
             + targetVerdict() + ".\n"
     }
 }

@@ -104,7 +104,8 @@ package enum MethodColours {
             switch self {
             case .circle: return "<circle \(attributes) cx=\"\(p(x))\" cy=\"\(p(y))\" r=\"\(p(s))\" fill=\"\(colour)\"/>"
             case .square:
-                return "<rect \(attributes) x=\"\(p(x - s))\" y=\"\(p(y - s))\" width=\"\(p(2 * s))\" height=\"\(p(2 * s))\" fill=\"\(colour)\"/>"
+                let size = "width=\"\(p(2 * s))\" height=\"\(p(2 * s))\""
+                return "<rect \(attributes) x=\"\(p(x - s))\" y=\"\(p(y - s))\" \(size) fill=\"\(colour)\"/>"
             case .cross, .plus:
                 let d =
                     self == .cross
@@ -115,7 +116,8 @@ package enum MethodColours {
                 let points: [(Double, Double)] =
                     self == .diamond
                     ? [(x, y - s - 1), (x + s, y), (x, y + s + 1), (x - s, y)]
-                    : self == .triangle ? [(x, y - s - 1), (x + s, y + s), (x - s, y + s)] : [(x, y + s + 1), (x + s, y - s), (x - s, y - s)]
+                    : self == .triangle
+                        ? [(x, y - s - 1), (x + s, y + s), (x - s, y + s)] : [(x, y + s + 1), (x + s, y - s), (x - s, y - s)]
                 let list = points.map { "\(p($0.0)),\(p($0.1))" }.joined(separator: " ")
                 return "<polygon \(attributes) points=\"\(list)\" fill=\"\(colour)\"/>"
             }

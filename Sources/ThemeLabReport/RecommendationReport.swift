@@ -39,7 +39,8 @@ extension Recommendation {
         guard targetMet, let best else { return opening + "not met" + (naming ? " by any rule and grouping here" : "") }
         let ownDraw = best.all.relative
         return opening + "met" + (naming ? " by \(name(best))" : "")
-            + (ownDraw > RecommendationFile.target ? " (its worst own draw, \(formatPercent(ownDraw)), is above it: the bound decides)" : "")
+            + (ownDraw > RecommendationFile.target
+                ? " (its worst own draw, \(formatPercent(ownDraw)), is above it: the bound decides)" : "")
     }
 
     /// Writes the recommendation subsection: the procedure, the suggested default (and without the domain level, if it

@@ -56,7 +56,8 @@ extension SVGPlot {
             for (k, row) in bars[r].enumerated() {
                 guard let row, let bar = barValue(row, metric, replicates: replicates) else { continue }
                 let x = left + Double(r) * slot + slot * 0.1 + Double(k) * width
-                svg += ablationBar(row, bar, own: row.recovery?.value(metric.metric), x: x, width: width, py: f.py, slot: label, styles[row.grouping]!)
+                svg += ablationBar(
+                    row, bar, own: row.recovery?.value(metric.metric), x: x, width: width, py: f.py, slot: label, styles[row.grouping]!)
             }
         }
         svg += "<line x1=\"\(n(left))\" y1=\"\(n(f.py(0)))\" x2=\"\(n(width - right))\" y2=\"\(n(f.py(0)))\" stroke=\"#444\"/>\n"
@@ -102,7 +103,8 @@ extension SVGPlot {
         let data = "data-slot=\"\(escape(slot))\" data-grouping=\"\(escape(row.grouping.name))\""
         var svg =
             "<rect class=\"bar\" \(data) data-value=\"\(bar.value)\" x=\"\(n(x))\" y=\"\(n(y0))\" width=\"\(n(barW * 0.9))\" "
-            + "height=\"\(n(max(y1 - y0, 0.5)))\" fill=\"\(style.colour)\" stroke=\"#222\" stroke-width=\"0.8\"\(dashAttribute(style.dash))/>\n"
+            + "height=\"\(n(max(y1 - y0, 0.5)))\" fill=\"\(style.colour)\" stroke=\"#222\" stroke-width=\"0.8\""
+            + "\(dashAttribute(style.dash))/>\n"
         guard let low = bar.low, let high = bar.high else { return svg }
         let (cx, lo, hi) = (x + barW * 0.45, py(max(low, -0.1)), py(min(high, 1)))
         svg +=

@@ -232,7 +232,8 @@ package enum SVGPlot {
     ) -> String {
         let data = "data-grouping=\"\(escape(grouping.name))\""
         guard exact else {
-            return "<g class=\"curve-points\" \(data)>" + points.map { style.marker.svg(x: px($0.threshold), y: py($0.ari), colour: style.colour) }
+            return "<g class=\"curve-points\" \(data)>"
+                + points.map { style.marker.svg(x: px($0.threshold), y: py($0.ari), colour: style.colour) }
                 .joined() + "</g>\n"
         }
         var d = points.first.map { "M\(n(px($0.threshold))) \(n(py($0.ari)))" } ?? ""

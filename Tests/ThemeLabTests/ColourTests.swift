@@ -3,6 +3,7 @@ import Testing
 import ThemeLabCore
 import ThemeLabMethods
 import ThemeLabReport
+
 @testable import ThemeLabStudy
 
 /// Colours a reader can tell apart: CIEDE2000 checked against Sharma, Wu and Dalal's published pairs, a palette whose
@@ -59,7 +60,8 @@ import ThemeLabReport
 
     /// The data colours of a figure (series, threshold lines, bars, curves, markers, bands), each once.
     static func colours(_ svg: String) -> [String] {
-        let tags = svg.matches(of: /<(?:path|line|rect|circle|polygon|g)\b[^>]*class="(?:series|threshold|bar|curve|marker|band|best-cut)"[^>]*>/)
+        let tags = svg.matches(
+            of: /<(?:path|line|rect|circle|polygon|g)\b[^>]*class="(?:series|threshold|bar|curve|marker|band|best-cut)"[^>]*>/)
         var found: [String] = []
         for tag in tags {
             for m in String(tag.output).matches(of: /(?:stroke|fill)="(#[0-9A-Fa-f]{6})"/) where !found.contains(String(m.output.1)) {
@@ -89,7 +91,8 @@ import ThemeLabReport
             let path = "\(root)/\(name)/\(name).json"
             guard let r = try? JSONOutput.read(AnalysisResults.self, path: path, expected: "results") else { continue }
             figures += try SVGPlot.rendered(r, folder: name).map { ($0.path, String(decoding: $0.data, as: UTF8.self)) }
-            figures += r.regretTables().flatMap { space in space.tables.map { ("\(name) regret \(space.space) \($0.grouping)", $0.plot()) } }
+            figures += r.regretTables().flatMap { space in space.tables.map { ("\(name) regret \(space.space) \($0.grouping)", $0.plot()) }
+            }
         }
         if let replay = try? JSONOutput.read(ReplayResults.self, path: "\(root)/replay/replay.json", expected: "replay") {
             figures += ReplayReport.plots(replay).map { ($0.0, $0.1) }
@@ -112,7 +115,10 @@ import ThemeLabReport
         }
         let names = ["components", "leader", "average"]
         s.ceilings = (s.ceilings ?? []).filter { names.contains($0.grouping.name) }
-        return [("every method ablation", SVGPlot.ablation(s, corpus: "c", source: "s")), ("every method curve", SVGPlot.ariCurve(s, corpus: "c", source: "s") ?? "")]
+        return [
+            ("every method ablation", SVGPlot.ablation(s, corpus: "c", source: "s")),
+            ("every method curve", SVGPlot.ariCurve(s, corpus: "c", source: "s") ?? ""),
+        ]
     }
 
     @Test func everyFigureKeepsItsColoursApartAndItsLegendEntriesDistinct() throws {

@@ -136,7 +136,8 @@ struct DocExample: CustomTestStringConvertible, Sendable {
         if manager.fileExists(atPath: root + "/" + word) { return root + "/" + word }
         let outputs: Set = ["--out", "--out-corpus", "--out-embeddings", "--work", "--write-baseline", "--assignments"]
         let shard = word.range(of: #"^[0-9]+/[0-9]+$"#, options: .regularExpression) != nil
-        let looksLikePath = !shard && (word.contains("/") || [".json", ".jsonl", ".npy", ".csv", ".tsv", ".gz"].contains { word.hasSuffix($0) })
+        let looksLikePath =
+            !shard && (word.contains("/") || [".json", ".jsonl", ".npy", ".csv", ".tsv", ".gz"].contains { word.hasSuffix($0) })
         return looksLikePath || previous.map(outputs.contains) == true ? folder + "/" + word : word
     }
 

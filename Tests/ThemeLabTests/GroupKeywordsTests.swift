@@ -13,7 +13,8 @@ import ThemeLabStudy
     /// W(pears, 2) = 1/4·ln 2.2 = 0.19711; "the" and "and" are stop words, "a" too short.
     @Test func aCaseWorkedByHand() {
         let texts = [
-            "apples pears apples plums", "apples pears plums", "apples pears cherries", "apples pears grapes grapes", "the apples and melons",
+            "apples pears apples plums", "apples pears plums", "apples pears cherries", "apples pears grapes grapes",
+            "the apples and melons",
             "a apples pears",
         ]
         let words = ClassTFIDF(texts: texts)
@@ -26,7 +27,10 @@ import ThemeLabStudy
         ] as [(String, Int32, Double)] {
             #expect(abs(weight(word, c) - expected) < 5e-6, "\(word) in \(c): \(weight(word, c))")
         }
-        #expect(words.keywords(classes: [0, 0, 1, 1, 2, 2], count: 3) == [0: ["plums", "apples", "pears"], 1: ["grapes", "cherries", "pears"], 2: ["melons", "apples", "pears"]])
+        #expect(
+            words.keywords(classes: [0, 0, 1, 1, 2, 2], count: 3) == [
+                0: ["plums", "apples", "pears"], 1: ["grapes", "cherries", "pears"], 2: ["melons", "apples", "pears"],
+            ])
         // Noise is a class of its own for the weights and has no words of its own.
         #expect(words.keywords(classes: [0, 0, -1, -1, 2, 2])[-1] == nil)
     }
@@ -59,7 +63,9 @@ import ThemeLabStudy
                     let mine = w[label]?[Int32(t)] ?? 0
                     #expect(abs(mine - expected) < 1e-12, "\(c.name) class \(label) \(c.vocabulary[t]): \(mine) vs \(expected)")
                 }
-                #expect(words.keywords(classes: c.classes.map { $0 < 0 ? 99 : $0 })[label < 0 ? 99 : label] == c.keywords[String(label)], "\(c.name) \(label)")
+                #expect(
+                    words.keywords(classes: c.classes.map { $0 < 0 ? 99 : $0 })[label < 0 ? 99 : label] == c.keywords[String(label)],
+                    "\(c.name) \(label)")
             }
         }
     }

@@ -73,7 +73,8 @@ import ThemeLabCore
         let python = try CLI.launch(executable: "/usr/bin/python3", ["-c", script, folder, String(inputs.count)], environment: [:])
         #expect(python.status == 0 && python.stdout == "bad []\n", "\(python.stdout)\(python.stderr)")
         for k in Self.cases().indices {
-            let gzip = try CLI.launch(executable: "/bin/sh", ["-c", "gzip -dc \(folder)/\(k).gz | cmp - \(folder)/\(k).raw"], environment: [:])
+            let gzip = try CLI.launch(
+                executable: "/bin/sh", ["-c", "gzip -dc \(folder)/\(k).gz | cmp - \(folder)/\(k).raw"], environment: [:])
             #expect(gzip.status == 0, "case \(k): \(gzip.stdout)\(gzip.stderr)")
         }
         let text = Self.cases().first { $0.0 == "text" }!.1

@@ -342,7 +342,8 @@ import ThemeLabReport
         }
         var figure = MethodColours.Figure()
         let (a, b) = (figure.style(RuleKey("percentile(90)")), figure.style(RuleKey("percentile(80)")))
-        #expect(a.colour == MethodColours.palette[MethodColours.home(RuleKey("percentile(90)"))] && a.colour != b.colour && a.dash != b.dash)
+        #expect(
+            a.colour == MethodColours.palette[MethodColours.home(RuleKey("percentile(90)"))] && a.colour != b.colour && a.dash != b.dash)
     }
 
     /// The slot labels stand at 45°, with a font no larger than the space between neighbours allows.
