@@ -82,7 +82,7 @@ extension Recommendation {
         let w = best.all
         return "**\(name(best))**: worst-case regret at the own draws \(formatShort(w.regret)) (\(formatOwnRelative(w)) of the "
             + "ceiling\(w.relativeHigh == nil ? "; one draw: no interval" : formatBounds(w)), on \(w.corpus)). "
-            + "Indistinguishable from it: \(named(alongside(best, \.all), \.all)). "
+            + (w.relativeHigh == nil ? "" : "Indistinguishable from it: \(named(alongside(best, \.all), \.all)). ")
             + targetVerdict() + ".\n"
     }
 }

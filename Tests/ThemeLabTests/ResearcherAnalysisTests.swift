@@ -233,6 +233,20 @@ import ThemeLabReport
         #expect(central[-1] == nil)
     }
 
+    /// One corpus without replicates has no interval: its regret page says so and judges no target, and names no rule
+    /// indistinguishable by bounds it does not have (it had said "The target … is met").
+    @Test func oneDrawHasNoIntervalAndMeetsNoTarget() throws {
+        let folder = Self.synthetic()
+        let r = CLI.run([
+            "analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/x.npy", "--space", "centred", "--thresholds",
+            "otsu,percentile(90)", "--groupings", "average,leader", "--out", folder + "/out",
+        ])
+        try #require(r.status == 0, "\(r.stderr)")
+        let page = try String(contentsOfFile: folder + "/out/analysis-regret.md", encoding: .utf8)
+        #expect(page.contains("of the ceiling; one draw: no interval, on ") && page.contains("is not judged here"), "\(page)")
+        #expect(!page.contains("is met") && !page.contains("Indistinguishable from it"), "\(page)")
+    }
+
     @Test func analyzeWritesWhichEntriesFormEachGroup() throws {
         let folder = Self.synthetic()
         let r = CLI.run([

@@ -55,6 +55,11 @@ package enum LeaderGrouping {
         let ordered = x.rows(visit)
         var sweeps = thresholds.map { LeaderSweep(threshold: $0, items: n) }
         var block = [Float](repeating: 0, count: min(blockRows, n) * n)
+        // One BLAS thread, as the CLI runs: OpenBLAS's threads split a product by rows and a row's rounding depends on its
+        // place, and the ceiling's breakpoints are these very sums, so their last bits must not move with the thread count.
+        let blasThreads = openblas_get_num_threads()
+        openblas_set_num_threads(1)
+        defer { openblas_set_num_threads(blasThreads) }
         ordered.storage.withUnsafeBufferPointer { buffer in
             let v = buffer.baseAddress!
             block.withUnsafeMutableBufferPointer { b in
