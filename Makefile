@@ -1,6 +1,7 @@
 # `make reproduce`: install what is missing, build in release mode, run every experiment and
 # write results/ (vectors kept between runs in .themelab/cache). `make reproduce-cold`: the same with every text
 # embedded afresh into a private cache (the same bytes).   `make test`: install what is missing, run the test suite (under the harness's BLAS kernel).
+# `make check`: the unit tier alone (Tests/ThemeLabUnitTests: no command, experiment, weights or cluster), in well under a minute after the build.
 # `make gate`: the CI regression gate (re-run Experiments/ci-gate.json, check it against results/baseline.json).
 # `make fuzz`: every parser under libFuzzer for FUZZ_SECONDS each (default 600; CI runs 30).
 # `make lint`: swift format (committed .swift-format) and no line over 140 characters.
@@ -11,7 +12,7 @@
 # `make install`: build the release binary and link `themelab` into $(PREFIX)/bin (default ~/.local/bin, no root
 # needed), so `themelab …` runs this checkout's ./themelab from anywhere; `make uninstall` removes the link.
 # Everything the commands read is in this repository or installed by scripts/bootstrap.
-.PHONY: bootstrap install uninstall test reproduce reproduce-cold gate fuzz lint bench fixtures train-mlm
+.PHONY: bootstrap install uninstall test check reproduce reproduce-cold gate fuzz lint bench fixtures train-mlm
 
 PREFIX ?= $(HOME)/.local
 
@@ -34,6 +35,9 @@ uninstall:
 
 test: bootstrap
 	scripts/test
+
+check:
+	scripts/test --unit
 
 reproduce: bootstrap
 	swift build -c release --product themelab

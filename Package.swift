@@ -4,8 +4,8 @@ import PackageDescription
 // The stages, each a target that may use only the ones below it (a call against the grain does not compile):
 //   Core (Support, Space; the C kernels' paths) ← Encoder (on the C kernels), Corpus, Pairs (the pass and every pass
 //   consumer; its loops over a tile row in C) ← Measures (Metrics, uncertainty: numbers only) ← Methods (threshold rules,
-//   groupings) ← Study (experiments, the replay, the claims, the recommendation) ← Report (rendering, the results
-//   folder) ← CLI ← the executables.
+//   groupings) ← Study (experiments, the replay, the claims, the recommendation) ← Report (rendering) ← Run (`reproduce`'s
+//   orchestration, its stage cache, the results folder's staging and swap) ← CLI ← the executables.
 // Targets see each other's `package` declarations; nothing is `public` but the CLI's entry point.
 
 /// The numeric code is optimised in debug builds too: the test suite runs real passes and replays.
@@ -43,14 +43,23 @@ let package = Package(
         stage("ThemeLabMethods", ["ThemeLabMeasures"]),
         stage("ThemeLabStudy", ["ThemeLabMethods", "ThemeLabCorpus", "ThemeLabEncoder", "CKernels"]),
         stage("ThemeLabReport", ["ThemeLabStudy"]),
+        stage("ThemeLabRun", ["ThemeLabReport"]),
         // The parser and every command, callable in process (the tests) as well as by the executable.
-        .target(name: "ThemeLabCLI", dependencies: ["ThemeLabReport"]),
+        .target(name: "ThemeLabCLI", dependencies: ["ThemeLabRun"]),
         stage("ThemeLabFuzz", ["ThemeLabReport"]),
         .executableTarget(name: "themelab", dependencies: ["ThemeLabCLI"]),
         .executableTarget(name: "themelab-fuzz", dependencies: ["ThemeLabFuzz"]),
+        // The tests, in two tiers whose folders mirror the stages. The unit tier (`make check`) sees only the stages up
+        // to Methods, so it cannot run a command, an experiment, a reproduction or the cluster; the whole suite
+        // (`make test`) adds everything above. Both share the helpers and the fixtures (Tests/ThemeLabTests/Fixtures).
+        .target(name: "ThemeLabTestSupport", dependencies: ["ThemeLabCore"], path: "Tests/ThemeLabTestSupport"),
+        .testTarget(
+            name: "ThemeLabUnitTests",
+            dependencies: ["ThemeLabMethods", "ThemeLabCorpus", "ThemeLabEncoder", "ThemeLabTestSupport"]
+        ),
         .testTarget(
             name: "ThemeLabTests",
-            dependencies: ["ThemeLabCLI", "ThemeLabFuzz"],
+            dependencies: ["ThemeLabCLI", "ThemeLabFuzz", "ThemeLabTestSupport"],
             resources: [.copy("Fixtures")]
         ),
     ]

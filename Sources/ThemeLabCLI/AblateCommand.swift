@@ -6,12 +6,13 @@ import ThemeLabMeasures
 import ThemeLabMethods
 import ThemeLabPairs
 import ThemeLabReport
+import ThemeLabRun
 import ThemeLabStudy
 
 let ablateCommand = Command(
     summary: "run an experiment file's grid and write results/NAME/",
     help: """
-        usage: themelab ablate Experiments/NAME.json [--out DIR] [--data-dir DIR] [--replicates R] [--vectors DIR]
+        usage: themelab ablate Experiments/NAME.json [--out DIR] [--data-dir DIR] [--replicates R] [--vectors DIR] [--html]
                                                     [--cache DIR]
                themelab ablate Experiments/NAME.json --shard i/n --out PART.json [--data-dir DIR] [--replicates R]
 
@@ -27,6 +28,8 @@ let ablateCommand = Command(
                            corpus order) and the labels: DIR/CORPUS--SOURCE--SPACE.{npy,json}, for
                            tools of your own (Experiments/bench/peer-clustering reads them)
           \(Arguments.cacheHelp(indent: 19))
+          --html           also write DIR/NAME/NAME.html, the threshold explorer (as "html": true in
+                           the file; docs/explorer.md)
           --shard i/n      only the corpora k with k mod n = i (n ≤ the number of corpora), written
                            to --out PART.json for `themelab gather`, which writes DIR/NAME/ as above
                            (`themelab slurm ablate` runs the shards as a Slurm job array)
@@ -41,10 +44,12 @@ let ablateCommand = Command(
         (here or on the corpus): each replicate keeps that fraction of every topic.
         """,
     options: ["out", "data-dir", "replicates", "shard", "vectors", "cache"],
+    switches: ["html"],
     renamed: ["results": "out"],
     positionals: 1...1
 ) { args, io in
-    let plan = try args.experimentPlan(path: args.positional[0])
+    var plan = try args.experimentPlan(path: args.positional[0])
+    if args.flag("html") { plan.settings.html = true }
     let started = Date()
     let progress = io.progress("embed")
     var environment = RunEnvironment(

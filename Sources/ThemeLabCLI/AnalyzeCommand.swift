@@ -14,7 +14,7 @@ let analyzeCommand = Command(
         usage: themelab analyze --corpus C.jsonl|NAME [--embeddings X.npy | --model DIR [--layer K]]
                                 [--space raw,centred] [--thresholds R,…] [--groupings G,…]
                                 [--shuffles 10] [--seed 0] [--json] [--out DIR] [--assignments FILE]
-                                [--show-groups]
+                                [--html FILE.html] [--show-groups]
 
         One table per space: pair distribution (all / related / unrelated), separation (AUC, d′,
         band widths), each threshold rule's value, and for each rule × grouping the recovery
@@ -46,12 +46,13 @@ let analyzeCommand = Command(
                             (id, text, label, space, rule, grouping, group, noise, group size,
                             whether central, the group's words): JSON Lines for F.jsonl, CSV for
                             F.csv, gzip-compressed for F.jsonl.gz or F.csv.gz
+          --html F.html     write the threshold explorer: one self-contained page (docs/explorer.md)
           \(Arguments.cacheHelp(indent: 20))
           --show-groups     also list each label-free cell's groups: their words (c-TF-IDF) and
                             most central entries
         """,
     options: [
-        "corpus", "embeddings", "model", "layer", "space", "thresholds", "groupings", "shuffles", "seed", "out", "assignments",
+        "corpus", "embeddings", "model", "layer", "space", "thresholds", "groupings", "shuffles", "seed", "out", "assignments", "html",
         "data-dir", "id-column", "text-column", "label-column", "split", "level", "intents", "per-intent", "max-items", "corpus-seed",
         "cache",
     ],
@@ -89,6 +90,7 @@ let analyzeCommand = Command(
     let assignments = try args["assignments"].map { ($0, try AssignmentsReport.format(of: $0)) }
     let writes =
         (args["out"].map { AnalysisResults.files(folder: $0, stem: "analysis") } ?? []) + (assignments.map { [$0.0] } ?? [])
+        + (args["html"].map { [$0] } ?? [])
     if !writes.isEmpty {
         try CommandPaths(reads: try plan.inputFiles(dataDirectory: args["data-dir"]), writes: writes.map { ($0, .file) }).check()
     }
@@ -97,7 +99,8 @@ let analyzeCommand = Command(
         dataDirectory: args["data-dir"], cacheFolder: args.cacheFolder, command: io.commandLine, log: io.note, progress: progress.update)
     // Members are kept only to be listed (the Markdown) or written (--assignments).
     (environment.keepsMembers, environment.writesAssignments) = (args.flag("show-groups") && !args.flag("json"), assignments != nil)
-    var result = try plan.run(in: environment)
+    environment.keepsExplorer = args["html"] != nil
+    var result = try SingleAnalysis(plan).run(in: environment)
     progress.finish()
     result.name = "analysis of \(result.analyses.first?.corpus.name ?? corpusPath)"
     // One set: a failure writing any (an --assignments path that cannot be made) leaves none of them written; the
@@ -106,6 +109,7 @@ let analyzeCommand = Command(
     let files: [(contents: FileContents, path: String)] =
         try (args["out"].map { try result.rendered(folder: $0, stem: "analysis") } ?? []).map { (.bytes($0.data), $0.path) }
         + (assignments.map { [(AssignmentsReport.contents(result.analyses, as: $0.1), $0.0)] } ?? [])
+        + (try args["html"].map { [(.bytes(Data(try ExplorerPage.html(result).utf8)), $0)] } ?? [])
     try AtomicFile.write(files, removing: args["out"].map { AnalysisResults.files(folder: $0, stem: "analysis") } ?? [])
     if args.flag("json") {
         io.print(try JSONOutput.string(result), terminator: "")

@@ -6,6 +6,7 @@ import ThemeLabMeasures
 import ThemeLabMethods
 import ThemeLabPairs
 import ThemeLabReport
+import ThemeLabRun
 import ThemeLabStudy
 
 let reproduceCommand = Command(

@@ -17,13 +17,13 @@ let synthCommand = Command(
 
         Vectors x = a_t·m + b·c_t + s·ε/√d with a_t = A + S·z_t per topic (docs/corpora.md:
         the generator). The preset app-raw (d = 512, 8 uneven topics, A 2.4, S 0.3, B 0.7, N 0.5)
-        puts unrelated raw cosines in a band about 0.08 wide above 0.85, as the app reported.
+        puts unrelated raw cosines in a band about 0.08 wide above 0.85, as the journal method's author reported.
         Options override the preset.
         """,
     options: ["out-corpus", "out-embeddings", "preset", "dims", "topics", "anisotropy", "spread", "topic-strength", "noise", "seed"]
 ) { args, io in
     guard (args["preset"] ?? "app-raw") == "app-raw" else { throw ThemeLabError.usage("--preset: only app-raw exists") }
-    var g = SyntheticVectors.appRaw()
+    var g = SyntheticVectors.journalMethodRaw()
     func number(_ name: String) throws -> Double? {
         guard let t = args[name] else { return nil }
         guard let v = Double(t) else { throw ThemeLabError.usage("--\(name) must be a number, got \(t)") }

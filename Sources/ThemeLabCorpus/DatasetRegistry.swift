@@ -134,10 +134,12 @@ package enum DatasetRegistry {
     /// The registry's corpora, in the order `datasets list` shows them.
     package static let entries: [Entry] =
         [
-            seed("seed-12", "12 journal sentences, 4 topics of 4, 3, 3, 2 (the app's Otsu shape)"),
-            seed("seed-26", "26 journal sentences, 6 topics of 7, 6, 5, 4, 2, 2 (the app's fixed-0.55 shape)"),
+            seed("seed-12", "12 journal sentences, 4 topics of 4, 3, 3, 2 (the shape the journal method's author ran Otsu on)"),
+            seed(
+                "seed-26",
+                "26 journal sentences, 6 topics of 7, 6, 5, 4, 2, 2 (the shape the journal method's author ran the fixed 0.55 on)"),
             Entry(
-                "synthetic", "vector-level generator (no text); default: the app's raw picture, d = 512",
+                "synthetic", "vector-level generator (no text); default: the raw picture the journal method's author reported, d = 512",
                 source: "generated (themelab synth)", licence: "n/a", citation: "this repository",
                 options: [.generator: .any, .seed: .any], files: { _, _ in [] }, load: { spec, _ in synthetic(spec) }),
             Entry(
@@ -187,7 +189,7 @@ package enum DatasetRegistry {
     }
 
     private static func synthetic(_ spec: CorpusSpec) -> LoadedCorpus {
-        var g = spec.generator ?? .appRaw()
+        var g = spec.generator ?? .journalMethodRaw()
         if let s = spec.seed { g.seed = s }
         let (corpus, vectors) = g.corpus(
             name: spec.generator == nil ? "synthetic-app-raw" + (spec.seed.map { "-seed\($0)" } ?? "") : g.identity)
@@ -243,7 +245,11 @@ package enum DatasetRegistry {
     /// Whether a corpus comes with its vectors (the generator), so that no encoder embeds it.
     package static func bringsOwnVectors(_ spec: CorpusSpec) -> Bool { spec.name == "synthetic" }
 
-    /// The corpus `spec` names, under its `as` name when it has one, with the files it was read from.
+    /// The corpus `spec` names, under its `as` name when it has one.
+    /// - Parameters:
+    ///   - spec: a registry name with its options, or `file` with a path (`CorpusSpec`).
+    ///   - dataDirectory: a folder holding the real corpora in place of `Datasets/` (nil: `Datasets/`).
+    /// - Returns: the corpus, its own vectors when it brings them (the generator), and the files it was read from.
     package static func load(_ spec: CorpusSpec, dataDirectory: String? = nil) throws -> LoadedCorpus {
         guard let entry = entry(spec.name) else { throw unknownCorpus(spec.name) }
         var loaded = try entry.load(spec, dataDirectory)

@@ -41,7 +41,7 @@ package struct SyntheticVectors: Sendable, Codable, Equatable {
         self.seed = seed
     }
 
-    /// The app's reported raw picture: d = 512, unrelated raw cosines in a band about 0.08 wide
+    /// The raw picture the journal method's author reported: d = 512, unrelated raw cosines in a band about 0.08 wide
     /// above 0.85, topics of uneven size.
     /// The corpus name: anisotropy and topic count to read, then a digest of every parameter, so two
     /// generators that differ in anything (seed, sizes, strength, noise, d) never share a name.
@@ -50,7 +50,7 @@ package struct SyntheticVectors: Sendable, Codable, Equatable {
         return "synthetic-a\(formatArgument(anisotropy))-t\(topicSizes.count)-\(digest)"
     }
 
-    package static func appRaw(seed: UInt64 = 1) -> SyntheticVectors {
+    package static func journalMethodRaw(seed: UInt64 = 1) -> SyntheticVectors {
         SyntheticVectors(
             dimensions: 512, topicSizes: [12, 10, 8, 8, 6, 6, 5, 5], anisotropy: 2.4, anisotropySpread: 0.3,
             topicStrength: 0.7, noise: 0.5, seed: seed)

@@ -125,7 +125,7 @@ package struct EmbeddingCache {
         let lock = try FileLock(path: file + ".lock", wait: true)
         defer { withExtendedLifetime(lock) {} }
         let saved = try stored()
-        vectors.merge(saved) { mine, _ in mine }
+        vectors.merge(saved) { current, _ in current }
         var data = Self.magic + Data(identity.utf8)
         withUnsafeBytes(of: UInt32(dimensions).littleEndian) { data.append(contentsOf: $0) }
         for key in vectors.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {

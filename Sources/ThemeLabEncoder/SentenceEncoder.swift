@@ -99,8 +99,12 @@ package final class SentenceEncoder: @unchecked Sendable {
         return queue.withState { $0 }
     }
 
-    /// Pooled vectors of `layer` (0 = embeddings, `layers` = last, after the Dense layers), one row per text, not
-    /// normalised. `progress` receives sentences done and the total.
+    /// Pooled vectors of one layer.
+    /// - Parameters:
+    ///   - texts: the sentences, tokenized as the model folder says.
+    ///   - layer: 0 = the embeddings, `configuration.layers` = the last (after the Dense layers, as sentence-transformers).
+    ///   - progress: sentences done and the total.
+    /// - Returns: one row per text, not normalised.
     package func embed(_ texts: [String], layer: Int, progress: ((Int, Int) -> Void)? = nil) throws -> Matrix {
         guard (0...configuration.layers).contains(layer) else {
             throw ThemeLabError.invalid("--layer must be 0...\(configuration.layers) for this model, got \(layer)")

@@ -113,7 +113,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         let read = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         precondition(keysWritten(data) == keysHeld(read), "an experiment file with a key given twice was accepted")
         for spec in plan.corpora where spec.name == "synthetic" {
-            let g = spec.generator ?? .appRaw()
+            let g = spec.generator ?? .journalMethodRaw()
             guard g.topicSizes.reduce(0, +) * g.dimensions <= 100_000 else { continue }
             let (corpus, vectors) = g.corpus(name: g.identity)
             try Validation.check(

@@ -32,8 +32,8 @@ package final class CoarseHistogramPass: PairConsumer {
             let first = tile.firstColumn(ofRow: a)
             counter.add(UnsafeBufferPointer(start: tile.values + a * tile.stride + first, count: max(tile.colCount - first, 0)))
         }
-        let mine = perWorker[worker]
-        for (i, c) in counter.counts().enumerated() where c > 0 { mine.values[i] += c }
+        let totals = perWorker[worker]
+        for (i, c) in counter.counts().enumerated() where c > 0 { totals.values[i] += c }
     }
 }
 

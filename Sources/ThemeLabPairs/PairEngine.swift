@@ -179,7 +179,13 @@ package struct PairEngine: Sendable {
         }
     }
 
-    /// Runs the pass on one machine. `x` must hold unit vectors in its rows; `labels`, when given, one per row.
+    /// Runs the pass on one machine.
+    /// - Parameters:
+    ///   - x: unit vectors, one row per item.
+    ///   - labels: one topic per row, or nil (then every pair is in the `all` class only).
+    ///   - consumers: what else reads each tile (the spanning forest, the neighbour lists, average linkage).
+    ///   - progress: tiles done and the total, as tiles finish.
+    /// - Returns: the histograms and moments of every pair, per class.
     package func run(
         _ x: Matrix, labels: [Int32]? = nil, consumers: [PairConsumer] = [],
         progress: ((_ done: Int, _ total: Int) -> Void)? = nil
@@ -219,7 +225,7 @@ package struct PairEngine: Sendable {
         _ sorted: Matrix, _ layout: PassLayout, consumers: [PairConsumer], progress: ((_ done: Int, _ total: Int) -> Void)? = nil,
         countsPairs: Bool = true
     ) -> PassTotals {
-        let (d, t, tiles, mine, firstRow) = (sorted.cols, layout.edge, layout.tiles, layout.blocks, layout.firstRow)
+        let (d, t, tiles, blocks, firstRow) = (sorted.cols, layout.edge, layout.tiles, layout.blocks, layout.firstRow)
         let keep = layout.keepsValues
         let (order, runStart, runEnd) = (layout.order, layout.runStart, layout.runEnd)
         let related = (0..<workers).map { _ in WorkerTotals(bins: bins, keepValues: keep) }
@@ -229,8 +235,8 @@ package struct PairEngine: Sendable {
             package var progress: ((Int, Int) -> Void)?
             package var delivered = 0
         }
-        let queue = WorkQueue(count: mine.count, state: Delivery(progress: progress))
-        let workerCount = Swift.max(1, Swift.min(workers, mine.count))
+        let queue = WorkQueue(count: blocks.count, state: Delivery(progress: progress))
+        let workerCount = Swift.max(1, Swift.min(workers, blocks.count))
         for consumer in consumers { consumer.prepare(workers: workerCount) }
         let sharedConsumers = UnsafeSendable(consumers)
         // Per tile: related sum, related sum of squares, unrelated sum, unrelated sum of squares.
@@ -254,7 +260,7 @@ package struct PairEngine: Sendable {
                             let tile = UnsafeMutablePointer<Float>.allocate(capacity: t * t)
                             defer { tile.deallocate() }
                             while let job = queue.take() {
-                                let block = mine[job]
+                                let block = blocks[job]
                                 let (r0, c0, rc, cc) = (block.rowStart, block.colStart, block.rowCount, block.colCount)
                                 let (rows, columns) = (a + firstRow[r0 / t] * d, a + firstRow[c0 / t] * d)
                                 if block.isDiagonal {
@@ -278,7 +284,7 @@ package struct PairEngine: Sendable {
                                 }
                                 queue.withState { d in
                                     d.delivered += 1
-                                    d.progress?(d.delivered, mine.count)
+                                    d.progress?(d.delivered, blocks.count)
                                 }
                             }
                         }

@@ -28,7 +28,7 @@ package struct PassNeeds: Sendable, Equatable {
 
     /// What is gathered on `items` items: nothing that reads k neighbours when k is not below N, since every reader
     /// of it then gives a note instead of an answer (and k up to 10⁶ lists per item would fill the memory for nothing).
-    package func on(items: Int) -> PassNeeds {
+    package func restricted(toItems items: Int) -> PassNeeds {
         PassNeeds(
             spanningForest: spanningForest, averageLinkage: averageLinkage, neighbours: neighbours < items ? neighbours : 0,
             reachabilityTrees: reachabilityTrees.filter { $0 < items }, neighbourGraphs: neighbourGraphs.filter { $0 < items })
@@ -39,7 +39,7 @@ package struct PassNeeds: Sendable, Equatable {
     /// graphs (up to 2k edges per item), average linkage's condensed matrix (N ≤ `AverageLinkage.maxItems`). Nil when
     /// nothing is.
     package func memory(items n: Int) -> (bytes: Double, what: String)? {
-        let needs = on(items: n)
+        let needs = restricted(toItems: n)
         let size = Double(n)
         var parts: [(Double, String)] = []
         if needs.neighbours > 0 {
@@ -141,6 +141,12 @@ package struct PassPlan {
         self.exactHistogramPairLimit = exactHistogramPairLimit
     }
 
+    /// Runs the pass (and the second and HDBSCAN passes when the needs ask for them) over one space's vectors.
+    /// - Parameters:
+    ///   - x: unit vectors, one row per item.
+    ///   - labels: each item's topic (0 ..< topics), or nil for an unlabelled corpus (no related/unrelated split).
+    ///   - engine: the tiling and histogram resolution the pass runs with.
+    /// - Returns: the distribution and everything the needs asked the pass to gather, for the rules and groupings.
     package func run(_ x: Matrix, labels: [Int32]?, engine: PairEngine) -> PassProducts {
         let forest = needs.spanningForest ? SpanningForest(items: x.rows) : nil
         let linkage = needs.averageLinkage ? Result { try AverageLinkage(items: x.rows) } : nil

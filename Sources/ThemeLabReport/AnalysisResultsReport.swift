@@ -36,6 +36,11 @@ extension AnalysisResults {
     }
 
     /// The files of `write(folder:stem:)`, rendered and not yet written: to write with others as one set.
+    /// - Parameters:
+    ///   - folder: where the files will go.
+    ///   - stem: their common name: STEM.json, .md and .csv, STEM-regret.md and STEM-recommendation.json with labels,
+    ///     STEM-comparisons.{json,csv,md} with replicates.
+    /// - Returns: each file's bytes and path.
     package func rendered(folder: String, stem: String) throws -> [(data: Data, path: String)] {
         var files: [(data: Data, path: String)] = [
             (try JSONOutput.encode(self), "\(folder)/\(stem).json"), (Data(markdown().utf8), "\(folder)/\(stem).md"),

@@ -22,7 +22,7 @@ package enum ClaimsSummary {
     /// The claims in summary order.
     package static var claims: [any Claim.Type] {
         ClaimsReport.claims.map { $0 as any Claim.Type } + [
-            C7ThemeSumsGiveTheMean.self, C8IncrementalDrifts.self, C9AppPolicySuffices.self,
+            C7ThemeSumsGiveTheMean.self, C8IncrementalDrifts.self, C9JournalMethodPolicySuffices.self,
         ]
     }
 
@@ -49,8 +49,7 @@ package enum ClaimsSummary {
         return out
     }
 
-    /// The claims read per encoder (issue 47: does the seed's anisotropy picture hold on the kind of encoder it was
-    /// measured on?).
+    /// The claims read per encoder (does the seed's anisotropy picture hold on the kind of encoder it was measured on?).
     package static let perEncoder: Set<String> = ["C1", "C2"]
 
     /// `rows` split by encoder in order of first appearance (the source without its layer; the generator is one), when
@@ -92,7 +91,7 @@ package enum ClaimsSummary {
                 id: claim.id, short: claim.short, verdicts: c8.map(\.1.verdict), holdsOn: c8.filter { $0.1.verdict == .holds }.map(\.0),
                 failsOn: c8.filter { $0.1.verdict == .doesNotHold }.map(\.0),
                 key: "ARI gap growth: \(medianRow(c8.map { ($0.0, $0.1.gapGrowth.mean, $0.1.gapGrowth.low, $0.1.gapGrowth.high) }))")
-        case C9AppPolicySuffices.id:
+        case C9JournalMethodPolicySuffices.id:
             let c9 = found.compactMap { j, r in r.c9.map { (j, $0) } }
             return Line(
                 id: claim.id, short: claim.short, verdicts: c9.map(\.1.verdict), holdsOn: c9.filter { $0.1.verdict == .holds }.map(\.0),

@@ -25,11 +25,12 @@ extension CostModel {
     package func plot(_ points: [Point]) -> String {
         var series: [SVGPlot.Series] = []
         for (k, d) in Set(points.map(\.d)).sorted().enumerated() {
-            let mine = points.filter { $0.d == d }.sorted { $0.n < $1.n }
-            series.append(SVGPlot.Series(label: "measured, d = \(d)", points: mine.map { (x: Double($0.n), y: $0.seconds) }, colour: k))
+            let measured = points.filter { $0.d == d }.sorted { $0.n < $1.n }
+            series.append(SVGPlot.Series(label: "measured, d = \(d)", points: measured.map { (x: Double($0.n), y: $0.seconds) }, colour: k))
             series.append(
                 SVGPlot.Series(
-                    label: "model, d = \(d)", points: mine.map { (x: Double($0.n), y: seconds(n: $0.n, d: d)) }, dashed: true, colour: k))
+                    label: "model, d = \(d)", points: measured.map { (x: Double($0.n), y: seconds(n: $0.n, d: d)) }, dashed: true, colour: k
+                ))
         }
         let kernels = Set(points.compactMap(\.kernel)).sorted().joined(separator: ", ")
         return SVGPlot.lines(

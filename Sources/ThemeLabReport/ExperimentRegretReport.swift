@@ -10,7 +10,7 @@ import ThemeLabStudy
 package struct ExperimentRegret {
     /// The regret tables of each space that has any (`AnalysisResults.regretTables`).
     package let tables: [(space: EmbeddingSpace, tables: [RegretTable])]
-    /// The space the suggested default is chosen in: centred when the experiment ran it (the app's space), else the first.
+    /// The space the suggested default is chosen in: centred when the experiment ran it (the journal method's space), else the first.
     package let space: EmbeddingSpace
     /// The suggested default over every labelled corpus of the experiment, in `space`.
     package let recommendation: Recommendation

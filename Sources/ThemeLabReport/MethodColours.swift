@@ -33,6 +33,9 @@ package enum MethodColours {
         return k < fixedGroupings ? k : (k + thresholdRuleRegistry.entries.count) % palette.count
     }
 
+    /// A grouping's home colour itself, for a page that draws few groupings, each in its own.
+    package static func homeColour(_ grouping: GroupingKey) -> String { palette[home(grouping)] }
+
     static func base(_ name: String) -> String { String(name.prefix { $0 != "(" }) }
 
     /// Dash patterns: rules' lines are always dashed, groupings' solid.

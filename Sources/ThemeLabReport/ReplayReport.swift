@@ -12,7 +12,9 @@ import ThemeLabStudy
 /// to NAME-timings.csv, which the byte contract of results/ leaves out.
 package enum ReplayReport {
     /// The policies drawn in the timeline plots (those present).
-    package static let drawn = ["always", "never", "launch-only", AppRegroupPolicy(growth: 1.5, drift: AppRegroupPolicy.appDrift).name]
+    package static let drawn = [
+        "always", "never", "launch-only", JournalMethodPolicy(growth: 1.5, drift: JournalMethodPolicy.defaultDrift).name,
+    ]
 
     package static func write(_ r: ReplayResults, folder: String) throws {
         try AtomicFile.write(try JSONOutput.encode(r), to: "\(folder)/\(r.name).json")
@@ -155,7 +157,7 @@ package enum ReplayReport {
         return escapingControlCharacters(md, keepingLineFeeds: true)
     }
 
-    /// REPORT.md's section: C8 and C9 per journal for the app's rule (the first listed), then each journal's frontier
+    /// REPORT.md's section: C8 and C9 per journal for the journal method's rule (the first listed), then each journal's frontier
     /// (or, with `frontiers`, a link to the file that has them). A verdict that flips under the last-bit check
     /// (`fragility`) is marked "(flips)".
     package static func section(_ r: ReplayResults, plotFolder: String, fragility: Fragility? = nil, frontiers: String? = nil) -> String {
@@ -163,8 +165,8 @@ package enum ReplayReport {
         md += "Each corpus is replayed as a journal; the shown grouping is compared at every save with the labels and with a fresh "
         md += "regroup (staleness). C8 holds when incremental-only assignment falls further behind always-regrouping between the "
         md += "quarter save and the last (ARI gap growth > 0) and its largest group grows (magnet), each interval above 0. C9 holds "
-        md += "for \(drawn[3]) when its mean staleness ARI is ≥ \(C9AppPolicySuffices.closeStaleness) at ≤ "
-        md += "\(Int(C9AppPolicySuffices.costFraction * 100))% of always's work, over the whole interval. "
+        md += "for \(drawn[3]) when its mean staleness ARI is ≥ \(C9JournalMethodPolicySuffices.closeStaleness) at ≤ "
+        md += "\(Int(C9JournalMethodPolicySuffices.costFraction * 100))% of always's work, over the whole interval. "
         md += fragility == nil ? "\n\n" : "(flips): the verdict changes when every vector moves by one unit in the last place.\n\n"
         md += "| journal | rule | C8 gap growth | C8 magnet growth | C8 | C9 mean staleness | C9 work share | C9 |\n"
         md += "|---|---|---|---|---|---|---|---|\n"

@@ -10,16 +10,16 @@ import ThemeLabStudy
 /// results/REPORT.md: what `themelab reproduce` found, claim by claim.
 package struct ReproductionReport {
     package var experiments: [(name: String, description: String, results: AnalysisResults)]
-    package var c7: ThemeSumsResult
+    package var themeSums: ThemeSumsResult
     package var layout: ReportLayout
     /// Replay experiments (claims C8, C9).
     package var replays: [ReplayResults] = []
     /// Which verdicts flip when every vector moves by one unit in the last place (nil: not checked).
     package var fragility: Fragility?
 
-    package init(experiments: [(String, String, AnalysisResults)], c7: ThemeSumsResult, layout: ReportLayout) {
+    package init(experiments: [(String, String, AnalysisResults)], themeSums: ThemeSumsResult, layout: ReportLayout) {
         self.experiments = experiments.map { (name: $0.0, description: $0.1, results: $0.2) }
-        self.c7 = c7
+        self.themeSums = themeSums
         self.layout = layout
     }
 
@@ -38,7 +38,7 @@ package struct ReproductionReport {
         return regretTables(study).map { (Self.plotPath(study, $0), $0.plot()) }
     }
 
-    /// Issue 8: every label-free rule against each grouping's best threshold (results/regret.md), one table per grouping.
+    /// Every label-free rule against each grouping's best threshold (results/regret.md), one table per grouping.
     package func regretTablesMarkdown() -> String {
         let study = layout.regret.study
         let tables = regretTables(study)
@@ -47,7 +47,7 @@ package struct ReproductionReport {
             + tables.map { regretSubsection($0, study: study) }.joined() + rerunSection(study)
     }
 
-    /// Issue 46: how far the study's order- and seed-dependent groupings agree with their reruns (centred space).
+    /// How far the study's order- and seed-dependent groupings agree with their reruns (centred space).
     private func rerunSection(_ study: String) -> String {
         guard let e = experiments.first(where: { $0.name == study }),
             let table = RerunSummary(e.results.analyses, settings: e.results.settings, space: .centred).markdown()
@@ -83,8 +83,8 @@ package struct ReproductionReport {
 
         Regret = the best ARI any threshold gives that grouping † − the rule's ARI, never below 0. The best threshold
         is found over every cut for components (the maximum spanning forest) and average linkage (the dendrogram), and
-        for leader over every threshold at which its partition changes where there are at most \(LeaderAssignment.exactLimit),
-        else over \(LeaderAssignment.gridSearch): thresholds fixed by each corpus alone, never by the rules asked for.
+        for leader over every threshold at which its partition changes where there are at most \(LeaderGrouping.exactLimit),
+        else over \(LeaderGrouping.gridSearch): thresholds fixed by each corpus alone, never by the rules asked for.
         A rule with no threshold counts as ARI 0. Groupings that
         choose their own cuts (HDBSCAN, Leiden, and those whose neighbourhood follows the corpus size, k = round(c·√N):
         leiden-sqrt and average-modularity) are measured against average linkage's best threshold, and again against
@@ -121,7 +121,7 @@ package struct ReproductionReport {
         return out + "\n![regret vs topics, \(table.grouping)](\(Self.plotPath(study, table)))\n"
     }
 
-    /// Issue 15: the study's paired rule comparisons, summarised per grouping (the full tables are
+    /// The study's paired rule comparisons, summarised per grouping (the full tables are
     /// in STUDY/STUDY-comparisons.md), and the largest differences confirmed or left indistinguishable.
     package func comparisonSection() -> String {
         let study = layout.regret.study
@@ -235,7 +235,7 @@ package struct ReproductionReport {
     }
 
     /// The claims rows of every tabulated experiment, then C7's.
-    package var claimsRows: [ClaimsReport.Row] { ClaimsReport.rows(tabulated.map(\.results)) + [C7ThemeSumsGiveTheMean.row(c7)] }
+    package var claimsRows: [ClaimsReport.Row] { ClaimsReport.rows(tabulated.map(\.results)) + [C7ThemeSumsGiveTheMean.row(themeSums)] }
 
     /// The files beside REPORT.md that hold what it links to: the claims rows, the ablation, the regret tables and the
     /// comparisons per pair of rules.
@@ -338,7 +338,7 @@ package struct ReproductionReport {
         return out
     }
 
-    /// Issue 47: the seed's anisotropy picture point by point (C1, C2 and C6 as reported) on every encoder and corpus of the
+    /// The seed's anisotropy picture point by point (C1, C2 and C6 as reported) on every encoder and corpus of the
     /// layout's `seedPicture` experiment.
     private func seedPicture() -> String {
         guard let name = layout.seedPicture, let e = experiments.first(where: { $0.name == name }) else { return "" }

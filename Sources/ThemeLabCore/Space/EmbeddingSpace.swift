@@ -6,7 +6,7 @@ import Foundation
 package enum EmbeddingSpace: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Cosine of the raw vectors: u = x/‖x‖.
     case raw
-    /// The app's method: μ = mean of unit vectors, c = (u − μ)/‖u − μ‖.
+    /// The journal method's space: μ = mean of unit vectors, c = (u − μ)/‖u − μ‖.
     case centred
     /// Subtract the mean of the raw (unnormalised) vectors, then normalise.
     case centredUnnormalised
@@ -25,7 +25,7 @@ package enum EmbeddingSpace: Sendable, Hashable, Codable, CustomStringConvertibl
         kind: "space",
         [
             RegistryEntry("raw", summary: "cosine of the raw vectors") { _ in .raw },
-            RegistryEntry("centred", summary: "the app's method: the mean unit vector subtracted, then normalised") { _ in .centred },
+            RegistryEntry("centred", summary: "the journal method's: the mean unit vector subtracted, then normalised") { _ in .centred },
             RegistryEntry("centred-unnormalised", summary: "the mean of the raw vectors subtracted, then normalised") { _ in
                 .centredUnnormalised
             },
@@ -81,19 +81,25 @@ package enum EmbeddingSpace: Sendable, Hashable, Codable, CustomStringConvertibl
         }
     }
 
-    /// Unit vectors of this space. `itemName` names a row in errors (a zero or non-finite vector).
-    package func transform(_ x: Matrix, itemName: (Int) -> String = { "row \($0)" }) throws -> Matrix {
+    /// Unit vectors of this space.
+    /// - Parameters:
+    ///   - x: the vectors as given, one row per item.
+    ///   - unit: `x`'s unit rows (`unitRows(x)`) when the caller has them, so that they are not computed again.
+    ///   - itemName: names a row in errors (a zero or non-finite vector).
+    /// - Returns: one unit row per item, whose dot products are the similarities of this space.
+    package func transform(_ x: Matrix, unit: Matrix? = nil, itemName: (Int) -> String = { "row \($0)" }) throws -> Matrix {
+        func unitX() throws -> Matrix { try unit ?? unitRows(x, itemName: itemName) }
         switch self {
         case .raw:
-            return try unitRows(x, itemName: itemName)
+            return try unitX()
         case .centred:
-            let u = try unitRows(x, itemName: itemName)
+            let u = try unitX()
             return try unitRows(subtracting(columnMean(u), from: u), itemName: { "\(itemName($0)) after centring" })
         case .centredUnnormalised:
-            _ = try unitRows(x, itemName: itemName)
+            if unit == nil { try checkUnitRows(x, itemName: itemName) }
             return try unitRows(subtracting(columnMean(x), from: x), itemName: { "\(itemName($0)) after centring" })
         case .allButTheTop(let directions):
-            let c = try EmbeddingSpace.centred.transform(x, itemName: itemName)
+            let c = try EmbeddingSpace.centred.transform(x, unit: unit, itemName: itemName)
             let d = directions ?? max(1, c.cols / 100)
             guard d < c.cols else { throw ThemeLabError.invalid("abtt(\(d)): D must be below the dimension \(c.cols)") }
             let pca = try PrincipalAxes(c)
@@ -101,7 +107,7 @@ package enum EmbeddingSpace: Sendable, Hashable, Codable, CustomStringConvertibl
             for axis in pca.axes(top: d) { projectOut(axis, from: &projected) }
             return try unitRows(projected, itemName: { "\(itemName($0)) after removing the top \(d) directions" })
         case .whiten(let components):
-            let c = try EmbeddingSpace.centred.transform(x, itemName: itemName)
+            let c = try EmbeddingSpace.centred.transform(x, unit: unit, itemName: itemName)
             let k = components ?? c.cols
             guard k <= c.cols else { throw ThemeLabError.invalid("whiten(\(k)): k must be at most the dimension \(c.cols)") }
             let pca = try PrincipalAxes(c)
@@ -113,7 +119,7 @@ package enum EmbeddingSpace: Sendable, Hashable, Codable, CustomStringConvertibl
             }
             return try unitRows(pca.whitened(c, components: k), itemName: { "\(itemName($0)) after whitening" })
         case .standardised:
-            let u = try unitRows(x, itemName: itemName)
+            let u = try unitX()
             return try unitRows(standardisingColumns(u), itemName: { "\(itemName($0)) after standardising" })
         }
     }

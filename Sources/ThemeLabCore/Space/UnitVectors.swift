@@ -3,23 +3,35 @@
 /// In place when the caller hands over its only copy.
 package func unitRows(_ x: consuming Matrix, itemName: (Int) -> String = { "row \($0)" }) throws -> Matrix {
     let d = x.cols
-    let n = x.rows
     try x.withUnsafeMutablePointer { p in
-        for i in 0..<n {
+        for i in 0..<x.rows {
             let row = p + i * d
-            var sumSquares = 0.0
-            for k in 0..<d {
-                let v = Double(row[k])
-                guard v.isFinite else { throw ThemeLabError.input("\(itemName(i)): vector has a non-finite value at dimension \(k)") }
-                sumSquares += v * v
-            }
-            guard sumSquares > 0 else { throw ThemeLabError.input("\(itemName(i)): vector is zero, cannot normalise") }
             // Divide in Float64: a row of denormals has a norm whose Float32 reciprocal is infinite.
-            let norm = sumSquares.squareRoot()
+            let norm = try rowNorm(row, count: d, name: { itemName(i) })
             for k in 0..<d { row[k] = Float(Double(row[k]) / norm) }
         }
     }
     return x
+}
+
+/// Refuses what `unitRows` refuses (a zero or non-finite row, naming the item) without normalising.
+package func checkUnitRows(_ x: Matrix, itemName: (Int) -> String = { "row \($0)" }) throws {
+    try x.withUnsafePointer { p in
+        for i in 0..<x.rows { _ = try rowNorm(p + i * x.cols, count: x.cols, name: { itemName(i) }) }
+    }
+}
+
+/// The Euclidean norm of one row of `count` values (accumulated in Float64); an input error naming it when a value is
+/// not finite or the row is zero.
+private func rowNorm(_ row: UnsafePointer<Float>, count d: Int, name: () -> String) throws -> Double {
+    var sumSquares = 0.0
+    for k in 0..<d {
+        let v = Double(row[k])
+        guard v.isFinite else { throw ThemeLabError.input("\(name()): vector has a non-finite value at dimension \(k)") }
+        sumSquares += v * v
+    }
+    guard sumSquares > 0 else { throw ThemeLabError.input("\(name()): vector is zero, cannot normalise") }
+    return sumSquares.squareRoot()
 }
 
 /// Where a pass reads its unit vectors: a matrix of them in memory, or a file read row by row, so that a shard holds

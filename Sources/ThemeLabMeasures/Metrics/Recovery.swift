@@ -17,6 +17,10 @@ package struct Recovery: Codable, Sendable, Equatable {
     package var singletonShare: Double
     package var largestGroupShare: Double
 
+    /// Every metric of `groups` against `topics`.
+    /// - Parameters:
+    ///   - topics: each item's true topic.
+    ///   - groups: each item's group, in the same item order.
     package init<C: Hashable, K: Hashable>(topics: [C], groups: [K]) { self.init(Contingency(classes: topics, clusters: groups)) }
 
     /// The labels the stages pass: a concrete entry point, so callers in other targets do not run it generic.

@@ -3,7 +3,7 @@ import ThemeLabMeasures
 import ThemeLabPairs
 
 /// A way to turn similarities into groups. Adding one is a file with a type conforming to this
-/// protocol, plus a line in `grouping(named:)`.
+/// protocol and its registry entry, plus a line in `groupingRegistry`.
 package protocol Grouping: Sendable {
     /// The name used on the command line, in experiment files and in reports.
     var name: String { get }
@@ -124,32 +124,32 @@ package struct GroupingCut {
     }
 }
 
-/// Every grouping, in the order references and ceilings are reported.
-package let allGroupings: [Grouping] = [
-    SingleLinkageComponents(), AverageLinkageCut(), LeaderAssignment(), SphericalKMeansReference(), AverageLinkageReference(),
-]
-
-/// The fixed groupings (threshold or reference) among `chosen`, each once, in report order (`allGroupings`' order).
-package func inReportOrder(_ chosen: [Grouping]) -> [Grouping] {
-    allGroupings.filter { g in chosen.contains { $0.kind != .cutsItself && $0.name == g.name } }
-}
-
-/// The groupings an analysis runs by default, in the order their rows appear.
-package let standardGroupings: [Grouping] = [
-    SingleLinkageComponents(), LeaderAssignment(), AverageLinkageCut(), SphericalKMeansReference(), AverageLinkageReference(),
-]
-
 /// Every grouping, in the order help texts and docs list them: the fixed ones (at each rule's threshold, or told the
 /// number of topics), then those that cut themselves. A new grouping is its file (a type with an `entry`) and a line here.
 package let groupingRegistry = Registry<any Grouping>(
     kind: "grouping",
     [
-        SingleLinkageComponents.entry, LeaderAssignment.entry, AverageLinkageCut.entry, SphericalKMeansReference.entry,
+        SingleLinkageComponents.entry, LeaderGrouping.entry, AverageLinkageCut.entry, SphericalKMeansReference.entry,
         AverageLinkageReference.entry, HDBSCANGrouping.entry, HDBSCANGrouping.leafEntry, LeidenGrouping.entry, LeidenSqrtGrouping.entry,
         AverageModularityGrouping.entry, SilhouetteCriterion.entry, CalinskiHarabaszCriterion.entry, DaviesBouldinCriterion.entry,
         StabilityCriterion.entry, EigengapCriterion.entry, LeidenSelection.entry(SilhouetteCriterion()),
         LeidenSelection.entry(CalinskiHarabaszCriterion()), LeidenSelection.entry(DaviesBouldinCriterion()),
     ])
+
+/// The groupings an analysis runs by default: the registry's fixed ones (at each rule's threshold, or told the number
+/// of topics), in registry order.
+package let standardGroupings: [Grouping] = groupingRegistry.entries.compactMap { try? groupingRegistry.parse($0.name) }.filter {
+    $0.kind != .cutsItself
+}
+
+/// The fixed groupings among `chosen`, each once, in the order their ceilings and references are reported: the
+/// threshold groupings that depend on nothing, then those that depend on the visiting order or a seed, then the
+/// references, each part in registry order.
+package func inReportOrder(_ chosen: [Grouping]) -> [Grouping] {
+    let fixed = standardGroupings.filter { g in chosen.contains { $0.kind != .cutsItself && $0.name == g.name } }
+    let part = { (g: Grouping) in g.kind == .labelInformedReference ? 2 : g.dependsOn.isEmpty ? 0 : 1 }
+    return (0...2).flatMap { p in fixed.filter { part($0) == p } }
+}
 
 /// The grouping `name` names (`groupingRegistry`).
 package func grouping(named name: String) throws -> Grouping { try groupingRegistry.parse(name) }

@@ -1,146 +1,82 @@
-import COpenBLAS
+import Foundation
 import ThemeLabCore
 import ThemeLabMeasures
 import ThemeLabPairs
 
-/// The app's grouping: visit items in order; each joins the group whose centroid (normalised
-/// sum of its members; zero if they cancel) is most similar, if that similarity is ≥ t, else starts a group.
-/// Order-dependent.
-///
-/// The similarity of item a to group g, s_g·x_a / ‖s_g‖ with s_g = Σ_{b∈g} x_b, is computed as
-/// Σ_{b∈g} x_a·x_b over ‖s_g‖ (`LeaderSweep`), so every threshold of a sweep shares one product: the dot
-/// products of each block of `blockRows` items with the items visited up to it, one `sgemm` per block
-/// (N²·d/2 multiply-adds in all), then N²/2 additions per threshold. Memory O(blockRows·N).
-package enum LeaderGrouping {
-    /// Refused above this many items: the product is N²·d/2 multiply-adds.
-    package static let maxItems = 100_000
-    /// Items per `sgemm`; a fixed size, so a sweep of several thresholds gives each the bits it gets alone.
-    package static let blockRows = 256
+/// The journal method's grouping (`LeaderAlgorithm`) in corpus order, with its spread over seeded shuffles of
+/// the visiting order.
+package struct LeaderGrouping: Grouping {
+    package var dependsOn: RunDependence { .order }
+    package init() {}
 
-    /// Group labels for the rows of `x` visited in `order` (default: row order); rows not visited are −1.
-    package static func group(_ x: Matrix, threshold t: Double, order: [Int]? = nil) throws -> [Int32] {
-        try group(x, thresholds: [t], order: order)[0]
+    package var name: String { "leader" }
+
+    package func groups(_ request: GroupingRequest, in pass: PassProducts) throws -> GroupingCut {
+        try groups(at: [try request.threshold()], request, in: pass)[0]
     }
 
-    /// `group(x, threshold:order:)` for each of `thresholds`, from one shared product.
-    package static func group(_ x: Matrix, thresholds: [Double], order: [Int]? = nil) throws -> [[Int32]] {
-        let visit = order ?? Array(0..<x.rows)
-        return try sweeps(x, thresholds: thresholds, order: visit).map { sweep in
-            var labels = [Int32](repeating: -1, count: x.rows)
-            for (p, i) in visit.enumerated() { labels[i] = sweep.labels[p] }
-            return labels
+    /// Every threshold from one product per visiting order: the corpus order, then each seeded shuffle.
+    package func groups(at thresholds: [Double], _ request: GroupingRequest, in pass: PassProducts) throws -> [GroupingCut] {
+        let x = pass.vectors
+        let labels = try LeaderAlgorithm.group(x, thresholds: thresholds, order: request.order)
+        guard request.shuffles > 0 else { return labels.map { GroupingCut(labels: $0) } }
+        let runs = try (0..<request.shuffles).map { s in
+            let order = SeededRandom.permutation(count: x.rows, seed: request.seed &+ UInt64(s) &+ 1)
+            return try LeaderAlgorithm.group(x, thresholds: thresholds, order: order)
+        }
+        return labels.indices.map { k in
+            GroupingCut(labels: labels[k], spread: spread(runs.map { $0[k] }, topics: request.labels))
         }
     }
 
-    /// The thresholds, from the top down, at which the partition of `x` visited in `order` changes:
-    /// below the largest similarity an item fell short by (`LeaderSweep.nearestRejection`) the run is the same, and at it
-    /// that item joins, so each run gives the next. Nil when there are more than `limit`.
-    package static func breakpoints(_ x: Matrix, order: [Int], limit: Int) throws -> [Double]? {
-        var found: [Double] = []
-        var t = try sweeps(x, thresholds: [.infinity], order: order)[0].nearestRejection
-        while t > -.infinity {
-            guard found.count < limit else { return nil }
-            found.append(t)
-            t = try sweeps(x, thresholds: [t], order: order)[0].nearestRejection
-        }
-        return found
+    /// The spread of the groupings of `runs` (one per shuffle) and of their recovery of `topics`.
+    private func spread(_ runs: [[Int32]], topics: [Int32]?) -> LeaderSpread {
+        let recoveries = topics.map { l in runs.map { Recovery(topics: l, groups: $0) } }
+        return LeaderSpread(
+            shuffles: runs.count, groups: .init(runs.map { Double(Set($0).count) }),
+            ari: recoveries.map { .init($0.map(\.ari)) }, nmi: recoveries.map { .init($0.map(\.nmi)) },
+            pairF1: recoveries.map { .init($0.map { $0.pairF1 ?? 0 }) })
     }
 
-    /// One finished sweep per threshold, from one shared product: labels by visiting position.
-    static func sweeps(_ x: Matrix, thresholds: [Double], order visit: [Int]) throws -> [LeaderSweep] {
-        guard x.rows <= maxItems else {
-            throw ThemeLabError.input("leader grouping is O(N²·d); \(x.rows) items exceeds its limit of \(maxItems)")
+    /// The leader's ceiling, on thresholds fixed by the data alone (never by the rules asked for): every threshold at
+    /// which its partition changes when there are at most `exactLimit` (`LeaderAlgorithm.breakpoints`: small corpora, where
+    /// a pair similarity may fall between two of them), else `gridSize` thresholds at the all-pair quantiles 1 − 10^−x,
+    /// x evenly from 0.3 to 5 (dense in the upper tail, where its best cut lies; the tests show a rule's value adds at
+    /// most 0.002 to it on the study's corpora). The first of the lowest thresholds among equal ARIs, as a sweep from the
+    /// bottom finds it.
+    package func ceiling(in pass: PassProducts, topics: [Int32], request: GroupingRequest) throws -> Ceiling? {
+        let exact = try LeaderAlgorithm.breakpoints(pass.vectors, order: request.order, limit: Self.exactLimit)
+        let thresholds = exact ?? Self.grid(pass.distribution)
+        let labels = try LeaderAlgorithm.group(pass.vectors, thresholds: thresholds, order: request.order)
+        let cuts = zip(thresholds, labels).map { t, groups in
+            BestCut(threshold: t, ari: Recovery(topics: topics, groups: groups).ari, groups: Set(groups).count)
         }
-        let (n, d) = (visit.count, x.cols)
-        let ordered = x.rows(visit)
-        var sweeps = thresholds.map { LeaderSweep(threshold: $0, items: n) }
-        var block = [Float](repeating: 0, count: min(blockRows, n) * n)
-        // One BLAS thread, as the CLI runs: OpenBLAS's threads split a product by rows and a row's rounding depends on its
-        // place, and the ceiling's breakpoints are these very sums, so their last bits must not move with the thread count.
-        let blasThreads = openblas_get_num_threads()
-        openblas_set_num_threads(1)
-        defer { openblas_set_num_threads(blasThreads) }
-        ordered.storage.withUnsafeBufferPointer { buffer in
-            let v = buffer.baseAddress!
-            block.withUnsafeMutableBufferPointer { b in
-                for start in stride(from: 0, to: n, by: blockRows) {
-                    let end = min(start + blockRows, n)
-                    // Rows start..<end against rows 0..<end: row p of the block holds x_p·x_q for q ≤ p (and a few q > p).
-                    cblas_sgemm(
-                        CblasRowMajor, CblasNoTrans, CblasTrans, Int32(end - start), Int32(end), Int32(d), 1, v + start * d, Int32(d),
-                        v, Int32(d), 0, b.baseAddress, Int32(end))
-                    for p in start..<end {
-                        let row = UnsafePointer(b.baseAddress! + (p - start) * end)
-                        for s in sweeps.indices { sweeps[s].visit(row, count: p, selfSimilarity: Double(row[p])) }
-                    }
-                }
-            }
+        var best = cuts.sorted { $0.threshold < $1.threshold }.reduce(BestCut(threshold: .infinity, ari: -.infinity, groups: 0)) {
+            $1.ari > $0.ari ? $1 : $0
         }
-        return sweeps
+        best.curve = CurvePoint.thinned(cuts.map { CurvePoint(threshold: $0.threshold, ari: $0.ari) }, keeping: best.threshold)
+        return Ceiling(grouping: key, search: exact == nil ? Self.gridSearch : Ceiling.everyCut, best)
+    }
+
+    /// The explorer's leader grid (besides every rule's value): 24 of those quantiles, coarser than the ceiling's, since the
+    /// page carries a partition for each.
+    package static func thresholdGrid(_ d: PairDistribution) -> [Double] { grid(d, size: 24) }
+
+    /// The most thresholds at which the partition changes that the ceiling tries all of.
+    package static let exactLimit = 256
+    /// How many all-pair quantiles the ceiling tries otherwise.
+    package static let gridSize = 256
+    package static let gridSearch = "256 thresholds at all-pair quantiles 1 − 10^−x, x from 0.3 to 5"
+
+    /// The distinct thresholds at the all-pair quantiles 1 − 10^−x, `size` values of x evenly from 0.3 to 5, increasing.
+    package static func grid(_ d: PairDistribution, size: Int = gridSize) -> [Double] {
+        Set((0..<size).compactMap { d.quantile(.all, 1 - pow(10, -(0.3 + Double($0) * 4.7 / Double(size - 1)))) }).sorted()
     }
 }
 
-/// One threshold's leader grouping, fed the similarities of each visited item to those before it.
-/// The similarity of item a to group g is Σ_{b∈g} s_ab / ‖Σ_{b∈g} x_b‖ (Float64 sums), and
-/// ‖Σ x‖² grows by 2·Σ_{b∈g} s_ab + s_aa when a joins. Ties go to the first group; a zero centroid scores 0.
-package struct LeaderSweep {
-    package let threshold: Double
-    /// Labels by visiting position, for the positions visited so far.
-    package private(set) var labels: [Int32]
-    /// Members per group, indexed by label.
-    package private(set) var sizes: [Int] = []
-    /// Similarities compared so far (one per visited item and existing group).
-    package private(set) var comparisons = 0
-    /// The largest best-group similarity of an item that started a group of its own although groups existed (−∞: none):
-    /// the threshold below which the sweep would first decide otherwise.
-    package private(set) var nearestRejection = -Double.infinity
-    private var squares: [Double] = []
-    private var norms: [Double] = []
-    private var dot: [Double] = []
-
-    package init(threshold: Double, items: Int) {
-        self.threshold = threshold
-        labels = [Int32](repeating: 0, count: items)
-    }
-
-    /// Visits the next item, position `count`, whose similarity to the item at position b is `row[b]` for b < `count`.
-    /// One entry point per element type, so a caller in another target runs the loop specialised, not generic.
-    package mutating func visit(_ row: UnsafePointer<Double>, count a: Int, selfSimilarity: Double) {
-        sweep(row, count: a, selfSimilarity: selfSimilarity)
-    }
-
-    package mutating func visit(_ row: UnsafePointer<Float>, count a: Int, selfSimilarity: Double) {
-        sweep(row, count: a, selfSimilarity: selfSimilarity)
-    }
-
-    private mutating func sweep<F: BinaryFloatingPoint>(_ row: UnsafePointer<F>, count a: Int, selfSimilarity: Double) {
-        let g = sizes.count
-        var (best, bestSimilarity) = (-1, -Double.infinity)
-        if g > 0 {
-            labels.withUnsafeBufferPointer { l in
-                dot.withUnsafeMutableBufferPointer { s in
-                    for k in 0..<g { s[k] = 0 }
-                    for b in 0..<a { s[Int(l[b])] += Double(row[b]) }
-                    for k in 0..<g {
-                        let similarity = norms[k] > 0 ? s[k] / norms[k] : 0
-                        if similarity > bestSimilarity { (best, bestSimilarity) = (k, similarity) }
-                    }
-                }
-            }
-            comparisons += g
-        }
-        if best >= 0 && bestSimilarity >= threshold {
-            labels[a] = Int32(best)
-            sizes[best] += 1
-            squares[best] += 2 * dot[best] + selfSimilarity
-            norms[best] = max(squares[best], 0).squareRoot()
-        } else {
-            if best >= 0 { nearestRejection = max(nearestRejection, bestSimilarity) }
-            labels[a] = Int32(g)
-            sizes.append(1)
-            squares.append(selfSimilarity)
-            norms.append(max(selfSimilarity, 0).squareRoot())
-            dot.append(0)
-        }
-    }
+extension LeaderGrouping {
+    /// Its registry entry (`groupingRegistry`).
+    package static let entry = RegistryEntry<any Grouping>(
+        "leader", summary: "the journal method's leader grouping in corpus order, with its spread over seeded shuffles"
+    ) { _ in LeaderGrouping() }
 }

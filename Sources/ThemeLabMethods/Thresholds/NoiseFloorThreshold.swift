@@ -3,7 +3,7 @@ import ThemeLabMeasures
 import ThemeLabPairs
 
 /// k/√d: for random unit vectors in d dimensions cosines have standard deviation 1/√d, so
-/// k/√d sits k standard deviations above chance (claim C4; the app uses k = 4).
+/// k/√d sits k standard deviations above chance (claim C4; the journal method uses k = 4).
 package struct NoiseFloorThreshold: ThresholdRule {
     package var readsOnlyThePairHistogram: Bool { true }
     package let k: Double

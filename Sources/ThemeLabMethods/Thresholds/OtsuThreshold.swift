@@ -23,7 +23,7 @@ package struct OtsuThreshold: ThresholdRule {
     }
 }
 
-/// The app's rule: max(Otsu, 4/√d), so the threshold never drops into the noise.
+/// The journal method's rule: max(Otsu, 4/√d), so the threshold never drops into the noise.
 package struct OtsuFlooredThreshold: ThresholdRule {
     package var readsOnlyThePairHistogram: Bool { true }
     package let bins: Int
@@ -87,6 +87,6 @@ extension OtsuThreshold {
 extension OtsuFlooredThreshold {
     /// Its registry entry (`thresholdRuleRegistry`).
     package static let entry = RegistryEntry<any ThresholdRule>(
-        "otsu-floored", parameters: [.count("bins")], summary: "the app's rule: max(Otsu, 4/√d)", examples: ["otsu-floored"]
+        "otsu-floored", parameters: [.count("bins")], summary: "the journal method's rule: max(Otsu, 4/√d)", examples: ["otsu-floored"]
     ) { OtsuFlooredThreshold(bins: $0.whole(at: 0) ?? 256) }
 }

@@ -44,7 +44,7 @@ extension ThresholdRule {
 
     /// What the pass must gather for it on a corpus of `items` (no neighbours when k ≥ N: the rule then gives no threshold).
     package func passNeeds(items: Int) -> PassNeeds {
-        PassNeeds(averageLinkage: needsDendrogram, neighbours: neighbours).on(items: items)
+        PassNeeds(averageLinkage: needsDendrogram, neighbours: neighbours).restricted(toItems: items)
     }
 }
 

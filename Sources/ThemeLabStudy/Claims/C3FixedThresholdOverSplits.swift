@@ -5,13 +5,13 @@ import ThemeLabMeasures
 import ThemeLabMethods
 import ThemeLabPairs
 
-/// C3: the app's fixed threshold (0.55, tuned on synthetic vectors) over-splits real text: leader assignment at it
+/// C3: the journal method's fixed threshold (0.55, tuned on synthetic vectors) over-splits real text: leader assignment at it
 /// makes more groups than there are topics.
 package enum C3FixedThresholdOverSplits: CorpusClaim {
     package static let id = "C3"
     package static let reported = "26 sentences → 25 themes"
     package static let short = "the fixed threshold 0.55 over-splits real text"
-    /// The app's threshold, read with the app's grouping (leader assignment) in the centred space.
+    /// The journal method's threshold, read with its grouping (the leader) in the centred space.
     package static let rule = FixedThreshold(value: 0.55)
     /// "Over-splits": at least this many groups per topic (the author saw 25 themes for 26 sentences); more groups than
     /// topics but fewer than this is "partly".
@@ -27,7 +27,7 @@ package enum C3FixedThresholdOverSplits: CorpusClaim {
     }
 
     package static func finding(_ a: CorpusAnalysis, _: PairedReplicates) -> Finding? {
-        guard let topics = a.corpus.topics, let row = a.space(.centred)?.outcome(rule: rule, grouping: LeaderAssignment()),
+        guard let topics = a.corpus.topics, let row = a.space(.centred)?.outcome(rule: rule, grouping: LeaderGrouping()),
             let g = row.groups
         else { return nil }
         return Finding(

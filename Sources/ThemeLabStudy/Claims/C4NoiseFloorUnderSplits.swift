@@ -5,13 +5,13 @@ import ThemeLabMeasures
 import ThemeLabMethods
 import ThemeLabPairs
 
-/// C4: the app's noise floor k/√d under-splits: it sits below the corpus's 90th percentile, and connected components at
+/// C4: the journal method's noise floor k/√d under-splits: it sits below the corpus's 90th percentile, and connected components at
 /// it make fewer groups than there are topics.
 package enum C4NoiseFloorUnderSplits: CorpusClaim {
     package static let id = "C4"
     package static let reported = "0.177 (d = 512) below a real journal's p90; under-splits"
     package static let short = "the noise floor 4/√d under-splits"
-    /// The app's floor, 4/√d, read with connected components in the centred space.
+    /// The journal method's floor, 4/√d, read with connected components in the centred space.
     package static let rule = NoiseFloorThreshold(k: 4)
     /// The similarity the floor is set against ("below a real journal's p90").
     package static let percentile = PercentileThreshold(percent: 90)

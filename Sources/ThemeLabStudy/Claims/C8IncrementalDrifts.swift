@@ -9,7 +9,7 @@ import ThemeLabPairs
 /// it grows, and a group that swallowed much becomes a magnet (its largest group grows).
 package enum C8IncrementalDrifts: Claim {
     package static let id = "C8"
-    package static let reported = "why the app regroups from scratch"
+    package static let reported = "why the journal method regroups from scratch"
     package static let short = "assigning without regrouping drifts"
 
     /// The figures on one journal × rule: never-regroup (policy `never`) against always-regroup (`always`), paired by

@@ -5,12 +5,12 @@ import ThemeLabMeasures
 import ThemeLabMethods
 import ThemeLabPairs
 
-/// One of the app author's claims (README, "Claims and definitions"). Its criteria are named constants on the
+/// One of the claims of the journal method's author (README, "Claims and definitions"). Its criteria are named constants on the
 /// conforming type; the quantities it rests on and the verdict they give are functions of their own.
 package protocol Claim {
     /// "C1" … "C9".
     static var id: String { get }
-    /// The figure the app's author reported.
+    /// The figure the journal method's author reported.
     static var reported: String { get }
     /// The claim in a few words, as REPORT.md's summary names it.
     static var short: String { get }

@@ -6,7 +6,7 @@ import ThemeLabMeasures
 import ThemeLabMethods
 import ThemeLabPairs
 
-/// The claims table of results/REPORT.md: each of the README's claims C1–C6 (`CorpusClaim`), the figure the app's
+/// The claims table of results/REPORT.md: each of the README's claims C1–C6 (`CorpusClaim`), the figure the journal method's
 /// author reported, ours per corpus × source × space, the quantities the verdict rests on with
 /// their 95% intervals over replicates, and a verdict with its reason. A verdict that changes
 /// anywhere inside the intervals reads "inconclusive". (C7 is measured separately, on

@@ -23,11 +23,13 @@ package struct AnalysisSettings: Codable, Sendable, Equatable {
     package var exactHistogramPairLimit: Int = 1_250_000_000
     /// Whether `ablate` writes which entries form each group (`assignments/`; the field `assignments`, default no).
     package var assignments: Bool?
+    /// Whether `ablate` writes the threshold explorer page (`NAME.html`; the field `html`, default no).
+    package var html: Bool?
 
     package init() {}
 
     package enum CodingKeys: String, CodingKey {
-        case spaces, thresholds, groupings, shuffles, seed, replicates, exactHistogramPairLimit, assignments
+        case spaces, thresholds, groupings, shuffles, seed, replicates, exactHistogramPairLimit, assignments, html
     }
 
     /// Defaults for what `decoder` leaves out (an experiment file's top level), every field from a results file.
@@ -41,6 +43,7 @@ package struct AnalysisSettings: Codable, Sendable, Equatable {
         replicates = try c.decodeIfPresent(Int.self, forKey: .replicates)
         exactHistogramPairLimit = try c.decodeIfPresent(Int.self, forKey: .exactHistogramPairLimit) ?? exactHistogramPairLimit
         assignments = try c.decodeIfPresent(Bool.self, forKey: .assignments)
+        html = try c.decodeIfPresent(Bool.self, forKey: .html)
     }
 
     package func encode(to encoder: Encoder) throws {
@@ -53,13 +56,14 @@ package struct AnalysisSettings: Codable, Sendable, Equatable {
         try c.encodeIfPresent(replicates, forKey: .replicates)
         try c.encode(exactHistogramPairLimit, forKey: .exactHistogramPairLimit)
         try c.encodeIfPresent(assignments, forKey: .assignments)
+        try c.encodeIfPresent(html, forKey: .html)
     }
 
     /// Equal when they name the same spaces, rules and groupings and agree on the rest.
     package static func == (a: AnalysisSettings, b: AnalysisSettings) -> Bool {
         a.spaces == b.spaces && a.rules.map(\.name) == b.rules.map(\.name) && a.groupings.map(\.name) == b.groupings.map(\.name)
-            && (a.shuffles, a.seed, a.replicates, a.exactHistogramPairLimit, a.assignments) == (
-                b.shuffles, b.seed, b.replicates, b.exactHistogramPairLimit, b.assignments
+            && (a.shuffles, a.seed, a.replicates, a.exactHistogramPairLimit, a.assignments, a.html) == (
+                b.shuffles, b.seed, b.replicates, b.exactHistogramPairLimit, b.assignments, b.html
             )
     }
 }

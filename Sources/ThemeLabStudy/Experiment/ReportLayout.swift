@@ -44,7 +44,7 @@ package struct ReportLayout: Codable, Sendable {
     package var keyFigures: [Figure]
     /// The layer sweep: its own table and plot.
     package var layers: Layers
-    /// The experiment whose corpora are set beside the seed's reported figures, per encoder (issue 47).
+    /// The experiment whose corpora are set beside the seed's reported figures, per encoder.
     package var seedPicture: String?
     /// Experiments left out of the claims and ablation tables (they repeat other experiments' corpora).
     package var notTabulated: [String]

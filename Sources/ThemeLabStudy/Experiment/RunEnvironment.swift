@@ -29,6 +29,9 @@ package struct RunEnvironment {
     /// Whether the run writes the members as an assignments file (`analyze --assignments`): kept, and their rows bounded
     /// (`AssignmentRows`) before any work, as an experiment's `assignments` are.
     package var writesAssignments = false
+    /// Whether each corpus's analysis keeps what the threshold explorer page draws (`analyze --html`); an experiment keeps
+    /// it when it asks for `html`.
+    package var keepsExplorer = false
     /// Where `ablate --vectors` writes each corpus's vectors per space (`SpaceVectors`); nil: nowhere.
     package var vectorsFolder: String?
     /// The files the run writes for one analysis (corpus name, vector source, spaces), checked for length before any work;

@@ -6,7 +6,7 @@ import ThemeLabMeasures
 import ThemeLabMethods
 import ThemeLabPairs
 
-/// A regroup from scratch of the first N saves, as the app does it: centre by their mean, pick
+/// A regroup from scratch of the first N saves, as the journal method does it: centre by their mean, pick
 /// the threshold from the histogram of all pairwise similarities, then the leader grouping in
 /// save order. Without a threshold (fewer than two items, or a rule with no answer) every item is
 /// its own group.
@@ -75,13 +75,13 @@ package final class FreshRegroup {
         return ThresholdContext(distribution: distribution, dimensions: dimensions, exactCoarse: histogram)
     }
 
-    /// The leader grouping (`LeaderSweep`) of `items` items in save order from their centred similarities `s`
+    /// The leader grouping (`LeaderAtThreshold`) of `items` items in save order from their centred similarities `s`
     /// (row a from a(a−1)/2; each item's similarity to itself is 1).
     package static func leader(_ s: UnsafePointer<Double>, items n: Int, threshold t: Double?) -> Regroup {
         guard let t else {
             return Regroup(labels: (0..<n).map(Int32.init), threshold: nil, sizes: .init(repeating: 1, count: n), work: 0, seconds: 0)
         }
-        var sweep = LeaderSweep(threshold: t, items: n)
+        var sweep = LeaderAtThreshold(threshold: t, items: n)
         for a in 0..<n { sweep.visit(s + a * (a - 1) / 2, count: a, selfSimilarity: 1) }
         return Regroup(labels: sweep.labels, threshold: t, sizes: sweep.sizes, work: Double(sweep.comparisons), seconds: 0)
     }

@@ -6,11 +6,11 @@ import ThemeLabMeasures
 import ThemeLabMethods
 import ThemeLabPairs
 
-/// The app's incremental assignment between regroups: the space and threshold of the last regroup
+/// The journal method's incremental assignment between regroups: the space and threshold of the last regroup
 /// are kept (its mean μ_last and threshold t_last); a new save u is centred by μ_last,
 /// c = (u − μ_last)/‖u − μ_last‖, and joins the group whose centroid (normalised running sum of its
 /// members' c, Float64) is most similar if that similarity is ≥ t_last, else starts a group.
-/// Ties go to the first group and a zero sum scores 0, as in `LeaderGrouping`.
+/// Ties go to the first group and a zero sum scores 0, as in `LeaderAlgorithm`.
 package struct IncrementalGroups {
     package let dimensions: Int
     package private(set) var labels: [Int32]

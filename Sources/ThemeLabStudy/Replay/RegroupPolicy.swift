@@ -11,7 +11,7 @@ import ThemeLabPairs
 package protocol RegroupPolicy: Sendable {
     /// The name used in experiment files and reports.
     var name: String { get }
-    /// Whether the app regroups when a launch starts, over the items saved before it.
+    /// Whether the journal method regroups when a launch (the journal opened) starts, over the items saved before it.
     var regroupsAtLaunch: Bool { get }
     /// Whether the save just added is followed by a regroup (instead of incremental assignment).
     func regroups(after save: SaveContext) -> Bool
@@ -29,7 +29,7 @@ package struct SaveContext {
 
 /// Every policy, in the order docs list them: a new policy is its file (a type with an `entry`) and a line here.
 package let regroupPolicyRegistry = Registry<any RegroupPolicy>(
-    kind: "policy", [AlwaysRegroup.entry, NeverRegroup.entry, LaunchRegroup.entry, AppRegroupPolicy.entry])
+    kind: "policy", [AlwaysRegroup.entry, NeverRegroup.entry, LaunchRegroup.entry, JournalMethodPolicy.entry])
 
 /// The policy `text` names (`regroupPolicyRegistry`): `always`, `never`, `launch-only`, `app(g,τ)` (`app` alone: g = 1.5,
 /// τ = 0.01).

@@ -94,7 +94,7 @@ package struct DriftFigures: Codable, Sendable {
     package var verdict: Verdict
 }
 
-/// Claim C9 on one journal: the app's policy against always-regroup, paired by order.
+/// Claim C9 on one journal: the journal method's policy against always-regroup, paired by order.
 package struct PolicyFigures: Codable, Sendable {
     package var policy: String
     package var meanStaleness: Estimate
@@ -135,8 +135,8 @@ extension RuleResult {
         if let a = always, let n = names.firstIndex(of: "never") {
             c8 = C8IncrementalDrifts.figures(timelines, always: a, never: n, bootstrap)
         }
-        if let a = always, let p = names.firstIndex(of: C9AppPolicySuffices.policy.name) {
-            c9 = C9AppPolicySuffices.figures(timelines, always: a, app: p, summary: policies[p].summary, bootstrap)
+        if let a = always, let p = names.firstIndex(of: C9JournalMethodPolicySuffices.policy.name) {
+            c9 = C9JournalMethodPolicySuffices.figures(timelines, always: a, policy: p, summary: policies[p].summary, bootstrap)
         }
     }
 }

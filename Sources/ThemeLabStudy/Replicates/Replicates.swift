@@ -51,7 +51,7 @@ package struct ReplicateCorpus {
 
     /// The seed a sampled corpus is drawn with when its spec gives none (the generator's own, else 0).
     package static func baseSeed(_ spec: CorpusSpec) -> UInt64 {
-        spec.seed ?? (spec.name == "synthetic" ? (spec.generator ?? .appRaw()).seed : 0)
+        spec.seed ?? (spec.name == "synthetic" ? (spec.generator ?? .journalMethodRaw()).seed : 0)
     }
 
     /// How the replicates of `corpora[index]` are drawn, checked on the first two draws (nothing else is drawn until

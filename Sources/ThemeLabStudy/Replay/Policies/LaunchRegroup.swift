@@ -5,7 +5,7 @@ import ThemeLabMeasures
 import ThemeLabMethods
 import ThemeLabPairs
 
-/// Regroup when the app launches, incremental assignment between launches.
+/// Regroup at each launch (the journal opened), incremental assignment between launches.
 package struct LaunchRegroup: RegroupPolicy {
     package var name: String { "launch-only" }
     package var regroupsAtLaunch: Bool { true }
@@ -15,6 +15,6 @@ package struct LaunchRegroup: RegroupPolicy {
 extension LaunchRegroup {
     /// Its registry entry (`regroupPolicyRegistry`).
     package static let entry = RegistryEntry<any RegroupPolicy>(
-        "launch-only", summary: "regroup when the app launches, incremental assignment between launches"
+        "launch-only", summary: "regroup at each launch (the journal opened), incremental assignment between launches"
     ) { _ in LaunchRegroup() }
 }

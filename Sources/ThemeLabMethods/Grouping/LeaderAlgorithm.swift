@@ -1,0 +1,146 @@
+import COpenBLAS
+import ThemeLabCore
+import ThemeLabMeasures
+import ThemeLabPairs
+
+/// The journal method's grouping, the leader algorithm: visit items in order; each joins the group whose centroid (normalised
+/// sum of its members; zero if they cancel) is most similar, if that similarity is ≥ t, else starts a group.
+/// Order-dependent.
+///
+/// The similarity of item a to group g, s_g·x_a / ‖s_g‖ with s_g = Σ_{b∈g} x_b, is computed as
+/// Σ_{b∈g} x_a·x_b over ‖s_g‖ (`LeaderAtThreshold`), so every threshold of a sweep shares one product: the dot
+/// products of each block of `blockRows` items with the items visited up to it, one `sgemm` per block
+/// (N²·d/2 multiply-adds in all), then N²/2 additions per threshold. Memory O(blockRows·N).
+package enum LeaderAlgorithm {
+    /// Refused above this many items: the product is N²·d/2 multiply-adds.
+    package static let maxItems = 100_000
+    /// Items per `sgemm`; a fixed size, so a sweep of several thresholds gives each the bits it gets alone.
+    package static let blockRows = 256
+
+    /// Group labels for the rows of `x` visited in `order` (default: row order); rows not visited are −1.
+    package static func group(_ x: Matrix, threshold t: Double, order: [Int]? = nil) throws -> [Int32] {
+        try group(x, thresholds: [t], order: order)[0]
+    }
+
+    /// `group(x, threshold:order:)` for each of `thresholds`, from one shared product.
+    package static func group(_ x: Matrix, thresholds: [Double], order: [Int]? = nil) throws -> [[Int32]] {
+        let visit = order ?? Array(0..<x.rows)
+        return try sweeps(x, thresholds: thresholds, order: visit).map { sweep in
+            var labels = [Int32](repeating: -1, count: x.rows)
+            for (p, i) in visit.enumerated() { labels[i] = sweep.labels[p] }
+            return labels
+        }
+    }
+
+    /// The thresholds, from the top down, at which the partition of `x` visited in `order` changes:
+    /// below the largest similarity an item fell short by (`LeaderAtThreshold.nearestRejection`) the run is the same, and at it
+    /// that item joins, so each run gives the next. Nil when there are more than `limit`.
+    package static func breakpoints(_ x: Matrix, order: [Int], limit: Int) throws -> [Double]? {
+        var found: [Double] = []
+        var t = try sweeps(x, thresholds: [.infinity], order: order)[0].nearestRejection
+        while t > -.infinity {
+            guard found.count < limit else { return nil }
+            found.append(t)
+            t = try sweeps(x, thresholds: [t], order: order)[0].nearestRejection
+        }
+        return found
+    }
+
+    /// One finished sweep per threshold, from one shared product: labels by visiting position.
+    static func sweeps(_ x: Matrix, thresholds: [Double], order visit: [Int]) throws -> [LeaderAtThreshold] {
+        guard x.rows <= maxItems else {
+            throw ThemeLabError.input("leader grouping is O(N²·d); \(x.rows) items exceeds its limit of \(maxItems)")
+        }
+        let (n, d) = (visit.count, x.cols)
+        let ordered = x.rows(visit)
+        var sweeps = thresholds.map { LeaderAtThreshold(threshold: $0, items: n) }
+        var block = [Float](repeating: 0, count: min(blockRows, n) * n)
+        // One BLAS thread, as the CLI runs: OpenBLAS's threads split a product by rows and a row's rounding depends on its
+        // place, and the ceiling's breakpoints are these very sums, so their last bits must not move with the thread count.
+        let blasThreads = openblas_get_num_threads()
+        openblas_set_num_threads(1)
+        defer { openblas_set_num_threads(blasThreads) }
+        ordered.storage.withUnsafeBufferPointer { buffer in
+            let v = buffer.baseAddress!
+            block.withUnsafeMutableBufferPointer { b in
+                for start in stride(from: 0, to: n, by: blockRows) {
+                    let end = min(start + blockRows, n)
+                    // Rows start..<end against rows 0..<end: row p of the block holds x_p·x_q for q ≤ p (and a few q > p).
+                    cblas_sgemm(
+                        CblasRowMajor, CblasNoTrans, CblasTrans, Int32(end - start), Int32(end), Int32(d), 1, v + start * d, Int32(d),
+                        v, Int32(d), 0, b.baseAddress, Int32(end))
+                    for p in start..<end {
+                        let row = UnsafePointer(b.baseAddress! + (p - start) * end)
+                        for s in sweeps.indices { sweeps[s].visit(row, count: p, selfSimilarity: Double(row[p])) }
+                    }
+                }
+            }
+        }
+        return sweeps
+    }
+}
+
+/// One threshold's leader grouping, fed the similarities of each visited item to those before it.
+/// The similarity of item a to group g is Σ_{b∈g} s_ab / ‖Σ_{b∈g} x_b‖ (Float64 sums), and
+/// ‖Σ x‖² grows by 2·Σ_{b∈g} s_ab + s_aa when a joins. Ties go to the first group; a zero centroid scores 0.
+package struct LeaderAtThreshold {
+    package let threshold: Double
+    /// Labels by visiting position, for the positions visited so far.
+    package private(set) var labels: [Int32]
+    /// Members per group, indexed by label.
+    package private(set) var sizes: [Int] = []
+    /// Similarities compared so far (one per visited item and existing group).
+    package private(set) var comparisons = 0
+    /// The largest best-group similarity of an item that started a group of its own although groups existed (−∞: none):
+    /// the threshold below which the sweep would first decide otherwise.
+    package private(set) var nearestRejection = -Double.infinity
+    private var squares: [Double] = []
+    private var norms: [Double] = []
+    private var dot: [Double] = []
+
+    package init(threshold: Double, items: Int) {
+        self.threshold = threshold
+        labels = [Int32](repeating: 0, count: items)
+    }
+
+    /// Visits the next item, position `count`, whose similarity to the item at position b is `row[b]` for b < `count`.
+    /// One entry point per element type, so a caller in another target runs the loop specialised, not generic.
+    package mutating func visit(_ row: UnsafePointer<Double>, count a: Int, selfSimilarity: Double) {
+        sweep(row, count: a, selfSimilarity: selfSimilarity)
+    }
+
+    package mutating func visit(_ row: UnsafePointer<Float>, count a: Int, selfSimilarity: Double) {
+        sweep(row, count: a, selfSimilarity: selfSimilarity)
+    }
+
+    private mutating func sweep<F: BinaryFloatingPoint>(_ row: UnsafePointer<F>, count a: Int, selfSimilarity: Double) {
+        let g = sizes.count
+        var (best, bestSimilarity) = (-1, -Double.infinity)
+        if g > 0 {
+            labels.withUnsafeBufferPointer { l in
+                dot.withUnsafeMutableBufferPointer { s in
+                    for k in 0..<g { s[k] = 0 }
+                    for b in 0..<a { s[Int(l[b])] += Double(row[b]) }
+                    for k in 0..<g {
+                        let similarity = norms[k] > 0 ? s[k] / norms[k] : 0
+                        if similarity > bestSimilarity { (best, bestSimilarity) = (k, similarity) }
+                    }
+                }
+            }
+            comparisons += g
+        }
+        if best >= 0 && bestSimilarity >= threshold {
+            labels[a] = Int32(best)
+            sizes[best] += 1
+            squares[best] += 2 * dot[best] + selfSimilarity
+            norms[best] = max(squares[best], 0).squareRoot()
+        } else {
+            if best >= 0 { nearestRejection = max(nearestRejection, bestSimilarity) }
+            labels[a] = Int32(g)
+            sizes.append(1)
+            squares.append(selfSimilarity)
+            norms.append(max(selfSimilarity, 0).squareRoot())
+            dot.append(0)
+        }
+    }
+}
