@@ -2,8 +2,13 @@ import ThemeLabCore
 
 /// `--cache DIR`, taken by every command that embeds texts: the embedding cache's folder for this run.
 extension Arguments {
-    /// `--cache DIR`, else `$THEMELAB_CACHE`, else the user's cache folder (`ProcessEnvironment.cacheFolder`).
-    var cacheFolder: String { self["cache"] ?? ProcessEnvironment.cacheFolder }
+    /// `--cache DIR`, else `$THEMELAB_CACHE`, else the user's cache folder (`ProcessEnvironment.cacheFolder`); an empty
+    /// DIR is refused.
+    func cacheFolder() throws -> String {
+        guard let given = self["cache"] else { return ProcessEnvironment.cacheFolder }
+        guard !given.isEmpty else { throw ThemeLabError.usage("--cache needs a folder, got an empty name") }
+        return given
+    }
 
     /// The help line of `--cache`, indented to a command's option column.
     static func cacheHelp(indent: Int) -> String {

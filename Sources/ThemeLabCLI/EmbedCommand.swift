@@ -52,7 +52,7 @@ let embedCommand = Command(
     if args.flag("no-cache") {
         vectors = try encoder.embed(texts, layer: layer, progress: progress.update)
     } else {
-        var cache = try EmbeddingCache(folder: args.cacheFolder, encoder: encoder, layer: layer)
+        var cache = try EmbeddingCache(folder: try args.cacheFolder(), encoder: encoder, layer: layer)
         if let warning = cache.warning { io.note(warning) }
         embedded = cache.uncached(texts).count
         vectors = try encoder.embed(texts, layer: layer, cache: &cache, progress: progress.update)
