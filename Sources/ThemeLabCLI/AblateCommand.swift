@@ -53,7 +53,8 @@ let ablateCommand = Command(
     let started = Date()
     let progress = io.progress("embed")
     var environment = RunEnvironment(
-        dataDirectory: args["data-dir"], cacheFolder: try args.cacheFolder(), command: io.commandLine, log: io.note, progress: progress.update)
+        dataDirectory: args["data-dir"], cacheFolder: try args.cacheFolder(), command: io.commandLine, log: io.note,
+        progress: progress.update)
     if let shardText = args["shard"] {
         guard args.oldSpellings.isEmpty else { throw ThemeLabError.usage("--shard writes a part file to --out, not a results folder") }
         guard args["vectors"] == nil else { throw ThemeLabError.usage("--vectors writes a whole run's vectors; give it without --shard") }

@@ -96,7 +96,8 @@ let analyzeCommand = Command(
     }
     let progress = io.progress("embed")
     var environment = RunEnvironment(
-        dataDirectory: args["data-dir"], cacheFolder: try args.cacheFolder(), command: io.commandLine, log: io.note, progress: progress.update)
+        dataDirectory: args["data-dir"], cacheFolder: try args.cacheFolder(), command: io.commandLine, log: io.note,
+        progress: progress.update)
     // Members are kept only to be listed (the Markdown) or written (--assignments).
     (environment.keepsMembers, environment.writesAssignments) = (args.flag("show-groups") && !args.flag("json"), assignments != nil)
     environment.keepsExplorer = args["html"] != nil

@@ -48,7 +48,8 @@ let replayCommand = Command(
     try root.prepare(plan.name, reading: try plan.inputFiles(dataDirectory: args["data-dir"]))
     let progress = io.progress("embed")
     var environment = RunEnvironment(
-        dataDirectory: args["data-dir"], cacheFolder: try args.cacheFolder(), command: io.commandLine, log: io.note, progress: progress.update)
+        dataDirectory: args["data-dir"], cacheFolder: try args.cacheFolder(), command: io.commandLine, log: io.note,
+        progress: progress.update)
     environment.replayBudgetSeconds = Double(try args.int("budget-minutes", default: 30, range: 1...100_000)) * 60
     let results = try plan.run(in: environment)
     progress.finish()
