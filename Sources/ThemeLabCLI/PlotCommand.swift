@@ -8,74 +8,85 @@ import ThemeLabPairs
 import ThemeLabReport
 import ThemeLabStudy
 
-let plotCommand = Command(
-    summary: "regenerate SVG plots from a results file, without recomputing",
-    help: """
-        usage: themelab plot --results R.json [--out DIR] [--pdf] [--png WIDTH] [--pdf-seconds S]
-               themelab plot --bench SCALE.jsonl [--out FILE.svg]
+struct PlotCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "plot", abstract: "Regenerate SVG plots from a results file, without recomputing.",
+        discussion: """
+            Writes, for every corpus × source × space in R.json: the similarity histogram (related and unrelated, each
+            normalised to its class, with a dashed line per threshold rule), the threshold ablation (ARI and pair F1 per
+            rule and grouping, and the groupings that choose their own cuts; with replicates each bar is their mean with
+            its 95% interval) and ARI against the threshold (each grouping's curve, its best cut, every rule's threshold);
+            and, for a layer sweep, anisotropy by layer. The plots are written as one set: a failure leaves the previous
+            set as it was. PDFs are not part of results/, whose bytes must not depend on rsvg-convert; without --pdf, PDFs
+            of these plots left by an earlier run are removed (they would show the old figures).
 
-        Writes, for every corpus × source × space in R.json: the similarity histogram
-        (related vs unrelated, each normalised to its class, with a dashed line per threshold
-        rule), the threshold ablation (ARI and pair F1 per rule and grouping, and the groupings
-        that choose their own cuts; with replicates each bar is their mean with its 95% interval)
-        and ARI against the threshold (each grouping's curve, its best cut, every rule's
-        threshold); and, for a layer sweep, anisotropy by layer. Default DIR: a plots/ folder
-        beside R.json (refused when it is a link; give --out to write through one). The plots
-        are written as one set: a failure leaves the previous set as it was.
-          --pdf    also a PDF beside each SVG, made by rsvg-convert (Debian's librsvg2-bin); PDFs
-                   are not part of results/, whose bytes must not depend on that program. Without
-                   --pdf, PDFs of these plots left by an earlier run are removed (they would show
-                   the old figures)
-          --png WIDTH
-                   also a PNG WIDTH pixels wide (100 to 10000) beside each SVG, for a paper's
-                   rasters, made by rsvg-convert as --pdf's are (not part of results/ either)
-          --pdf-seconds S
-                   seconds each PDF or PNG may take (default 60); rsvg-convert still running
-                   then is stopped and nothing is written
+            With --bench: fits the cost model (time and peak memory as functions of N and d) to the
+            `themelab bench pairs --mode full` lines in SCALE.jsonl, prints the formulas and a table of measured against
+            predicted, and writes the log–log plot of time against N. Experiments/bench/scale does both.
+            """)
 
-        With --bench: fits the cost model (time and peak memory as functions of N and d) to the
-        `themelab bench pairs --mode full` lines in SCALE.jsonl, prints the formulas and a table
-        of measured against predicted, and writes the log–log plot of time vs N (default:
-        SCALE.svg beside the file). Experiments/bench/scale does both.
-        """,
-    options: ["results", "bench", "out", "pdf-seconds", "png"],
-    switches: ["pdf"]
-) { args, io in
-    if let bench = args["bench"] {
+    var results: String?
+    var bench: String?
+    var out: String?
+    var pdf = false
+    var pdfSeconds: Int?
+    var png: Int?
+
+    static var arguments: [Argument<Self>] {
+        [
+            .option("--results", \.results, .path, value: "<R.json>", help: "The results file to plot."),
+            .option("--bench", \.bench, .path, value: "<SCALE.jsonl>", help: "Fit and plot the cost model instead."),
+            .option(
+                "--out", \.out, .path, value: "<DIR>",
+                unset: "a plots/ folder beside R.json (refused when it is a link), or SCALE.svg beside SCALE.jsonl",
+                help: "Where the plots go; with --bench, the SVG file."),
+            .flag("--pdf", \.pdf, help: "Also a PDF beside each SVG, made by rsvg-convert (Debian's librsvg2-bin)."),
+            .option(
+                "--pdf-seconds", \.pdfSeconds, .count(1...3600), value: "<S>", unset: "\(SVGConverter.defaultSeconds)",
+                help: "Seconds each PDF or PNG may take; rsvg-convert still running then is stopped and nothing is written."),
+            .option(
+                "--png", \.png, .count(100...10_000), value: "<WIDTH>",
+                help: "Also a PNG WIDTH pixels wide beside each SVG, for a paper's rasters, made by rsvg-convert as --pdf's are "
+                    + "(not part of results/ either)."),
+        ]
+    }
+
+    func run(_ io: Invocation) throws {
+        if let bench { return try plotCostModel(bench, io) }
+        guard let path = results else { throw ThemeLabError.usage("missing --results") }
+        guard pdf || png != nil || pdfSeconds == nil else { throw ThemeLabError.usage("--pdf-seconds applies to --pdf and --png only") }
+        let seconds = pdfSeconds ?? SVGConverter.defaultSeconds
+        let converters =
+            try (pdf ? [SVGConverter.locate(.pdf, seconds: seconds)] : [])
+            + (png.map { [try SVGConverter.locate(.png(width: $0), seconds: seconds)] } ?? [])
+        let out = try self.out ?? plotsFolder(beside: path)
+        let read = try JSONOutput.read(AnalysisResults.self, path: path, expected: "ThemeLab results file")
+        let svgs = try SVGPlot.rendered(read, folder: out)
+        let made = { (ending: String) in svgs.map { String($0.path.dropLast(4)) + ending } }
+        try CommandPaths(reads: [path], writes: (svgs.map(\.path) + made(".pdf") + made(".png")).map { ($0, .file) }).check()
+        var files = svgs.map { (contents: FileContents.bytes($0.data), path: $0.path) }
+        for converter in converters {
+            files += zip(svgs, made(converter.format.ending)).map { svg, file in
+                (.descriptor({ try converter.convert(svg.data, of: svg.path, into: $0) }), file)
+            }
+        }
+        // Rasters and PDFs of these plots left by an earlier run and not made again would show the old figures.
+        let stale = [SVGConverter.Format.pdf, .png(width: 0)].filter { f in !converters.contains { $0.format.ending == f.ending } }
+        try AtomicFile.write(files, removing: stale.flatMap { made($0.ending) })
+        let kinds = converters.map { $0.format.ending.dropFirst().uppercased() }.joined(separator: " and ")
+        io.note("wrote \(svgs.count) plots to \(out)\(converters.isEmpty ? "" : ", each with a \(kinds)")")
+    }
+
+    /// `--bench`: the cost model fitted to the bench lines, printed and plotted.
+    func plotCostModel(_ bench: String, _ io: Invocation) throws {
         let points = try CostModel.Point.read(path: bench)
         let model = try CostModel(fitting: points)
         io.print(model.markdown(points), terminator: "")
-        let out = args["out"] ?? URL(fileURLWithPath: bench).deletingPathExtension().appendingPathExtension("svg").path
+        let out = self.out ?? URL(fileURLWithPath: bench).deletingPathExtension().appendingPathExtension("svg").path
         try CommandPaths(reads: [bench], writes: [(out, .file)]).check()
         try AtomicFile.write(model.plot(points), to: out)
         io.note("wrote \(out)")
-        return
     }
-    let path = try args.required("results")
-    guard args.flag("pdf") || args["png"] != nil || args["pdf-seconds"] == nil else {
-        throw ThemeLabError.usage("--pdf-seconds applies to --pdf and --png only")
-    }
-    let seconds = try args.int("pdf-seconds", default: 60, range: 1...3600)
-    let converters =
-        try (args.flag("pdf") ? [SVGConverter.locate(.pdf, seconds: seconds)] : [])
-        + (args["png"] == nil
-            ? [] : [SVGConverter.locate(.png(width: try args.int("png", default: 0, range: 100...10_000)), seconds: seconds)])
-    let out = try args["out"] ?? plotsFolder(beside: path)
-    let results = try JSONOutput.read(AnalysisResults.self, path: path, expected: "ThemeLab results file")
-    let svgs = try SVGPlot.rendered(results, folder: out)
-    let made = { (ending: String) in svgs.map { String($0.path.dropLast(4)) + ending } }
-    try CommandPaths(reads: [path], writes: (svgs.map(\.path) + made(".pdf") + made(".png")).map { ($0, .file) }).check()
-    var files = svgs.map { (contents: FileContents.bytes($0.data), path: $0.path) }
-    for converter in converters {
-        files += zip(svgs, made(converter.format.ending)).map { svg, file in
-            (.descriptor({ try converter.convert(svg.data, of: svg.path, into: $0) }), file)
-        }
-    }
-    // Rasters and PDFs of these plots left by an earlier run and not made again would show the old figures.
-    let stale = [SVGConverter.Format.pdf, .png(width: 0)].filter { f in !converters.contains { $0.format.ending == f.ending } }
-    try AtomicFile.write(files, removing: stale.flatMap { made($0.ending) })
-    let kinds = converters.map { $0.format.ending.dropFirst().uppercased() }.joined(separator: " and ")
-    io.note("wrote \(svgs.count) plots to \(out)\(converters.isEmpty ? "" : ", each with a \(kinds)")")
 }
 
 /// plots/ beside `results`, refused when it is a link: a link committed there would send the plots elsewhere.
@@ -112,6 +123,8 @@ struct SVGConverter {
     var format: Format
     var program: String
     var seconds: Int
+    /// Seconds each PDF or PNG may take when --pdf-seconds is not given.
+    static let defaultSeconds = 60
 
     /// The first executable rsvg-convert on PATH, or a refusal naming a non-executable one, or saying how to install it.
     static func locate(_ format: Format, seconds: Int) throws -> SVGConverter {

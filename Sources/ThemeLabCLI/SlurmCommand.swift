@@ -8,69 +8,99 @@ import ThemeLabPairs
 import ThemeLabReport
 import ThemeLabStudy
 
-let slurmCommand = Command(
-    summary: "write (and submit) Slurm batch scripts: the sharded pass, an experiment grid",
-    help: """
-        usage: themelab slurm pairs --embeddings X.npy [--labels C.jsonl] --shards n --work DIR [--components T,…]
-                                    [--bins N] [--tile N] [slurm options]
-               themelab slurm ablate Experiments/NAME.json --work DIR [--shards n] [--out DIR] [--data-dir DIR]
-                                    [--replicates R] [slurm options]
+struct SlurmCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "slurm", abstract: "Write (and submit) Slurm batch scripts: the sharded pass, an experiment grid.",
+        discussion: """
+            Writes WORK/array.sbatch (a job array, one task per shard, each writing WORK/parts/shard-I-of-N.json; for
+            pairs in several shards WORK/prepare.sbatch first, the bridge forest WORK/bridge.json they start from),
+            WORK/finish.sbatch (`themelab merge` into WORK/pairs.json, or `themelab gather` into the results folder) and
+            WORK/submit, which submits the array and the finish job (held until every task succeeds). After a failed or
+            cancelled task, `WORK/submit I` runs task I again and the finish job; the finish job refuses an incomplete set
+            of parts, naming the missing shards. Memory and time requests come from the cost model and are explained in
+            each script. Jobs start in the current folder.
+            """,
+        subcommands: [SlurmPairsCommand.self, SlurmAblateCommand.self])
+}
 
-        Writes DIR/array.sbatch (a job array, one task per shard, each writing DIR/parts/shard-I-of-N.json;
-        for pairs in several shards DIR/prepare.sbatch first, the bridge forest DIR/bridge.json they start from),
-        DIR/finish.sbatch (`themelab merge` into DIR/pairs.json, or `themelab gather` into the results
-        folder) and DIR/submit, which submits the array and the finish job (held until every task succeeds).
-        After a failed or cancelled task, `DIR/submit I` re-runs task I and the finish job; the finish job
-        refuses an incomplete set of parts, naming the missing shards. Memory and time requests come from
-        the cost model and are explained in each script. Jobs start in the current folder.
-          pairs:  --shards n (1 to 4096) splits the pass's tiles in n runs; other options as `themelab pairs`
-          ablate: one task per corpus by default (--shards n: corpora k mod n), options as `themelab ablate`;
-                  the finish job writes OUT/NAME/ of --out OUT (default results) as a local ablate does
-                  (--results OUT, the old spelling of --out, is deprecated)
-        slurm options:
-          --work DIR          folder for the scripts, parts/ and logs/ (required)
-          --partition P       --account A    passed to every job
-          --cpus C            CPUs per task (default 2; 1 to 256)
-          --mem MiB           --time MINUTES  replace the cost model's per-task request
-          --cost-model FILE   fit the cost model to these `themelab bench pairs` lines (JSONL; default: the
-                              harness's own fit, kernel Zen, 2 cores)
-          --submit            run DIR/submit (needs sbatch on PATH and a reachable controller)
-        """,
-    options: [
-        "embeddings", "labels", "shards", "work", "components", "bins", "tile", "out", "data-dir", "replicates", "partition", "account",
-        "cpus", "mem", "time", "cost-model",
-    ],
-    switches: ["submit"],
-    renamed: ["results": "out"],
-    positionals: 1...2,
-    subcommands: ["pairs", "ablate"]
-) { args, io in
-    let kind = args.positional[0]
-    let folder = absolute(try args.required("work"))
-    let cpus = try args.int("cpus", default: 2, range: 1...256)
-    let mem = try args["mem"].map { _ in try args.int("mem", default: 0, range: 64...16_777_216) }
-    let minutes = try args["time"].map { _ in try args.int("time", default: 0, range: 1...525_600) }
-    let model = try args["cost-model"].map(fittedCostModel) ?? CostModel.reference
-    let exe = io.executable
-    let cwd = FileManager.default.currentDirectoryPath
-    var batch: SlurmBatch
-    switch kind {
-    case "pairs":
-        guard args.positional.count == 1 else { throw ThemeLabError.usage("slurm pairs takes no other argument") }
-        for option in ["out", "data-dir", "replicates"] where args[option] != nil {
-            throw ThemeLabError.usage("--\(option) is for slurm ablate")
+/// Where the scripts go and what every job asks of the cluster, for both Slurm commands.
+struct SlurmOptions {
+    var work = ""
+    var partition: String?
+    var account: String?
+    var cpus = 2
+    var memoryMiB: Int?
+    var minutes: Int?
+    var costModel: String?
+    var submit = false
+
+    static func arguments<C>(_ at: WritableKeyPath<C, SlurmOptions>) -> [Argument<C>] {
+        [
+            .option(
+                "--work", at.appending(path: \.work), .path, value: "<WORK>", required: true,
+                help: "Folder for the scripts, parts/ and logs/."),
+            .option("--partition", at.appending(path: \.partition), .text, value: "<P>", help: "Passed to every job."),
+            .option("--account", at.appending(path: \.account), .text, value: "<A>", help: "Passed to every job."),
+            .option("--cpus", at.appending(path: \.cpus), .count(1...256), value: "<C>", help: "CPUs per task."),
+            .option(
+                "--mem", at.appending(path: \.memoryMiB), .count(64...16_777_216), value: "<MiB>", unset: "the cost model's",
+                help: "Memory per task."),
+            .option(
+                "--time", at.appending(path: \.minutes), .count(1...525_600), value: "<MINUTES>", unset: "the cost model's",
+                help: "Time per task."),
+            .option(
+                "--cost-model", at.appending(path: \.costModel), .path, value: "<FILE>",
+                unset: "the harness's own fit, kernel Zen, 2 cores",
+                help: "Fit the cost model to these `themelab bench pairs` lines (JSONL)."),
+            .flag("--submit", at.appending(path: \.submit), help: "Run WORK/submit (needs sbatch on PATH and a reachable controller)."),
+        ]
+    }
+
+    /// The cost model the requests come from.
+    func model() throws -> CostModel { try costModel.map(fittedCostModel) ?? CostModel.reference }
+
+    /// Writes the scripts, then submits them with --submit, else says how to.
+    func write(_ batch: SlurmBatch, _ io: Invocation) throws {
+        try batch.write()
+        func describe(_ r: SlurmResources) -> String { "\(r.cpus) CPU\(r.cpus == 1 ? "" : "s"), \(r.memoryMiB) MiB, \(r.timeLimit)" }
+        let scripts = (batch.prepare == nil ? "" : "prepare.sbatch,") + "array.sbatch,finish.sbatch,submit"
+        io.note("wrote \(batch.folder)/{\(scripts)}: \(batch.tasks) task(s) of \(describe(batch.task)); finish \(describe(batch.finish))")
+        guard submit else {
+            io.note("submit with: \(SlurmBatch.shellQuote(batch.folder + "/submit"))")
+            return
         }
-        let embeddings = absolute(try args.required("embeddings"))
-        let shards = try args.int("shards", default: 0, range: 1...4096)
-        guard args["shards"] != nil else { throw ThemeLabError.usage("missing --shards") }
-        let bins = try args.int("bins", default: 65_536, range: 2...(1 << 24))
-        let tile = try args.int("tile", default: 2048, range: 1...65_536)
-        let thresholds = try componentThresholds(args)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: batch.folder + "/submit")
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw ThemeLabError.input("\(batch.folder)/submit failed (exit \(process.terminationStatus))")
+        }
+    }
+}
+
+struct SlurmPairsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "pairs", abstract: "The pairwise pass as a job array of shards, merged by a finish job into WORK/pairs.json.")
+
+    var pass = PassOptions()
+    var shards = 1
+    var slurm = SlurmOptions()
+
+    static var arguments: [Argument<Self>] {
+        PassOptions.arguments(\.pass) + [
+            .option("--shards", \.shards, .count(1...4096), value: "<n>", required: true, help: "Runs the pass's tiles are split in.")
+        ] + SlurmOptions.arguments(\.slurm)
+    }
+
+    func run(_ io: Invocation) throws {
+        let (exe, folder, model) = (io.executable, absolute(slurm.work), try slurm.model())
+        let embeddings = absolute(pass.embeddings)
         let x = try NPYFile(path: embeddings)
         guard x.rows >= 2 else { throw ThemeLabError.input("\(embeddings): \(x.rows) row(s), need at least 2 for a pair") }
         var inputs = [exe, "pairs", "--embeddings", embeddings]
-        if let labels = args["labels"] { inputs += ["--labels", absolute(labels)] }
-        inputs += ["--bins", "\(bins)", "--tile", "\(tile)"]
+        if let labels = pass.labels { inputs += ["--labels", absolute(labels)] }
+        inputs += ["--bins", "\(pass.bins)", "--tile", "\(pass.tile)"]
         // More than one shard: the bridge forest first, once (`BridgeForest`), that every task starts from.
         let bridge = folder + "/bridge.json"
         let task =
@@ -81,61 +111,77 @@ let slurmCommand = Command(
             try shards > 1
             ? (
                 inputs + ["--bridge-out", bridge], bridge,
-                SlurmResources.pairsBridge(items: x.rows, dimensions: x.cols, cpus: cpus, model: model)
+                SlurmResources.pairsBridge(items: x.rows, dimensions: x.cols, cpus: slurm.cpus, model: model)
             )
             : nil
         let out = folder + "/pairs.json"
-        try CommandPaths(
-            reads: [embeddings] + [args["labels"]].compactMap { $0 }, writes: [(folder, .folder), (out, .file)]
-        ).check()
-        batch = SlurmBatch(
-            name: "themelab-pairs", folder: folder, workingDirectory: cwd, partition: args["partition"],
-            account: args["account"], tasks: shards,
+        try CommandPaths(reads: [embeddings] + [pass.labels].compactMap { $0 }, writes: [(folder, .folder), (out, .file)]).check()
+        let components = pass.components.map { ["--components", $0.map(formatArgument).joined(separator: ",")] } ?? []
+        let batch = SlurmBatch(
+            name: "themelab-pairs", folder: folder, workingDirectory: FileManager.default.currentDirectoryPath,
+            partition: slurm.partition, account: slurm.account, tasks: shards,
             task: try .pairsShard(
-                items: x.rows, dimensions: x.cols, shards: shards, cpus: cpus, model: model, memoryMiB: mem, minutes: minutes),
-            finish: try .pairsMerge(items: x.rows, shards: shards, bins: bins),
-            taskCommand: task,
-            finishCommand: ([exe, "merge"], (thresholds.isEmpty ? [] : ["--components", args["components"]!]) + ["--out", out]),
-            prepare: prepare)
-    case "ablate":
-        guard args.positional.count == 2 else { throw ThemeLabError.usage("slurm ablate takes the experiment file") }
-        for option in ["embeddings", "labels", "components", "bins", "tile"] where args[option] != nil {
-            throw ThemeLabError.usage("--\(option) is for slurm pairs")
-        }
-        let planPath = args.positional[1]
-        let plan = try args.experimentPlan(path: planPath)
-        let results = absolute(args["out"] ?? "results")
+                items: x.rows, dimensions: x.cols, shards: shards, cpus: slurm.cpus, model: model, memoryMiB: slurm.memoryMiB,
+                minutes: slurm.minutes),
+            finish: try .pairsMerge(items: x.rows, shards: shards, bins: pass.bins),
+            taskCommand: task, finishCommand: ([exe, "merge"], components + ["--out", out]), prepare: prepare)
+        try slurm.write(batch, io)
+    }
+}
+
+struct SlurmAblateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "ablate", abstract: "An experiment grid as a job array, one task per corpus, gathered into OUT/NAME/.",
+        discussion: """
+            One task per corpus by default (--shards n: the corpora k with k mod n = i); the finish job writes OUT/NAME/ as
+            a local `themelab ablate` does.
+            """)
+
+    var experiment = ""
+    var shards: Int?
+    var out: String?
+    var dataDirectory: String?
+    var replicates: Int?
+    var slurm = SlurmOptions()
+
+    static var arguments: [Argument<Self>] {
+        [
+            .argument("<experiment>", \.experiment, help: "The experiment file (Experiments/NAME.json)."),
+            .option(
+                "--shards", \.shards, .count(1...4096), value: "<n>", unset: "one per corpus",
+                help: "Tasks, at most the number of corpora."),
+            .resultsRoot(\.out, help: "The output root the finish job writes OUT/NAME/ in."),
+            .dataDirectory(\.dataDirectory),
+            .option(
+                ExperimentPlan.Keys.replicates, \.replicates, value: "<R>", help: "Replicates of every corpus, in place of the file's."),
+        ] + SlurmOptions.arguments(\.slurm)
+    }
+
+    func run(_ io: Invocation) throws {
+        let (exe, folder, model) = (io.executable, absolute(slurm.work), try slurm.model())
+        let plan = try ExperimentPlan.read(path: experiment, replicates: replicates)
+        let results = absolute(out ?? OldSpelling.defaultResults)
         try CommandPaths(
-            reads: try plan.inputFiles(dataDirectory: args["data-dir"]),
+            reads: try plan.inputFiles(dataDirectory: dataDirectory),
             writes: [(folder, .folder), (results + "/" + plan.name, .replacedFolder)]
         ).check()
-        let shards = try args.int("shards", default: plan.corpora.count, range: 1...plan.corpora.count)
-        var command = [exe, "ablate", planPath, "--shard", "\(SlurmBatch.taskIndex)/\(shards)", "--out", SlurmBatch.partPath]
-        for option in ["data-dir", "replicates"] {
-            if let v = args[option] { command += ["--\(option)", option == "data-dir" ? absolute(v) : v] }
+        let shards = self.shards ?? plan.corpora.count
+        guard shards <= plan.corpora.count else {
+            throw ThemeLabError.usage("--shards must be a whole number from 1 to \(plan.corpora.count), got \(shards)")
         }
-        batch = SlurmBatch(
-            name: "themelab-\(plan.name)", folder: folder, workingDirectory: cwd, partition: args["partition"],
-            account: args["account"], tasks: shards,
+        var command = [exe, "ablate", experiment, "--shard", "\(SlurmBatch.taskIndex)/\(shards)", "--out", SlurmBatch.partPath]
+        if let dataDirectory { command += ["--data-dir", absolute(dataDirectory)] }
+        if let replicates { command += ["--replicates", "\(replicates)"] }
+        let batch = SlurmBatch(
+            name: "themelab-\(plan.name)", folder: folder, workingDirectory: FileManager.default.currentDirectoryPath,
+            partition: slurm.partition, account: slurm.account, tasks: shards,
             task: try .gridArray(
-                plan, shards: shards, dataDirectory: args["data-dir"], cpus: cpus, model: model, memoryMiB: mem, minutes: minutes),
-            finish: try .gridGather(shards: shards), taskCommand: command, finishCommand: ([exe, "gather", planPath], ["--out", results]))
-    default:
-        throw ThemeLabError.usage("slurm takes 'pairs' or 'ablate', got '\(kind)'")
+                plan, shards: shards, dataDirectory: dataDirectory, cpus: slurm.cpus, model: model, memoryMiB: slurm.memoryMiB,
+                minutes: slurm.minutes),
+            finish: try .gridGather(shards: shards), taskCommand: command,
+            finishCommand: ([exe, "gather", experiment], ["--out", results]))
+        try slurm.write(batch, io)
     }
-    try batch.write()
-    func describe(_ r: SlurmResources) -> String { "\(r.cpus) CPU\(r.cpus == 1 ? "" : "s"), \(r.memoryMiB) MiB, \(r.timeLimit)" }
-    let scripts = (batch.prepare == nil ? "" : "prepare.sbatch,") + "array.sbatch,finish.sbatch,submit"
-    io.note("wrote \(folder)/{\(scripts)}: \(batch.tasks) task(s) of \(describe(batch.task)); finish \(describe(batch.finish))")
-    guard args.flag("submit") else {
-        io.note("submit with: \(SlurmBatch.shellQuote(folder + "/submit"))")
-        return
-    }
-    let submit = Process()
-    submit.executableURL = URL(fileURLWithPath: folder + "/submit")
-    try submit.run()
-    submit.waitUntilExit()
-    guard submit.terminationStatus == 0 else { throw ThemeLabError.input("\(folder)/submit failed (exit \(submit.terminationStatus))") }
 }
 
 /// `path` made absolute against the current folder (batch jobs may start elsewhere).

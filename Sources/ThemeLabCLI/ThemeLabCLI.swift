@@ -20,7 +20,7 @@ public enum ThemeLabCLI {
         let words = Array(arguments.dropFirst())
         switch words.first {
         case nil, "--help", "-h":
-            io.print(usage)
+            io.print(CommandHelp.main(commands: commands), terminator: "")
             return 0
         case "help":
             return help(Array(words.dropFirst()), io)
@@ -30,31 +30,42 @@ public enum ThemeLabCLI {
                     + "\(BLASRuntime.kernelSource))")
             return 0
         case let name?:
-            guard let command = commands[name] else {
+            guard let command = command(named: name, in: commands) else {
                 return io.fail("unknown command \(quotedWord(name)) (see themelab --help)", status: 2)
             }
-            return command.invoke(as: name, Array(words.dropFirst()), io)
+            return command.invoke(path: [name], Array(words.dropFirst()), io)
         }
     }
 
     /// `themelab help`: the usage; `themelab help COMMAND [SUBCOMMAND]`: that command's help; anything else a usage error.
     static func help(_ words: [String], _ io: Invocation) -> Int32 {
         guard let name = words.first else {
-            io.print(usage)
+            io.print(CommandHelp.main(commands: commands), terminator: "")
             return 0
         }
-        guard let command = commands[name] else {
-            let names = commands.keys.sorted().joined(separator: ", ")
+        guard let command = command(named: name, in: commands) else {
+            let names = commands.map { $0.configuration.name }.joined(separator: ", ")
             return io.fail("help: no command \(quotedWord(name)); expected 'help' or 'help COMMAND' with one of \(names)", status: 2)
         }
-        guard words.count == 1 || (words.count == 2 && command.subcommands.contains(words[1])) else {
-            let forms = ["'help \(name)'"] + command.subcommands.map { "'help \(name) \($0)'" }
-            return io.fail(
-                "help: one command only, got \(quotedWord(words.joined(separator: " "))); expected \(forms.joined(separator: " or "))",
-                status: 2)
+        let subcommands = command.configuration.subcommands
+        if words.count == 1 {
+            io.print(command.help(path: words), terminator: "")
+            return 0
         }
-        io.print(command.help)
-        return 0
+        if words.count == 2, let sub = Self.command(named: words[1], in: subcommands) {
+            io.print(sub.help(path: words), terminator: "")
+            return 0
+        }
+        let forms = ["'help \(name)'"] + subcommands.map { "'help \(name) \($0.configuration.name)'" }
+        return io.fail(
+            "help: one command only, got \(quotedWord(words.joined(separator: " "))); expected \(forms.joined(separator: " or "))",
+            status: 2)
+    }
+
+    /// The command of `list` called `name`.
+    static func command(named name: String, in list: [any ParsableCommand.Type]) -> (any ParsableCommand.Type)? {
+        for command in list where command.configuration.name == name { return command }
+        return nil
     }
 
     /// For the executable: Ctrl-C or SIGTERM first removes what the run made and would leave half-done (`Interruption`).
@@ -73,79 +84,56 @@ public enum ThemeLabCLI {
         return nil
     }
 
-    static let commands: [String: Command] = [
-        "ablate": ablateCommand,
-        "analyze": analyzeCommand,
-        "bench": benchCommand,
-        "check": checkCommand,
-        "datasets": datasetsCommand,
-        "merge": mergeCommand,
-        "plot": plotCommand,
-        "embed": embedCommand,
-        "env": envCommand,
-        "gather": gatherCommand,
-        "pairs": pairsCommand,
-        "replay": replayCommand,
-        "slurm": slurmCommand,
-        "reproduce": reproduceCommand,
-        "synth": synthCommand,
-    ]
-
-    static let usage = """
-        themelab \(Tool.version) — does centring + Otsu grouping find the topics people return to?
-
-        usage: themelab <command> [options]      themelab <command> --help
-
-        commands:
-        \(commands.keys.sorted().map { "  \($0.padding(toLength: 11, withPad: " ", startingAt: 0))\(commands[$0]!.summary)" }
-            .joined(separator: "\n"))
-
-          --version  version, BLAS library and kernel
-          --help     this text
-        """
+    /// Every command, in the order `themelab --help` lists them.
+    static var commands: [any ParsableCommand.Type] {
+        [
+            AblateCommand.self, AnalyzeCommand.self, BenchCommand.self, CheckCommand.self, DatasetsCommand.self, EmbedCommand.self,
+            EnvCommand.self, GatherCommand.self, MergeCommand.self, PairsCommand.self, PlotCommand.self, ReplayCommand.self,
+            ReproduceCommand.self, SlurmCommand.self, SynthCommand.self,
+        ]
+    }
 }
 
-/// A subcommand: its one-line summary, its help text, what it accepts and what it runs.
-struct Command: Sendable {
-    var summary: String
-    var help: String
-    var options: Set<String> = []
-    var switches: Set<String> = []
-    /// Old spellings still accepted, each with a note on stderr: old name → option (`--results`, once an output folder).
-    var renamed: [String: String] = [:]
-    /// How many positional words the command takes.
-    var positionals: ClosedRange<Int> = 0...0
-    /// The words its first positional may be, when it names a subcommand (`slurm pairs`): `help slurm pairs` gives the help.
-    var subcommands: [String] = []
-    var run: @Sendable (Arguments, Invocation) throws -> Void
-
-    /// Runs the command on the words after its name; returns the exit status, the reason for anything but 0 on stderr.
-    func invoke(as name: String, _ words: [String], _ io: Invocation) -> Int32 {
+extension ParsableCommand {
+    /// Runs the command called by `path` on the words after its name (a subcommand's name first, when it has
+    /// subcommands): its help for `--help` or `-h`; returns the exit status, the reason for anything but 0 on stderr.
+    static func invoke(path: [String], _ words: [String], _ io: Invocation) -> Int32 {
+        if let first = words.first, let sub = ThemeLabCLI.command(named: first, in: configuration.subcommands) {
+            return sub.invoke(path: path + [first], Array(words.dropFirst()), io)
+        }
         if words.contains("--help") || words.contains("-h") {
-            io.print(help)
+            io.print(help(path: path), terminator: "")
             return 0
         }
+        let name = path.joined(separator: " ")
         do {
-            let args = try Arguments(words, options: options, switches: switches, positionals: positionals, renamed: renamed)
-            for old in args.oldSpellings { io.note("themelab: --\(old) for an output folder is deprecated; use --\(renamed[old]!)") }
-            try run(args, io)
+            if let first = words.first, !configuration.subcommands.isEmpty {
+                throw ThemeLabError.usage("\(expectedSubcommand), got \(quotedWord(first))")
+            }
+            let parser = try CommandParser<Self>(words)
+            for note in parser.notes { io.note("themelab: \(note)") }
+            try parser.command.run(io)
             return 0
         } catch let failure as ExitStatus {
             return failure.status
         } catch ThemeLabError.usage(let message), ThemeLabError.invalid(let message) {
             return io.fail("\(name): \(message) (see themelab \(name) --help)", status: 2)
-        } catch let error as ThemeLabError {
-            return io.fail("\(error)", status: 1)
-        } catch let error as NSError {
-            // Foundation's file errors: the path and the reason on one line, not the NSError dump.
-            let path = (error.userInfo[NSFilePathErrorKey] as? String) ?? (error.userInfo[NSURLErrorKey] as? URL)?.path
-            let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
-            let reason =
-                underlying.flatMap { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : nil }
-                ?? error.localizedDescription
-            return io.fail(path.map { "\($0): \(reason)" } ?? reason, status: 1)
+        } catch {
+            return io.fail(describe(error), status: 1)
         }
     }
+}
+
+/// An error other than a usage error as one line: Foundation's file errors as the path and the reason, not the NSError dump.
+func describe(_ error: Error) -> String {
+    if let error = error as? ThemeLabError { return "\(error)" }
+    let error = error as NSError
+    let path = (error.userInfo[NSFilePathErrorKey] as? String) ?? (error.userInfo[NSURLErrorKey] as? URL)?.path
+    let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+    let reason =
+        underlying.flatMap { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : nil }
+        ?? error.localizedDescription
+    return path.map { "\($0): \(reason)" } ?? reason
 }
 
 /// A command's verdict that is neither success nor an error to report: its output has said why (a failed `check`).

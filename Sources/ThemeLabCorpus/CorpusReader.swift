@@ -324,30 +324,3 @@ package enum DelimitedText {
         }
     }
 }
-
-/// A JSON number that is a whole number, read exactly. JSONSerialization keeps an integer that fits 64 bits as one, and a
-/// longer one as a Decimal of up to 38 digits (rounding a longer one, which then has a positive exponent); those are
-/// taken by their digits, as written. One with a fraction or an exponent (`1e3`, `5.0`) that JSONSerialization reads as
-/// a Double is taken by its value below 2^53, where a Double is exact. Past those, `inexact`; nil for a boolean (which
-/// JSONSerialization also gives as a number) or a fraction.
-package enum WholeNumber: Equatable {
-    case exact(String)
-    case inexact
-
-    package init?(_ n: NSNumber) {
-        let type = String(cString: n.objCType)
-        if let d = n as? NSDecimalNumber {
-            var whole = Decimal()
-            var value = d.decimalValue
-            NSDecimalRound(&whole, &value, 0, .plain)
-            guard whole == value else { return nil }
-            self = value.exponent <= 0 ? .exact(NSDecimalNumber(decimal: whole).stringValue) : .inexact
-        } else if ["i", "s", "l", "q", "I", "S", "L", "Q"].contains(type) {
-            self = .exact(n.stringValue)
-        } else {
-            let value = n.doubleValue
-            guard type != "c", value.isFinite, value == value.rounded() else { return nil }
-            self = abs(value) < 9_007_199_254_740_992 ? .exact(String(Int(value))) : .inexact
-        }
-    }
-}

@@ -62,41 +62,6 @@ package struct LoadedCorpus {
     package var isSample = false
 }
 
-/// What a corpus option may hold, declared on the registry entry of each corpus that takes it and checked by one
-/// validator (`Validation.check(_:at:source:)`), as the rules' and groupings' parameters are (`Parameter`).
-package enum CorpusOption: Sendable, Equatable {
-    /// One of these words.
-    case oneOf([String])
-    /// A whole number within the range.
-    case count(ClosedRange<Int>)
-    /// The name of a field or column: not empty, no control characters (it is quoted back in one-line messages).
-    case columnName
-    /// A seed, a switch, a path or the generator: any value of its type (the generator has checks of its own).
-    case any
-
-    /// Why `value` (as the experiment file holds it) is outside the option's values, or nil.
-    package func problem(_ value: Any) -> String? {
-        switch self {
-        case .any: return nil
-        case .oneOf(let words):
-            let text = value as? String ?? "\(value)"
-            guard !words.contains(text) else { return nil }
-            return "must be \(words.dropLast().joined(separator: ", ")) or \(words.last!), got '\(text)'"
-        case .count(let range):
-            guard case .exact(let digits)? = (value as? NSNumber).flatMap(WholeNumber.init), let n = Int(digits), range.contains(n)
-            else {
-                return "must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(value)"
-            }
-            return nil
-        case .columnName:
-            guard let name = value as? String, !name.isEmpty,
-                !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-            else { return "must be a column name: not empty, no control characters" }
-            return nil
-        }
-    }
-}
-
 /// Every corpus the harness knows: what it is, its licence, the options it takes with their values, and how it loads.
 /// A new corpus is an entry here (or a `CarriedCorpus`); `--corpus`, `datasets list`, `analyze --help`, the validator
 /// of experiment files and the table of docs/method.md read this list.
@@ -105,8 +70,9 @@ package enum DatasetRegistry {
         /// Its name, what it is, where it comes from, its licence and citation.
         package var about: CorpusAbout
         package var name: String { about.name }
-        /// The fields of an experiment file's corpus it takes besides `name` and `resample`, each with its values.
-        package var options: [CorpusSpec.CodingKeys: CorpusOption] = [:]
+        /// The fields of an experiment file's corpus it takes besides `name`, `as` and `resample`, each with the values it
+        /// may hold, checked by the one validator of settings (`ExperimentSchema.check`).
+        package var options: [CorpusSpec.CodingKeys: Constraint] = [:]
         /// The files a spec naming this entry is read from, without reading them (what the output-path check and the
         /// stage keys need).
         package var files: @Sendable (_ spec: CorpusSpec, _ dataDirectory: String?) throws -> [String]
@@ -122,7 +88,7 @@ package enum DatasetRegistry {
 
         package init(
             _ name: String, _ description: String, source: String, licence: String, citation: String,
-            options: [CorpusSpec.CodingKeys: CorpusOption] = [:],
+            options: [CorpusSpec.CodingKeys: Constraint] = [:],
             files: @escaping @Sendable (_ spec: CorpusSpec, _ dataDirectory: String?) throws -> [String],
             load: @escaping @Sendable (_ spec: CorpusSpec, _ dataDirectory: String?) throws -> LoadedCorpus
         ) {
@@ -141,14 +107,14 @@ package enum DatasetRegistry {
             Entry(
                 "synthetic", "vector-level generator (no text); default: the raw picture the journal method's author reported, d = 512",
                 source: "generated (themelab synth)", licence: "n/a", citation: "this repository",
-                options: [.generator: .any, .seed: .any], files: { _, _ in [] }, load: { spec, _ in synthetic(spec) }),
+                options: [.generator: .object, .seed: .seed], files: { _, _ in [] }, load: { spec, _ in synthetic(spec) }),
             Entry(
                 "clinc150", "intent utterances, 150 intents in 10 domains (intent or domain level)",
                 source: "Datasets/clinc150 (github.com/clinc/oos-eval @ 828f809)", licence: "CC BY 3.0",
                 citation: "Larson et al., An Evaluation Dataset for Intent Classification and Out-of-Scope Prediction, EMNLP-IJCNLP 2019",
                 options: [
                     .split: .oneOf(["train", "val", "test"]), .level: .oneOf(["intent", "domain"]), .intents: .count(CLINC150.intentCounts),
-                    .perIntent: .count(CLINC150.perIntentCounts), .includeOutOfScope: .any, .seed: .any,
+                    .perIntent: .count(CLINC150.perIntentCounts), .includeOutOfScope: .flag, .seed: .seed,
                 ],
                 files: { _, dataDirectory in try CLINC150.paths(folder: datasetFolder("clinc150", dataDirectory: dataDirectory)) },
                 load: clinc150),
@@ -159,7 +125,7 @@ package enum DatasetRegistry {
     /// A JSONL, CSV or TSV file (`--corpus PATH`, or `{"name": "file", "path": …}`): not a listed corpus.
     package static let file = Entry(
         "file", "a JSONL, CSV or TSV corpus of your own", source: "path", licence: "yours", citation: "",
-        options: [.path: .any, .idColumn: .columnName, .textColumn: .columnName, .labelColumn: .columnName],
+        options: [.path: .path, .idColumn: .columnName, .textColumn: .columnName, .labelColumn: .columnName],
         files: { spec, _ in [try filePath(spec)] },
         load: { spec, _ in LoadedCorpus(corpus: try CorpusReader.read(path: try filePath(spec), columns: spec.columns)) })
 
@@ -170,6 +136,10 @@ package enum DatasetRegistry {
 
     /// The entry `name` names (`file` included), or nil.
     package static func entry(_ name: String) -> Entry? { name == file.name ? file : entries.first { $0.name == name } }
+
+    /// The values option `key` may hold, as the corpora that take it declare them (the same for each, as
+    /// `CorpusRegistryTests` checks), or nil when none takes it.
+    package static func option(_ key: CorpusSpec.CodingKeys) -> Constraint? { ([file] + entries).lazy.compactMap { $0.options[key] }.first }
 
     /// The entries that take option `key`, for "does not apply … (only to …)".
     package static func corpora(taking key: CorpusSpec.CodingKeys) -> [String] {
@@ -214,7 +184,7 @@ package enum DatasetRegistry {
         Entry(
             name, description, source: "/usr/share/wordnet (Debian wordnet-base)", licence: "WordNet 3.0 licence (BSD-like)",
             citation: "Miller, WordNet: A Lexical Database for English, CACM 1995; Fellbaum (ed.) 1998",
-            options: [.minimumTopicSize: .count(WordNet.minimumTopicSizes), .maxItems: .count(WordNet.itemCaps), .seed: .any],
+            options: [.minimumTopicSize: .count(WordNet.minimumTopicSizes), .maxItems: .count(WordNet.itemCaps), .seed: .seed],
             files: { _, _ in WordNet.parts.map { "\(WordNet.defaultFolder)/data.\($0)" } },
             load: { spec, _ in
                 var c = try corpus(WordNet.defaultFolder, spec.minimumTopicSize ?? 20)

@@ -35,10 +35,10 @@ package enum RegistryTables {
         let listed = CorpusSpec.CodingKeys.allCases.compactMap { key -> String? in
             switch e.options[key] {
             case nil: nil
-            case .any?: "`\(key.stringValue)`"
             case .oneOf(let words)?: "`\(key.stringValue)` (\(words.joined(separator: ", ")))"
             case .count(let r)?: "`\(key.stringValue)` (\(r.lowerBound)…\(r.upperBound))"
             case .columnName?: "`\(key.stringValue)` (a column name)"
+            default: "`\(key.stringValue)`"
             }
         }
         return listed.isEmpty ? "none" : listed.joined(separator: ", ")

@@ -32,25 +32,14 @@ package struct RegistryEntry<Value: Sendable>: Sendable {
 /// A parameter of a registry entry and the values it may take, declared next to the entry; one validator
 /// (`Registry.parse`) checks every entry's arguments against them, as scikit-learn's `_parameter_constraints` are.
 package struct Parameter: Sendable {
-    package enum Domain: Sendable {
-        /// Any finite number.
-        case real
-        /// A whole number within the range.
-        case count(ClosedRange<Int>)
-        /// A number within the closed interval.
-        case interval(ClosedRange<Double>)
-        /// A number above the first, and at most the second when there is one.
-        case above(Double, atMost: Double?)
-    }
-
     /// How messages name it: `k`, `the minimum cluster size m`.
     package let label: String
-    package let domain: Domain
+    package let constraint: Constraint
     /// What to give when it is missing (`the number of neighbours`); nil when it may be left out.
     package let required: String?
 
-    package init(_ label: String, _ domain: Domain, required: String? = nil) {
-        (self.label, self.domain, self.required) = (label, domain, required)
+    package init(_ label: String, _ constraint: Constraint, required: String? = nil) {
+        (self.label, self.constraint, self.required) = (label, constraint, required)
     }
 
     /// A whole number from 1 to `RuleName.maxCount` (bins, neighbours, components).
@@ -60,17 +49,8 @@ package struct Parameter: Sendable {
 
     /// Why `value` is outside the parameter's values, or nil.
     package func problem(_ value: Double) -> String? {
-        switch domain {
-        case .real: return nil
-        case .count(let r):
-            let whole = value == value.rounded() && value >= Double(r.lowerBound) && value <= Double(r.upperBound)
-            return whole ? nil : "\(label) must be a whole number from \(r.lowerBound) to \(r.upperBound)"
-        case .interval(let r):
-            return r.contains(value) ? nil : "\(label) must be within [\(formatArgument(r.lowerBound)), \(formatArgument(r.upperBound))]"
-        case .above(let low, let high):
-            guard value <= low || high.map({ value > $0 }) == true else { return nil }
-            return "\(label) must be above \(formatArgument(low))" + (high.map { " and at most \(formatArgument($0))" } ?? "")
-        }
+        let written: Any = value == value.rounded() && abs(value) < 1e15 ? Int(value) : value
+        return constraint.problem(written, at: label).map { "\(label) \($0.message)" }
     }
 }
 

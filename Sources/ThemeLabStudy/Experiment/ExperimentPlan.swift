@@ -100,27 +100,9 @@ package struct ExperimentPlan: Decodable, Sendable {
         return plan
     }
 
-    /// An experiment's name becomes a folder under results/ and a Slurm job name: a plain file name, nothing that could
-    /// leave it. Checked scalar by scalar (a regular expression's `$` also matches before a final line break).
-    package static func checkName(
-        _ name: String, source: ParameterSource, field: String = "name", names what: String = "the results folder"
-    ) throws {
-        let scalars = Array(name.unicodeScalars)
-        func plain(_ c: Unicode.Scalar) -> Bool { c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c)) }
-        guard (1...64).contains(scalars.count), plain(scalars[0]), scalars.allSatisfy({ plain($0) || "._-".unicodeScalars.contains($0) })
-        else {
-            throw source.error(
-                field,
-                "must be 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit (it names \(what)); "
-                    + "got \(String(reflecting: name))")
-        }
-    }
-
-    /// Every bound that needs no input, the declared grid's (`GridEstimate`) last.
+    /// The checks that read more than one field, the declared grid's (`GridEstimate`) last: each field has passed its
+    /// declared constraint (`ExperimentSchema.check`: an experiment file as it is read, a command line as it is parsed).
     package func validate(source: ParameterSource) throws {
-        try Self.checkName(name, source: source)
-        guard !corpora.isEmpty else { throw source.error("corpora", "is empty: nothing would be computed") }
-        guard !encoders.isEmpty else { throw source.error("encoders", "is empty: nothing would be computed") }
         try GridEstimate.check(corpora: corpora.count, source: source)
         for (i, spec) in corpora.enumerated() {
             if let j = corpora[..<i].firstIndex(of: spec) {
@@ -135,21 +117,12 @@ package struct ExperimentPlan: Decodable, Sendable {
             if let j = encoders[..<i].firstIndex(of: encoder) {
                 throw source.error("encoders[\(i)]", "repeats encoders[\(j)]: its analyses would carry the same names")
             }
-            guard let layers = encoder.layers else { continue }
-            guard !layers.isEmpty else { throw source.error("encoders[\(i)].layers", "is empty: nothing would be computed") }
-            if Set(layers).count < layers.count { throw source.error("encoders[\(i)].layers", "names a layer twice") }
-            for (j, layer) in layers.enumerated() { try source.check(layer, in: Validation.layer, "encoders[\(i)].layers[\(j)]") }
         }
-        try Validation.check(settings, source: source)
-        try resample?.validate(at: "resample", source: source)
-        for (i, spec) in corpora.enumerated() {
-            try spec.resample?.validate(at: "corpora[\(i)].resample", source: source)
-            if settings.replicates == nil && spec.resample != nil {
-                throw source.error("corpora[\(i)].resample", "has no effect without 'replicates'")
-            }
+        for (i, spec) in corpora.enumerated() where settings.replicates == nil && spec.resample != nil {
+            throw source.error("corpora[\(i)].resample", "has no effect without 'replicates'")
         }
         if settings.replicates == nil && resample != nil { throw source.error("resample", "has no effect without 'replicates'") }
-        if let gate { try RegressionCheck.validate(tolerances: gate, file: "\(source.file ?? "experiment"): 'gate'") }
+        if let gate { try RegressionCheck.requireGate(gate, file: "\(source.file ?? "experiment"): 'gate'") }
         try GridEstimate(self).checkDeclared(source: source)
     }
 

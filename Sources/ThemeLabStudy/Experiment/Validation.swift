@@ -27,36 +27,14 @@ package struct ParameterSource: Sendable {
 
     /// A refusal of the whole: "x.json: message" from a file, a usage error on a command line.
     package func refusal(_ message: String) -> ThemeLabError { file.map { .input("\($0): \(message)") } ?? .invalid(message) }
-
-    /// `value` within `range`, or a refusal that states the range.
-    package func check(_ value: Int, in range: ClosedRange<Int>, _ path: String) throws {
-        guard range.contains(value) else {
-            throw error(path, "must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(value)")
-        }
-    }
-
-    /// Each of `names` read as a value by `parse`; a bad one is refused naming its place (`thresholds[2]`, or the option).
-    package func values<T>(_ names: [String], _ field: String, _ parse: (String) throws -> T) throws -> [T] {
-        try names.enumerated().map { i, name in
-            do { return try parse(name) } catch let e as ThemeLabError { throw error("\(field)[\(i)]", "\(e)") }
-        }
-    }
-
-    /// A finite number within `range`.
-    package func check(_ value: Double, in range: ClosedRange<Double>, _ path: String) throws {
-        guard value.isFinite, range.contains(value) else {
-            throw error(
-                path, "must be a number from \(formatArgument(range.lowerBound)) to \(formatArgument(range.upperBound)), got \(value)")
-        }
-    }
 }
 
-/// The bounds every parameter is held to, wherever it is set, and the checks that need the input
-/// (D below the dimension, the pass's memory against what is available). All of it runs before any
-/// corpus is embedded or any pass starts. (A neighbour rule whose k is not below a corpus's size is
-/// not refused, since a grid spans corpora of many sizes: `Analysis` reports its cells N/A with a note.)
+/// The checks of settings that read more than one field or need the input (a corpus's path, the generator's item
+/// count, D below the dimension, every stage's memory against what is available), after each field has passed its
+/// declared constraint (`ExperimentSchema.check`). All of it runs before any corpus is embedded or any pass starts. (A
+/// neighbour rule whose k is not below a corpus's size is not refused, since a grid spans corpora of many sizes:
+/// `Analysis` reports its cells N/A with a note.)
 package enum Validation {
-    package static let shuffles = 0...1000
     package static let layer = 0...1000
     package static let dimensions = 1...65_536
     package static let topicSize = 1...10_000_000
@@ -64,24 +42,8 @@ package enum Validation {
     /// Generator weights: a, σₐ, b, s.
     package static let weight = 0.0...1e6
 
-    /// Names, and bounds that need no input: each field the corpus's registry entry declares, with the values it may
-    /// hold (`CorpusOption`); a field it does not take is refused naming the corpora that do.
+    /// A file corpus's path, given and present, and the generator's checks.
     package static func check(_ spec: CorpusSpec, at path: String, source: ParameterSource) throws {
-        guard let entry = DatasetRegistry.entry(spec.name) else {
-            throw source.error(
-                "\(path).name",
-                "is '\(spec.name)', not a known corpus (\(DatasetRegistry.entries.map(\.name).joined(separator: ", ")), or file)")
-        }
-        let given = try JSONSerialization.jsonObject(with: JSONEncoder().encode(spec)) as? [String: Any] ?? [:]
-        if let name = spec.as { try ExperimentPlan.checkName(name, source: source, field: "\(path).as", names: "the corpus in results") }
-        for key in CorpusSpec.CodingKeys.allCases where ![.name, .resample, .as].contains(key) {
-            guard let value = given[key.stringValue] else { continue }
-            guard let option = entry.options[key] else {
-                let takers = DatasetRegistry.corpora(taking: key).sorted().joined(separator: ", ")
-                throw source.error("\(path).\(key.stringValue)", "does not apply to corpus '\(spec.name)' (only to \(takers))")
-            }
-            if let why = option.problem(value) { throw source.error("\(path).\(key.stringValue)", why) }
-        }
         if spec.name == "file" && spec.path == nil { throw source.error("\(path).path", "is missing (corpus 'file' needs a path)") }
         if let file = spec.path, !FileManager.default.fileExists(atPath: file) {
             let read = source.file == nil ? "" : " (relative paths are read from the experiment file's folder)"
@@ -90,44 +52,19 @@ package enum Validation {
         if let g = spec.generator { try check(g, at: "\(path).generator", source: source) }
     }
 
+    /// The generator's item count, that it makes no zero vectors, and the memory its vectors take.
     package static func check(_ g: SyntheticVectors, at path: String, source: ParameterSource) throws {
-        try source.check(g.dimensions, in: dimensions, "\(path).dimensions")
-        guard !g.topicSizes.isEmpty else { throw source.error("\(path).topicSizes", "is empty") }
-        for (i, size) in g.topicSizes.enumerated() { try source.check(size, in: topicSize, "\(path).topicSizes[\(i)]") }
         let n = g.topicSizes.reduce(0) { $0 &+ $1 }
         guard generatedItems.contains(n) else {
             throw source.error(
                 "\(path).topicSizes",
                 "add up to \(n) items; the generator makes \(generatedItems.lowerBound) to \(generatedItems.upperBound)")
         }
-        for (field, v) in [
-            ("anisotropy", g.anisotropy), ("anisotropySpread", g.anisotropySpread), ("topicStrength", g.topicStrength), ("noise", g.noise),
-        ] {
-            try source.check(v, in: weight, "\(path).\(field)")
-        }
         guard g.topicStrength > 0 || g.noise > 0 || (g.anisotropy > 0 && g.anisotropySpread == 0) else {
             throw source.error("\(path)", "would make zero vectors: give topicStrength or noise above 0")
         }
         try MemoryBudget.require(
             bytes: Double(n) * Double(g.dimensions) * 12, for: "generating \(n) × \(g.dimensions) vectors", source: source, path)
-    }
-
-    /// That no list is empty, the shuffle count and the replicates (names were read when the settings were made).
-    package static func check(_ settings: AnalysisSettings, source: ParameterSource) throws {
-        for (field, count) in [
-            ("spaces", settings.spaces.count), ("thresholds", settings.rules.count), ("groupings", settings.groupings.count),
-        ] {
-            guard count > 0 else { throw source.error(field, "is empty: nothing would be computed") }
-        }
-        try source.check(settings.shuffles, in: shuffles, "shuffles")
-        if let r = settings.replicates {
-            guard ReplicateCorpus.count.contains(r) else {
-                throw source.error(
-                    "replicates",
-                    "must be a whole number from \(ReplicateCorpus.count.lowerBound) to \(ReplicateCorpus.count.upperBound) "
-                        + "(an interval needs at least two replicates), got \(r)")
-            }
-        }
     }
 
     /// What needs the corpus and the vectors' dimension: directions below d, and every stage's memory

@@ -98,20 +98,22 @@ package struct RegressionCheck {
                 + "re-run without \(BLASRuntime.arithmeticVariable)=native, or pass --allow-native to compare across kernels")
     }
 
-    /// Tolerances a gate may use: ARI's among them, each naming a metric or "threshold", from 0 to `maxTolerance`.
+    /// What tolerances may hold: each names a metric or "threshold" and is from 0 to `maxTolerance`.
+    package static let toleranceConstraint = Constraint.map(names: tolerableNames.sorted(), values: .interval(0...maxTolerance))
+
+    /// Tolerances a gate may use: within `toleranceConstraint`, then `requireGate`.
     package static func validate(tolerances: [String: Double], file: String) throws {
+        if let (path, why) = toleranceConstraint.problem(tolerances, at: "tolerances") {
+            throw ThemeLabError.input("\(file): '\(path)' \(why)")
+        }
+        try requireGate(tolerances, file: file)
+    }
+
+    /// Tolerances that gate something: at least one, ARI's among them.
+    package static func requireGate(_ tolerances: [String: Double], file: String) throws {
         guard !tolerances.isEmpty else { throw ThemeLabError.input("\(file): no tolerances, so the gate would check nothing") }
         guard tolerances["ari"] != nil else {
             throw ThemeLabError.input("\(file): no tolerance for 'ari', so the gate would pass any fall in recovery")
-        }
-        for (name, value) in tolerances.sorted(by: { $0.key < $1.key }) {
-            guard tolerableNames.contains(name) else {
-                throw ThemeLabError.input(
-                    "\(file): tolerance '\(name)' names no metric (expected \(tolerableNames.sorted().joined(separator: ", ")))")
-            }
-            guard value >= 0 && value <= maxTolerance else {
-                throw ThemeLabError.input("\(file): tolerance \(name)=\(value) must be from 0 to \(maxTolerance)")
-            }
         }
     }
 

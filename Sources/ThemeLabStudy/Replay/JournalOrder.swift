@@ -19,6 +19,9 @@ package enum JournalOrder: Sendable, Equatable {
     case bursts(Int)
     case fading(Double)
 
+    /// How an order is written.
+    package static let forms = ["corpus", "shuffle", "bursts(b)", "fading(w)"]
+
     /// `corpus`, `shuffle`, `bursts(b)` (b ≥ 1 whole) or `fading(w)` (0 < w ≤ 1).
     package init(named text: String) throws {
         let name = try RuleName(text)
@@ -37,7 +40,7 @@ package enum JournalOrder: Sendable, Equatable {
             }
             self = .fading(w)
         default:
-            throw ThemeLabError.invalid("unknown order '\(text)' (expected corpus, shuffle, bursts(b) or fading(w))")
+            throw ThemeLabError.invalid("unknown order '\(text)' (expected \(Constraint.words(Self.forms, "or")))")
         }
     }
 

@@ -100,6 +100,9 @@ package struct ReplayPlan: Decodable, Sendable {
 
     /// The most items a journal may have: the raw similarities take 4·N² bytes and the replay O(N³) steps.
     package static let maxItems = 10_000
+    /// Saves per launch, and saves in the journal at the first launch (the first regroup needs a pair).
+    package static let launches = 1...maxItems
+    package static let initialSaves = 2...maxItems
 
     /// The replay's default budget: 30 minutes (`replay --budget-minutes` changes it).
     package static let defaultBudgetSeconds = 1800.0
@@ -164,39 +167,20 @@ package struct ReplayPlan: Decodable, Sendable {
         return plan
     }
 
-    /// Every bound that needs no input.
+    /// The checks that read more than one field, once each field has passed its declared constraint
+    /// (`ExperimentSchema.check`).
     package func validate(source: ParameterSource) throws {
-        try ExperimentPlan.checkName(name, source: source)
-        guard !journals.isEmpty else { throw source.error("journals", "is empty: nothing would be replayed") }
-        try checkLaunch(settings.launch, "launch", source: source)
-        if let initial = settings.initial { try checkInitial(initial, "initial", source: source) }
-        try source.check(settings.shuffles, in: 1...1000, "shuffles")
-        try source.check(settings.points, in: 2...100_000, "points")
-        guard !settings.rules.isEmpty else { throw source.error("thresholds", "is empty: nothing would be replayed") }
         for (i, rule) in settings.rules.enumerated() where !rule.readsOnlyThePairHistogram {
             throw source.error(
                 "thresholds[\(i)]",
                 "is \(rule.name); a replay recomputes the rule at every save and takes those read from the pair histogram: "
                     + standardThresholdRules.filter(\.readsOnlyThePairHistogram).map(\.name).joined(separator: ", "))
         }
-        guard !settings.policies.isEmpty else { throw source.error("policies", "is empty: nothing would be replayed") }
         for (i, journal) in journals.enumerated() {
             try Validation.check(journal.corpus, at: "journals[\(i)].corpus", source: source)
-            if let launch = journal.launch { try checkLaunch(launch, "journals[\(i)].launch", source: source) }
-            if let initial = journal.initial { try checkInitial(initial, "journals[\(i)].initial", source: source) }
             if journal.embeddings != nil && journal.corpus.generator != nil {
                 throw source.error("journals[\(i)].embeddings", "replaces an encoder; the generator brings its own vectors")
             }
         }
-    }
-
-    private func checkLaunch(_ v: Int, _ field: String, source: ParameterSource) throws {
-        guard v >= 1 else { throw source.error(field, "must be at least 1 save per launch, got \(v)") }
-        guard v <= Self.maxItems else { throw source.error(field, "is \(v); a journal has at most \(Self.maxItems) saves") }
-    }
-
-    private func checkInitial(_ v: Int, _ field: String, source: ParameterSource) throws {
-        guard v >= 2 else { throw source.error(field, "must be at least 2 (the first regroup needs a pair), got \(v)") }
-        guard v <= Self.maxItems else { throw source.error(field, "is \(v); a journal has at most \(Self.maxItems) saves") }
     }
 }

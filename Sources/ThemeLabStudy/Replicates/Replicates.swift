@@ -6,18 +6,6 @@ import ThemeLabMeasures
 import ThemeLabMethods
 import ThemeLabPairs
 
-extension Resampling {
-    /// Scheme and fraction within bounds.
-    package func validate(at path: String, source: ParameterSource) throws {
-        guard Self.schemes.contains(scheme) else {
-            throw source.error("\(path).scheme", "must be \(Self.schemes.joined(separator: " or ")), got '\(scheme)'")
-        }
-        guard fraction.isFinite, fraction > 0, fraction <= 1 else {
-            throw source.error("\(path).fraction", "must be in (0, 1], got \(fraction)")
-        }
-    }
-}
-
 /// The replicates of one corpus: re-draws of a sampled corpus (its seed + r, so replicate 0 is
 /// the experiment's own draw), or seeded resamples of a fixed one (seed = the experiment's seed + r).
 package struct ReplicateCorpus {

@@ -70,26 +70,59 @@ final class Capture: Sendable {
     var text: String { written.withLock { $0 } }
 }
 
-/// The parser and every command's help, in process.
+/// A command for the parser's tests: an argument of each kind.
+struct ProbeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(name: "probe", abstract: "A command for the parser's tests.")
+    var file = ""
+    var out: String?
+    var seed: UInt64 = 0
+    var tile = 7
+    var groupings: [Grouping] = []
+    var json = false
+
+    static var arguments: [Argument<Self>] {
+        [
+            .argument("<file>", \.file, help: "A file."),
+            .option("--out", \.out, .path, value: "<DIR>", oldSpelling: .outputFolder, help: "A folder."),
+            .option("--seed", \.seed, .seed, value: "<S>", help: "A seed."),
+            .option("--tile", \.tile, .count(1...9), value: "<T>", help: "A count."),
+            .option(
+                "--groupings", \.groupings, .entries(kind: "grouping", forms: groupingRegistry.forms), value: "<G,…>",
+                read: readNames(grouping(named:)), help: "Groupings."),
+            .flag("--json", \.json, help: "A switch."),
+        ]
+    }
+}
+
+/// The parser, every command's help and the command reference, in process.
 @Suite struct ParserTests {
     @Test func optionsSwitchesAndPositionalWords() throws {
-        let a = try Arguments(
-            ["x.json", "--out", "o", "--seed=3", "--json", "--groupings", "hdbscan(8,4),leiden(10)"],
-            options: ["out", "seed", "groupings", "tile"],
-            switches: ["json", "verify"], positionals: 1...1)
-        #expect(a.positional == ["x.json"] && a["out"] == "o" && a["seed"] == "3" && a.flag("json"))
-        #expect(try a.int("seed", default: 0, range: 0...9) == 3 && (try a.int("tile", default: 7, range: 0...9)) == 7)
-        #expect(a.names("groupings") == ["hdbscan(8,4)", "leiden(10)"] && a.oldSpellings.isEmpty)
-        #expect(errorMessage { _ = try a.required("tile") } == "missing --tile")
+        let parsed = try CommandParser<ProbeCommand>(
+            ["x.json", "--out", "o", "--seed=3", "--json", "--groupings", "hdbscan(8,4),leiden(10)"])
+        let p = parsed.command
+        #expect(p.file == "x.json" && p.out == "o" && p.seed == 3 && p.json && p.tile == 7 && parsed.notes.isEmpty)
+        #expect(p.groupings.map(\.name) == ["hdbscan(8,4)", "leiden(10)"])
     }
 
     @Test(arguments: [
-        (["--bogus"], "unknown option --bogus"), (["--out"], "option --out needs a value"),
-        (["--json=yes"], "--json is a switch and takes no value"),
-        (["--out", "a", "--out=b"], "--out given twice"), (["a", "b"], "unexpected argument 'b'"),
+        (["x", "--bogus"], "unknown option --bogus"), (["x", "--out"], "option --out needs a value"),
+        (["x", "--json=yes"], "--json is a switch and takes no value"),
+        (["x", "--out", "a", "--out=b"], "--out given twice"), (["a", "b"], "unexpected argument 'b'"), ([], "missing <file>"),
+        (["x", "--seed", "three"], "--seed must be a whole number from 0 to 18446744073709551615, got 'three'"),
+        (["x", "--tile", "0"], "--tile must be a whole number from 1 to 9, got 0"),
+        (["x", "--groupings", "nope"], "--groupings unknown grouping 'nope' (expected \(groupingRegistry.forms.joined(separator: ", ")))"),
     ])
     func theParserRefuses(_ words: [String], _ message: String) {
-        #expect(errorMessage { _ = try Arguments(words, options: ["out"], switches: ["json"], positionals: 0...1) } == message)
+        #expect(errorMessage { _ = try CommandParser<ProbeCommand>(words) } == message)
+    }
+
+    /// `--results DIR`, once an output folder: the option it was renamed to, with a note; never both spellings.
+    @Test func anOldSpellingCountsAsItsOption() throws {
+        let parsed = try CommandParser<ProbeCommand>(["x", "--results", "r"])
+        #expect(parsed.command.out == "r" && parsed.notes == ["--results for an output folder is deprecated; use --out"])
+        #expect(
+            errorMessage { _ = try CommandParser<ProbeCommand>(["x", "--out", "o", "--results", "r"]) }
+                == "--out given twice (--results is its old spelling)")
     }
 
     /// A name holding a line break is refused on one line, the break written escaped.
@@ -103,55 +136,52 @@ final class Capture: Sendable {
     /// bench times the groupings that cut themselves; a threshold grouping is a usage error, not a trap.
     @Test func benchRefusesAThresholdGrouping() {
         let r = CLI.run(["bench", "pairs", "--mode", "grouping", "--grouping", "average", "--n", "100"])
-        #expect(r.status == 2 && r.stderr.contains("--grouping average: bench times groupings that cut themselves"))
+        #expect(r.status == 2 && r.stderr.contains("--grouping average: bench times groupings that cut themselves"), "\(r.stderr)")
     }
 
-    @Test func aBadNumberNamesTheOptionItsRangeAndWhatWasGiven() throws {
-        let a = try Arguments(["--seed", "three", "--tile", "0"], options: ["seed", "tile"], switches: [])
-        #expect(errorMessage { _ = try a.int("seed", default: 0, range: 0...9) } == "--seed must be a whole number from 0 to 9, got three")
-        #expect(errorMessage { _ = try a.int("tile", default: 1, range: 1...9) } == "--tile must be a whole number from 1 to 9, got 0")
-    }
-
-    /// `--results DIR`, once an output folder: the option it was renamed to, kept for a note; never both spellings.
-    @Test func anOldSpellingCountsAsItsOption() throws {
-        let a = try Arguments(["--results", "r"], options: ["out"], switches: [], renamed: ["results": "out"])
-        #expect(a.values == ["out": "r"] && a.oldSpellings == ["results"])
-        #expect(
-            errorMessage {
-                _ = try Arguments(["--out", "o", "--results", "r"], options: ["out"], switches: [], renamed: ["results": "out"])
-            }
-                == "--out given twice (--results is its old spelling)")
-    }
-
-    @Test(arguments: ThemeLabCLI.commands.keys.sorted())
-    func everyCommandHasHelp(_ name: String) throws {
-        let command = try #require(ThemeLabCLI.commands[name])
+    @Test(arguments: CommandCatalogue.paths) func everyCommandHasHelp(_ path: [String]) throws {
+        let command = try #require(CommandCatalogue.command(path))
+        let help = command.help(path: path)
+        #expect(help.hasPrefix("OVERVIEW: ") && help.contains("\nUSAGE: themelab \(path.joined(separator: " "))"))
         for flag in ["--help", "-h"] {
-            let r = CLI.run([name, "--bogus", flag])
-            #expect(r.status == 0 && r.stderr.isEmpty && r.stdout == command.help + "\n", "\(name) \(flag)")
+            let r = CLI.run(path + ["--bogus", flag])
+            #expect(r.status == 0 && r.stderr.isEmpty && r.stdout == help, "\(path) \(flag)")
         }
-        #expect(command.help.hasPrefix("usage: themelab \(name)"))
-        let help = CLI.run(["help", name])
-        #expect(help.status == 0 && help.stderr.isEmpty && help.stdout == command.help + "\n", "help \(name)")
-        // The subcommands are the plain words after the command's name in its usage lines (`themelab slurm pairs …`).
-        let lines = command.help.split(separator: "\n", omittingEmptySubsequences: false)
-        let usage = lines.prefix { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-        let words = usage.compactMap { line -> String? in
-            let tokens = line.split(separator: " ").drop { $0 == "usage:" }
-            return tokens.first == "themelab" ? tokens.dropFirst(2).first.map(String.init) : nil
-        }
-        #expect(Set(words.filter { $0.allSatisfy(\.isLowercase) }) == Set(command.subcommands), "\(name)'s subcommands")
-        for sub in command.subcommands {
-            let r = CLI.run(["help", name, sub])
-            #expect(r.status == 0 && r.stderr.isEmpty && r.stdout == command.help + "\n", "help \(name) \(sub)")
-        }
-        let stray = CLI.run(["help", name, "extra"])
-        let forms = (["'help \(name)'"] + command.subcommands.map { "'help \(name) \($0)'" }).joined(separator: " or ")
+        let asked = CLI.run(["help"] + path)
+        #expect(asked.status == 0 && asked.stderr.isEmpty && asked.stdout == help, "help \(path)")
+        guard path.count == 1 else { return }
+        let stray = CLI.run(["help", path[0], "extra"])
+        let forms = (["'help \(path[0])'"] + command.configuration.subcommands.map { "'help \(path[0]) \($0.configuration.name)'" })
         #expect(
             stray.status == 2 && stray.stdout.isEmpty
-                && stray.stderr == "themelab: help: one command only, got '\(name) extra'; expected \(forms)\n", "\(stray.stderr)")
-        let unknown = CLI.run(["help", "\(name)\nx"])
-        #expect(unknown.status == 2 && unknown.stderr.hasPrefix("themelab: help: no command '\(name)\\nx'; expected"), "\(unknown.stderr)")
+                && stray.stderr
+                    == "themelab: help: one command only, got '\(path[0]) extra'; expected \(forms.joined(separator: " or "))\n",
+            "\(stray.stderr)")
+        let unknown = CLI.run(["help", "\(path[0])\nx"])
+        #expect(
+            unknown.status == 2 && unknown.stderr.hasPrefix("themelab: help: no command '\(path[0])\\nx'; expected"), "\(unknown.stderr)")
+    }
+
+    /// Every declared argument of every command is in its help (each of its names, and the forms of a registry's entries
+    /// it takes) and parses a value within its constraint.
+    @Test(arguments: CommandCatalogue.paths) func everyDeclaredArgumentParsesAndIsInTheHelp(_ path: [String]) throws {
+        let command = try #require(CommandCatalogue.command(path))
+        let help = command.help(path: path)
+        for argument in CommandCatalogue.arguments(of: command) {
+            for name in argument.names { #expect(help.contains(name), "\(path) --help omits \(name)") }
+            if case .entries(_, let forms) = argument.constraint {
+                for form in forms { #expect(help.contains(form), "\(path) --help omits \(argument.name)'s \(form)") }
+            }
+            let words = CommandCatalogue.words(command, giving: argument.name, argument.exampleWords)
+            #expect(CommandCatalogue.parseProblem(command, words) == nil, "\(path) \(words)")
+        }
+    }
+
+    @Test func docsCommandsIsTheCommandsHelp() throws {
+        let page = (try? String(contentsOfFile: DocExample.root + "/docs/commands.md", encoding: .utf8)) ?? ""
+        let expected = CommandHelp.reference(commands: ThemeLabCLI.commands)
+        if page != expected { try expected.write(toFile: "/tmp/commands.md", atomically: true, encoding: .utf8) }
+        #expect(page == expected, "docs/commands.md is not the commands' help (the generated page is in /tmp/commands.md)")
     }
 
     /// A long unknown word is cut in the message, its length said: `help` and the command line alike.
@@ -164,20 +194,11 @@ final class Capture: Sendable {
         #expect(CLI.run([marks]).stderr.utf8.count < 200)
     }
 
-    /// Every option and switch a command takes is in its help, and the help names no other (but in a quoted command
-    /// line of another command, such as `themelab pairs --shard i/n`).
-    @Test(arguments: ThemeLabCLI.commands.keys.sorted())
-    func everyCommandsHelpListsExactlyTheOptionsItTakes(_ name: String) throws {
-        let command = try #require(ThemeLabCLI.commands[name])
-        let own = command.help.replacing(/`themelab [^`]*`/, with: "")
-        let listed = Set(own.matches(of: /--([a-z][a-z0-9-]*)/).map { String($0.1) })
-        #expect(listed == command.options.union(command.switches).union(command.renamed.keys))
-    }
-
     @Test func theUsageNamesEveryCommandAndTheVersionTheKernel() {
         let usage = CLI.run([])
-        #expect(usage.status == 0 && usage.stdout == CLI.run(["--help"]).stdout && usage.stdout.hasPrefix("themelab \(Tool.version)"))
-        #expect(ThemeLabCLI.commands.keys.allSatisfy { usage.stdout.contains("\n  \($0) ") })
+        #expect(usage.status == 0 && usage.stdout == CLI.run(["--help"]).stdout)
+        #expect(usage.stdout.hasPrefix("OVERVIEW: themelab \(Tool.version)"))
+        #expect(ThemeLabCLI.commands.allSatisfy { usage.stdout.contains("\n  \($0.configuration.name) ") })
         let version = CLI.run(["--version"])
         #expect(version.status == 0 && version.stdout.contains("OpenBLAS kernel \(BLASRuntime.corename),"), "\(version.stdout)")
     }
@@ -199,8 +220,8 @@ final class Capture: Sendable {
         (["pairs", "--embeddings", "a.npy", "--embeddings", "b.npy"], "--embeddings given twice"),
         (["pairs", "--embeddings=a.npy", "--json", "--json"], "--json given twice"),
         (["pairs", "--json=yes"], "--json is a switch and takes no value"),
-        (["ablate"], "expected 1 argument"),
-        (["merge"], "expected at least 1 argument"),
+        (["ablate"], "missing <experiment>"),
+        (["merge"], "missing <part>"),
     ])
     func theParserRefusesWhatItWouldOtherwiseIgnore(_ args: [String], _ message: String) throws {
         let r = CLI.run(args)
@@ -305,7 +326,9 @@ final class Capture: Sendable {
             try JSONSerialization.jsonObject(with: Data(datasets.stdout.utf8)) as? [[String: Any]], "\(datasets.stderr)")
         #expect(rows.contains { $0["name"] as? String == "seed-12" })
         let other = CLI.run(["datasets", "fetch"])
-        #expect(other.status == 2 && other.stderr == "themelab: datasets: expected 'datasets list' (see themelab datasets --help)\n")
+        #expect(
+            other.status == 2
+                && other.stderr == "themelab: datasets: expected 'datasets list', got 'fetch' (see themelab datasets --help)\n")
     }
 
     /// `reproduce` checks --only before any work; its old output spelling still works, with a note.
@@ -319,7 +342,7 @@ final class Capture: Sendable {
         #expect(!FileManager.default.fileExists(atPath: folder), "refused before the output folder is made")
         for only in ["", ",", "ci-gate,"] {
             let empty = CLI.run(["reproduce", "--only", only, "--out", folder])
-            let expected = "--only: an empty experiment name in '\(only)' (see themelab reproduce --help)\n"
+            let expected = "(it names an experiment); got \"\" (see themelab reproduce --help)\n"
             #expect(empty.status == 2 && empty.stderr.hasSuffix(expected), "\(empty.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: folder), "an empty name runs nothing and makes no folder")
@@ -379,12 +402,12 @@ final class Capture: Sendable {
 @Suite(.serialized) struct LaunchTests {
     @Test func exitCodesAreWhatTheShellSees() throws {
         let help = try CLI.launch(["--help"])
-        #expect(help.status == 0 && help.stdout.hasPrefix("themelab ") && help.stderr.isEmpty)
+        #expect(help.status == 0 && help.stdout.hasPrefix("OVERVIEW: themelab ") && help.stderr.isEmpty)
         let usage = try CLI.launch(["pairs", "--bins", "one", "--embeddings", "x.npy"])
         #expect(
             usage.status == 2
                 && usage.stderr
-                    == "themelab: pairs: --bins must be a whole number from 2 to 16777216, got one (see themelab pairs --help)\n"
+                    == "themelab: pairs: --bins must be a whole number from 2 to 16777216, got 'one' (see themelab pairs --help)\n"
         )
         let input = try CLI.launch(["pairs", "--embeddings", fixture("npy-int.npy")])
         #expect(input.status == 1 && input.stderr.hasPrefix("themelab: ") && input.stderr.contains("npy-int.npy"), "\(input.stderr)")

@@ -82,7 +82,7 @@ import ThemeLabReport
         (["--corpus", "c.csv", "--split", "nonsense"], "--split does not apply to corpus 'file' (only to clinc150)"),
         (["--corpus", "seed-12", "--id-column", "text"], "--id-column does not apply to corpus 'seed-12' (only to file)"),
         (["--corpus", "clinc150", "--intents", "0"], "--intents must be a whole number from 1 to 150, got 0"),
-        (["--corpus", "clinc150", "--intents", "many"], "--intents must be a whole number, got many"),
+        (["--corpus", "clinc150", "--intents", "many"], "--intents must be a whole number from 1 to 150, got 'many'"),
         (
             ["--corpus", "c.csv", "--label-column", "id"],
             "c.csv: --label-column 'id' is the id column too (each role needs a column of its own)"

@@ -199,11 +199,11 @@ func expectSameResults(_ a: String, _ b: String) throws {
         (["slurm", "pairs", "--embeddings", "x.npy", "--work", "w"], "missing --shards"),
         (["slurm", "pairs", "--embeddings", "x.npy", "--work", "w", "--shards", "0"], "--shards must be a whole number from 1 to 4096"),
         (["slurm", "ablate", "Experiments/ci-gate.json", "--work", "w", "--shards", "4"], "--shards must be a whole number from 1 to 3"),
-        (["slurm", "ablate", "Experiments/ci-gate.json", "--work", "w", "--bins", "4"], "--bins is for slurm pairs"),
-        (["slurm", "grid", "--work", "w"], "slurm takes 'pairs' or 'ablate', got 'grid'"),
+        (["slurm", "ablate", "Experiments/ci-gate.json", "--work", "w", "--bins", "4"], "slurm ablate: unknown option --bins"),
+        (["slurm", "grid", "--work", "w"], "slurm: expected 'slurm pairs' or 'slurm ablate', got 'grid'"),
         (["ablate", "Experiments/ci-gate.json", "--shard", "3/4", "--out", "p.json"], "'ci-gate' has 3 corpora"),
         (["ablate", "Experiments/ci-gate.json", "--shard", "0/3"], "missing --out"),
-        (["slurm", "pairs", "--embeddings", "x.npy", "--work", "w", "--shards", "2", "--out", "r"], "--out is for slurm ablate"),
+        (["slurm", "pairs", "--embeddings", "x.npy", "--work", "w", "--shards", "2", "--out", "r"], "slurm pairs: unknown option --out"),
     ])
     func badSlurmArgumentsGiveOneLine(_ args: [String], _ expected: String) throws {
         let folder = temporaryFolder()

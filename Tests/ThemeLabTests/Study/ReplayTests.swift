@@ -210,13 +210,13 @@ import Testing
     }
 
     @Test(arguments: [
-        (#""launch": 0"#, "'launch' must be at least 1 save per launch, got 0"),
-        (#""initial": 1"#, "'initial' must be at least 2"),
+        (#""launch": 0"#, "'launch' must be a whole number from 1 to 10000, got 0"),
+        (#""initial": 1"#, "'initial' must be a whole number from 2 to 10000, got 1"),
         (#""policies": ["always", "app(1,0.01)"]"#, "'policies[1]' app(1,0.01): growth g must be above 1 and at most 1000"),
-        (#""policies": ["app(1.5,2.5)"]"#, "'policies[0]' app(1.5,2.5): drift τ must be within [0, 2]"),
-        (#""policies": ["app(1.5,-0.1)"]"#, "drift τ must be within [0, 2]"),
+        (#""policies": ["app(1.5,2.5)"]"#, "'policies[0]' app(1.5,2.5): drift τ must be a number from 0 to 2, got 2.5"),
+        (#""policies": ["app(1.5,-0.1)"]"#, "drift τ must be a number from 0 to 2, got -0.1"),
         (#""thresholds": ["percentile(90)"]"#, "'thresholds[0]' is percentile(90); a replay recomputes the rule"),
-        (#""launch": 2.5"#, "'launch' must be a whole number, got 2.5"),
+        (#""launch": 2.5"#, "'launch' must be a whole number from 1 to 10000, got 2.5"),
         (#""shuffle": 3"#, "'shuffle' is not a field of a replay experiment"),
         (
             #""journals": [{"corpus": {"name": "seed-12"}, "order": "bursts(0)"}]"#,

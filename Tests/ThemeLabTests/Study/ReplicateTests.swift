@@ -24,9 +24,9 @@ import ThemeLabStudy
     }.joined(separator: ", ")
 
     @Test(arguments: [
-        (#""replicates": 1"#, "'replicates' must be a whole number from 2 to 1000 (an interval needs at least two replicates), got 1"),
-        (#""replicates": 5, "resample": {"fraction": 0}"#, "'resample.fraction' must be in (0, 1], got 0.0"),
-        (#""replicates": 5, "resample": {"fraction": 1.5}"#, "'resample.fraction' must be in (0, 1], got 1.5"),
+        (#""replicates": 1"#, "'replicates' must be a whole number from 2 to 1000, got 1"),
+        (#""replicates": 5, "resample": {"fraction": 0}"#, "'resample.fraction' must be above 0 and at most 1, got 0"),
+        (#""replicates": 5, "resample": {"fraction": 1.5}"#, "'resample.fraction' must be above 0 and at most 1, got 1.5"),
         (
             #""replicates": 5, "resample": {"scheme": "bootstrap", "fraction": 0.5}"#,
             "'resample.scheme' must be stratified-subsample, got 'bootstrap'"

@@ -4,13 +4,12 @@ import ThemeLabMethods
 import ThemeLabStudy
 
 extension AnalysisSettings {
-    /// Defaults with these spaces, rules and groupings (nil: the default ones), read as a command line's names are.
+    /// Defaults with these spaces, rules and groupings (nil: the default ones), read by their registries.
     static func named(spaces: [String]? = nil, thresholds: [String]? = nil, groupings: [String]? = nil) throws -> AnalysisSettings {
         var settings = AnalysisSettings()
-        let source = ParameterSource.commandLine
-        if let spaces { settings.spaces = try source.values(spaces, "spaces", EmbeddingSpace.init(name:)) }
-        if let thresholds { settings.rules = try source.values(thresholds, "thresholds", thresholdRule(named:)) }
-        if let groupings { settings.groupings = try source.values(groupings, "groupings", grouping(named:)) }
+        if let spaces { settings.spaces = try spaces.map(EmbeddingSpace.init(name:)) }
+        if let thresholds { settings.rules = try thresholds.map(thresholdRule(named:)) }
+        if let groupings { settings.groupings = try groupings.map(grouping(named:)) }
         return settings
     }
 }

@@ -20,14 +20,13 @@ func generator(_ fields: String) -> String {
 
     @Test(arguments: [
         (#""shuffles": 1000000000000"#, "'shuffles' must be a whole number from 0 to 1000, got 1000000000000"),
-        (#""shuffles": "ten""#, "'shuffles' is not an integer"),
-        (#""replicates": 1e30"#, "'replicates' must be a whole number, got 1e+30"),
-        (#""shuffles": 1.5"#, "'shuffles' must be a whole number, got 1.5"),
+        (#""shuffles": "ten""#, "'shuffles' must be a whole number from 0 to 1000, got 'ten'"),
+        (#""replicates": 1e30"#, "'replicates' must be a whole number from 2 to 1000, got 1e+30"),
+        (#""shuffles": 1.5"#, "'shuffles' must be a whole number from 0 to 1000, got 1.5"),
         (#""thresholds": []"#, "'thresholds' is empty: nothing would be computed"),
         (#""threshold": ["otsu"]"#, "'threshold' is not a field of an experiment"),
         (#""thresholds": ["otsu", "fixed(inf)"]"#, "'thresholds[1]' 'fixed(inf)': every argument must be a finite number"),
         (#""spaces": ["raw", "abtt(1e30)"]"#, "'spaces[1]' abtt(1e+30): D must be a whole number from 1 to 1000000"),
-        (#""encoders": [{"layers": [-1]}]"#, "'encoders[0].layers[0]' must be a whole number from 0 to 1000, got -1"),
         (#""name": "../../x""#, "'name' must be 1–64 letters"),
         (#""gate": {"ARI": 0.5}"#, "'gate'"),
     ])
@@ -40,18 +39,8 @@ func generator(_ fields: String) -> String {
     }
 
     @Test(arguments: [
-        (#"{"name": "clinc150", "intents": 0}"#, "'corpora[0].intents' must be a whole number from 1 to 150, got 0"),
         (#"{"name": "clinc150", "maxItems": 5}"#, "'corpora[0].maxItems' does not apply to corpus 'clinc150'"),
-        (#"{"name": "clinc150", "split": "dev"}"#, "'corpora[0].split' must be train, val or test"),
         (#"{"name": "clinc150", "intent": 3}"#, "'corpora[0].intent' is not a field of this object"),
-        (
-            generator(#""dimensions": -3, "topicSizes": [2], "topicStrength": 1, "noise": 1"#),
-            "'corpora[0].generator.dimensions' must be a whole number from 1 to 65536, got -3"
-        ),
-        (
-            generator(#""dimensions": 4, "topicSizes": [2, 0], "topicStrength": 1, "noise": 1"#),
-            "'corpora[0].generator.topicSizes[1]' must be a whole number from 1 to 10000000, got 0"
-        ),
         (
             generator(#""dimensions": 4, "topicSizes": [2], "topicStrength": 0, "noise": 0"#),
             "would make zero vectors"
@@ -60,7 +49,6 @@ func generator(_ fields: String) -> String {
             generator(#""dimensions": 65536, "topicSizes": [10000000], "topicStrength": 1, "noise": 1"#),
             "GiB is available"
         ),
-        (#"{"name": "nosuch"}"#, "'corpora[0].name' is 'nosuch', not a known corpus"),
     ])
     func corpusFieldsAreCheckedNamingTheField(_ corpus: String, _ message: String) throws {
         let path = try experiment(

@@ -46,7 +46,7 @@ import ThemeLabMethods
     @Test func defaultsAndNames() throws {
         #expect(try EmbeddingSpace(name: "abtt") == .allButTheTop(directions: nil))
         #expect(try EmbeddingSpace(name: "whiten(3)").description == "whiten(3)")
-        #expect(errorMessage { _ = try EmbeddingSpace(name: "abtt(0)") } == "abtt(0): D must be a whole number from 1 to 1000000")
+        #expect(errorMessage { _ = try EmbeddingSpace(name: "abtt(0)") } == "abtt(0): D must be a whole number from 1 to 1000000, got 0")
         let small = randomMatrix(rows: 5, cols: 8, seed: 1)
         #expect(errorMessage { _ = try EmbeddingSpace.whiten(components: nil).transform(small) }?.contains("rank below 8") == true)
     }

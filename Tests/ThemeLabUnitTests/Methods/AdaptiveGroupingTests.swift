@@ -107,9 +107,9 @@ import Testing
 
     @Test(arguments: [
         ("leiden-sqrt", "leiden-sqrt: give the scale c of k = c·√N, leiden-sqrt(c)"),
-        ("leiden-sqrt(0)", "leiden-sqrt(0): the scale c must be within [0.01, 100]"),
-        ("leiden-sqrt(1,0)", "leiden-sqrt(1,0): the resolution γ must be above 0 and at most 1000"),
-        ("average-modularity(1e9)", "average-modularity(1000000000): the scale c must be within [0.01, 100]"),
+        ("leiden-sqrt(0)", "leiden-sqrt(0): the scale c must be a number from 0.01 to 100, got 0"),
+        ("leiden-sqrt(1,0)", "leiden-sqrt(1,0): the resolution γ must be above 0 and at most 1000, got 0"),
+        ("average-modularity(1e9)", "average-modularity(1000000000): the scale c must be a number from 0.01 to 100, got 1000000000"),
         ("average-modularity(1,2,3)", "average-modularity(1,2,3): takes at most 2 arguments"),
     ])
     func badParametersAreNamed(_ text: String, _ message: String) {

@@ -170,13 +170,13 @@ import Testing
     }
 
     @Test(arguments: [
-        ("hdbscan(1)", "hdbscan(1): the minimum cluster size m must be a whole number from 2 to 1000000"),
+        ("hdbscan(1)", "hdbscan(1): the minimum cluster size m must be a whole number from 2 to 1000000, got 1"),
         ("hdbscan", "hdbscan: give the minimum cluster size m, hdbscan(m)"),
-        ("hdbscan(5,0)", "hdbscan(5,0): k must be a whole number from 1 to 1000000"),
-        ("hdbscan(2.5)", "hdbscan(2.5): the minimum cluster size m must be a whole number from 2 to 1000000"),
+        ("hdbscan(5,0)", "hdbscan(5,0): k must be a whole number from 1 to 1000000, got 0"),
+        ("hdbscan(2.5)", "hdbscan(2.5): the minimum cluster size m must be a whole number from 2 to 1000000, got 2.5"),
         ("hdbscan(5,5,5)", "hdbscan(5,5,5): takes at most 2 arguments"),
-        ("leiden(10,0)", "leiden(10,0): the resolution γ must be above 0"),
-        ("leiden(10,-1)", "leiden(10,-1): the resolution γ must be above 0"),
+        ("leiden(10,0)", "leiden(10,0): the resolution γ must be above 0, got 0"),
+        ("leiden(10,-1)", "leiden(10,-1): the resolution γ must be above 0, got -1"),
         ("leiden", "leiden: give the number of neighbours, leiden(k)"),
         ("leiden(10,nan)", "'leiden(10,nan)': every argument must be a finite number"),
         ("leiden(10,inf)", "'leiden(10,inf)': every argument must be a finite number"),

@@ -187,7 +187,9 @@ import Testing
 
     @Test func unknownNamesAreUsageErrors() {
         #expect(errorMessage { _ = try thresholdRule(named: "median") }?.hasPrefix("unknown threshold rule 'median'") == true)
-        #expect(errorMessage { _ = try thresholdRule(named: "percentile(120)") } == "percentile(120): p must be within [0, 100]")
+        #expect(
+            errorMessage { _ = try thresholdRule(named: "percentile(120)") } == "percentile(120): p must be a number from 0 to 100, got 120"
+        )
         #expect(errorMessage { _ = try thresholdRule(named: "otsu(x)") } == "'otsu(x)': expected NAME, NAME(number) or NAME(number,number)")
     }
 
