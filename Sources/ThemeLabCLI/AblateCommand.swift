@@ -37,6 +37,7 @@ struct AblateCommand: ParsableCommand {
     var shard: PairShard?
     var vectors: String?
     var html: Bool?
+    var cache = CacheOption()
 
     static var arguments: [Argument<Self>] {
         [
@@ -57,7 +58,7 @@ struct AblateCommand: ParsableCommand {
             .option(
                 "--shard", \.shard, .form("i/n"), value: "<i/n>", read: { try PairShard(text: $0 as? String ?? "") },
                 help: "Only the corpora k with k mod n = i (n at most the number of corpora), written to --out PART.json."),
-        ]
+        ] + CacheOption.arguments(\.cache)
     }
 
     func run(_ io: Invocation) throws {
@@ -65,7 +66,9 @@ struct AblateCommand: ParsableCommand {
         var plan = try ExperimentPlan.read(path: experiment, replicates: replicates)
         if html == true { plan.settings.html = true }
         let progress = io.progress("embed")
-        var environment = RunEnvironment(dataDirectory: dataDirectory, command: io.commandLine, log: io.note, progress: progress.update)
+        var environment = RunEnvironment(
+            dataDirectory: dataDirectory, cacheFolder: cache.resolved, command: io.commandLine, log: io.note,
+            progress: progress.update)
         if let shard { return try runShard(plan, shard, environment, progress, io) }
         let root = try ResultsRoot(path: out ?? OldSpelling.defaultResults)
         let inputs = try plan.inputFiles(dataDirectory: dataDirectory)

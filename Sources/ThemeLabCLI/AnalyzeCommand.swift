@@ -14,9 +14,9 @@ struct AnalyzeCommand: ParsableCommand {
         discussion: """
             One table per space: the pair distribution (all, related, unrelated), the separation (AUC, d′, band widths),
             each threshold rule's value, and for each rule × grouping the recovery (ARI, NMI, V-measure, pair precision,
-            recall and F1, purity, singleton and largest-group shares); then each label-free cell's groups with their most
-            central entries. Without labels: the distributions, the thresholds and the groups. docs/method.md says what
-            each space, rule and grouping does.
+            recall and F1, purity, singleton and largest-group shares); with --show-groups, each label-free cell's groups
+            with their words and most central entries. Without labels: the distributions, the thresholds and the group
+            counts. docs/method.md says what each space, rule and grouping does.
             """)
 
     var corpus = ""
@@ -31,6 +31,8 @@ struct AnalyzeCommand: ParsableCommand {
     var out: String?
     var assignments: String?
     var html: String?
+    var showGroups = false
+    var cache = CacheOption()
 
     static var arguments: [Argument<Self>] {
         [
@@ -44,11 +46,15 @@ struct AnalyzeCommand: ParsableCommand {
             .option(
                 "--assignments", \.assignments, .path, value: "<FILE>",
                 help: "Write which entries form each group, one row per item and cell (id, text, label, space, rule, grouping, "
-                    + "group, group size, whether central): JSON Lines for FILE.jsonl, CSV for FILE.csv."),
+                    + "group, noise, group size, whether central, the group's words): JSON Lines for FILE.jsonl, CSV for "
+                    + "FILE.csv, gzip-compressed for FILE.jsonl.gz or FILE.csv.gz."),
             .option(
                 "--html", \.html, .path, value: "<FILE.html>",
                 help: "Write the threshold explorer: one self-contained page (docs/explorer.md)."),
-        ]
+            .flag(
+                "--show-groups", \.showGroups,
+                help: "Also list each label-free cell's groups: their words (c-TF-IDF) and most central entries."),
+        ] + CacheOption.arguments(\.cache)
     }
 
     /// The corpus's options, as an experiment file's corpus holds them.
@@ -112,9 +118,11 @@ struct AnalyzeCommand: ParsableCommand {
         let plan = try self.plan()
         let files = try outputs(plan)
         let progress = io.progress("embed")
-        var environment = RunEnvironment(dataDirectory: dataDirectory, command: io.commandLine, log: io.note, progress: progress.update)
+        var environment = RunEnvironment(
+            dataDirectory: dataDirectory, cacheFolder: cache.resolved, command: io.commandLine, log: io.note,
+            progress: progress.update)
         // Members are kept only to be listed (the Markdown) or written (--assignments).
-        (environment.keepsMembers, environment.writesAssignments) = (!json, files.assignments != nil)
+        (environment.keepsMembers, environment.writesAssignments) = (showGroups && !json, files.assignments != nil)
         environment.keepsExplorer = html != nil
         var result = try SingleAnalysis(plan).run(in: environment)
         progress.finish()
@@ -130,7 +138,7 @@ struct AnalyzeCommand: ParsableCommand {
         if json {
             io.print(try JSONOutput.string(result), terminator: "")
         } else {
-            io.print(result.markdown() + result.analyses.map { AssignmentsReport.markdown($0) }.joined(), terminator: "")
+            io.print(result.markdown() + AssignmentsReport.listing(result.analyses, shown: showGroups), terminator: "")
         }
     }
 

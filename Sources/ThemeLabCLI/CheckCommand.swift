@@ -22,7 +22,11 @@ struct CheckCommand: ParsableCommand {
             pair_f1, threshold) and --tolerance changes or adds some (the note lists them all, defaults marked). A baseline
             without an ari tolerance, with no rows, or none with an ARI, is refused. A failed check also lists the inputs
             whose checksums differ from the baseline's. Rows are keyed corpus | source | space | rule | grouping, the rule
-            "k=topics" for a label-informed reference and "own cuts" for a grouping that chooses its own cuts. A baseline
+            "k=topics" for a label-informed reference and "own cuts" for a grouping that chooses its own cuts. When the
+            encoder or layer changed (the results hold one vector source the baseline lacks and the baseline one the results
+            lack), rows are compared by corpus | space | rule | grouping across the two, and the output says so first
+            ("compared layer 4 against layer 6"); --sources 'NEW=OLD;…' pairs them when several are left over. The figures
+            that moved most lead the list of failures. A baseline
             made under the canonical arithmetic refuses results made under another kernel (THEMELAB_KERNEL=native) unless
             --allow-native is given.
             """)
@@ -32,6 +36,7 @@ struct CheckCommand: ParsableCommand {
     var writeBaseline: String?
     var tolerances: [String: Double]?
     var allowNative = false
+    var sources: String?
 
     static var arguments: [Argument<Self>] {
         [
@@ -42,6 +47,9 @@ struct CheckCommand: ParsableCommand {
                 "--tolerance", \.tolerances, RegressionCheck.toleranceConstraint, value: "<METRIC=VALUE,…>",
                 help: "With --write-baseline: tolerances in place of the defaults."),
             .flag("--allow-native", \.allowNative, help: "Take results made under another kernel than the baseline's canonical one."),
+            .option(
+                "--sources", \.sources, .text, value: "<NEW=OLD;…>",
+                help: "Pairs each vector source of the results with the baseline's it is compared against."),
         ]
     }
 
@@ -53,14 +61,16 @@ struct CheckCommand: ParsableCommand {
         let baseline = try RegressionCheck.readBaseline(path: baselinePath)
         try RegressionCheck.checkArithmetic(results: read, baseline: baseline, resultsFile: results, allowNative: allowNative)
         let outcome = try RegressionCheck.compare(
-            results: read.analyses, baseline: baseline, resultsFile: results, baselineFile: baselinePath)
+            results: read.analyses, baseline: baseline, resultsFile: results, baselineFile: baselinePath,
+            sources: try sources.map(SourcePairing.parse))
         let compared = "\(outcome.rows) rows, \(outcome.figures) figures compared"
+        for line in outcome.pairing { io.print(line) }
         if outcome.failures.isEmpty {
             io.print("check passed: \(results) holds every baseline row within tolerance (\(compared))")
             return
         }
-        io.print("check failed: \(outcome.failures.count) regression(s) in \(results) (\(compared))")
         for f in outcome.failures { io.print("  " + f) }
+        io.print("check failed: \(outcome.failures.count) regression(s) in \(results) (\(compared))")
         let changed = RegressionCheck.changedInputs(results: read.provenance, baseline: baseline.provenance)
         if !changed.isEmpty {
             io.print("inputs that differ from the baseline's (a likely cause):")

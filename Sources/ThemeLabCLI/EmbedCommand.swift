@@ -23,6 +23,7 @@ struct EmbedCommand: ParsableCommand {
     var out = ""
     var normalize = false
     var noCache = false
+    var cache = CacheOption()
 
     static var arguments: [Argument<Self>] {
         EmbeddingOptions.arguments(\.embedding) + [
@@ -32,12 +33,12 @@ struct EmbedCommand: ParsableCommand {
                 help: "L2-normalise each vector (default: as the model's modules.json says at the last layer, else no)."),
             .flag(
                 "--no-cache", \.noCache,
-                help: "Do not read or write the embedding cache ($THEMELAB_CACHE, default .themelab/cache), keyed by model "
-                    + "hash, layer and text."),
-        ]
+                help: "Do not read or write the embedding cache, keyed by model hash, layer and text."),
+        ] + CacheOption.arguments(\.cache)
     }
 
     func run(_ io: Invocation) throws {
+        guard !noCache || cache.folder == nil else { throw ThemeLabError.usage("give --no-cache or --cache, not both") }
         let model = try ModelFolder.locate(explicit: embedding.model)
         try CommandPaths(reads: [embedding.corpus] + (try model.files()), writes: [(out, .file), (out + ".json", .file)]).check()
         let request = try EmbeddingRequest(embedding)
@@ -49,7 +50,7 @@ struct EmbedCommand: ParsableCommand {
         if noCache {
             vectors = try encoder.embed(texts, layer: layer, progress: progress.update)
         } else {
-            var cache = try EmbeddingCache(encoder: encoder, layer: layer)
+            var cache = try EmbeddingCache(folder: self.cache.resolved, encoder: encoder, layer: layer)
             if let warning = cache.warning { io.note(warning) }
             embedded = cache.uncached(texts).count
             vectors = try encoder.embed(texts, layer: layer, cache: &cache, progress: progress.update)

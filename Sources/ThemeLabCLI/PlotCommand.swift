@@ -30,6 +30,7 @@ struct PlotCommand: ParsableCommand {
     var out: String?
     var pdf = false
     var pdfSeconds: Int?
+    var png: Int?
 
     static var arguments: [Argument<Self>] {
         [
@@ -41,27 +42,39 @@ struct PlotCommand: ParsableCommand {
                 help: "Where the plots go; with --bench, the SVG file."),
             .flag("--pdf", \.pdf, help: "Also a PDF beside each SVG, made by rsvg-convert (Debian's librsvg2-bin)."),
             .option(
-                "--pdf-seconds", \.pdfSeconds, .count(1...3600), value: "<S>", unset: "\(PDFConverter.defaultSeconds)",
-                help: "Seconds each PDF may take; rsvg-convert still running then is stopped and nothing is written."),
+                "--pdf-seconds", \.pdfSeconds, .count(1...3600), value: "<S>", unset: "\(SVGConverter.defaultSeconds)",
+                help: "Seconds each PDF or PNG may take; rsvg-convert still running then is stopped and nothing is written."),
+            .option(
+                "--png", \.png, .count(100...10_000), value: "<WIDTH>",
+                help: "Also a PNG WIDTH pixels wide beside each SVG, for a paper's rasters, made by rsvg-convert as --pdf's are "
+                    + "(not part of results/ either)."),
         ]
     }
 
     func run(_ io: Invocation) throws {
         if let bench { return try plotCostModel(bench, io) }
         guard let path = results else { throw ThemeLabError.usage("missing --results") }
-        guard pdf || pdfSeconds == nil else { throw ThemeLabError.usage("--pdf-seconds applies to --pdf only") }
-        let converter = pdf ? try PDFConverter.locate(seconds: pdfSeconds ?? PDFConverter.defaultSeconds) : nil
+        guard pdf || png != nil || pdfSeconds == nil else { throw ThemeLabError.usage("--pdf-seconds applies to --pdf and --png only") }
+        let seconds = pdfSeconds ?? SVGConverter.defaultSeconds
+        let converters =
+            try (pdf ? [SVGConverter.locate(.pdf, seconds: seconds)] : [])
+            + (png.map { [try SVGConverter.locate(.png(width: $0), seconds: seconds)] } ?? [])
         let out = try self.out ?? plotsFolder(beside: path)
         let read = try JSONOutput.read(AnalysisResults.self, path: path, expected: "ThemeLab results file")
         let svgs = try SVGPlot.rendered(read, folder: out)
-        let pdfs = svgs.map { String($0.path.dropLast(4)) + ".pdf" }
-        try CommandPaths(reads: [path], writes: (svgs.map(\.path) + pdfs).map { ($0, .file) }).check()
+        let made = { (ending: String) in svgs.map { String($0.path.dropLast(4)) + ending } }
+        try CommandPaths(reads: [path], writes: (svgs.map(\.path) + made(".pdf") + made(".png")).map { ($0, .file) }).check()
         var files = svgs.map { (contents: FileContents.bytes($0.data), path: $0.path) }
-        if let converter {
-            files += zip(svgs, pdfs).map { svg, pdf in (.descriptor({ try converter.convert(svg.data, of: svg.path, into: $0) }), pdf) }
+        for converter in converters {
+            files += zip(svgs, made(converter.format.ending)).map { svg, file in
+                (.descriptor({ try converter.convert(svg.data, of: svg.path, into: $0) }), file)
+            }
         }
-        try AtomicFile.write(files, removing: converter == nil ? pdfs : [])
-        io.note("wrote \(svgs.count) plots to \(out)\(converter == nil ? "" : ", each with a PDF")")
+        // Rasters and PDFs of these plots left by an earlier run and not made again would show the old figures.
+        let stale = [SVGConverter.Format.pdf, .png(width: 0)].filter { f in !converters.contains { $0.format.ending == f.ending } }
+        try AtomicFile.write(files, removing: stale.flatMap { made($0.ending) })
+        let kinds = converters.map { $0.format.ending.dropFirst().uppercased() }.joined(separator: " and ")
+        io.note("wrote \(svgs.count) plots to \(out)\(converters.isEmpty ? "" : ", each with a \(kinds)")")
     }
 
     /// `--bench`: the cost model fitted to the bench lines, printed and plotted.
@@ -86,34 +99,55 @@ private func plotsFolder(beside results: String) throws -> String {
     return folder
 }
 
-/// rsvg-convert, run on the harness's own SVG bytes: they come in on its standard input and the PDF goes out on its
-/// standard output, which is the staged temporary `AtomicFile` renames into place, so no path reaches the program (none
-/// is opened by name, none can be read as an option). It is stopped after `seconds`, or when the run is interrupted.
-struct PDFConverter {
+/// rsvg-convert, run on the harness's own SVG bytes: they come in on its standard input and the PDF or PNG goes out on
+/// its standard output, which is the staged temporary `AtomicFile` renames into place, so no path reaches the program
+/// (none is opened by name, none can be read as an option). It is stopped after `seconds`, or when the run is interrupted.
+struct SVGConverter {
+    /// What it makes: a PDF, or a PNG so many pixels wide.
+    enum Format {
+        case pdf
+        case png(width: Int)
+
+        var ending: String { if case .pdf = self { ".pdf" } else { ".png" } }
+        var option: String { if case .pdf = self { "--pdf" } else { "--png" } }
+        var arguments: [String] {
+            switch self {
+            case .pdf: ["--format", "pdf"]
+            case .png(let width): ["--format", "png", "--width", String(width), "--keep-aspect-ratio"]
+            }
+        }
+        /// How its files begin.
+        var signature: [UInt8] { if case .pdf = self { Array("%PDF-".utf8) } else { [0x89, 0x50, 0x4E, 0x47, 0x0D] } }
+    }
+
+    var format: Format
     var program: String
     var seconds: Int
-    /// Seconds each PDF may take when --pdf-seconds is not given.
+    /// Seconds each PDF or PNG may take when --pdf-seconds is not given.
     static let defaultSeconds = 60
 
     /// The first executable rsvg-convert on PATH, or a refusal naming a non-executable one, or saying how to install it.
-    static func locate(seconds: Int) throws -> PDFConverter {
+    static func locate(_ format: Format, seconds: Int) throws -> SVGConverter {
         var unusable: String?
         for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let candidate = URL(fileURLWithPath: "\(folder)/rsvg-convert").path
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: candidate, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            if FileManager.default.isExecutableFile(atPath: candidate) { return PDFConverter(program: candidate, seconds: seconds) }
+            if FileManager.default.isExecutableFile(atPath: candidate) {
+                return SVGConverter(format: format, program: candidate, seconds: seconds)
+            }
             unusable = unusable ?? candidate
         }
         if let unusable {
-            throw ThemeLabError.usage("--pdf: \(unusable) is not executable; make it so, or put librsvg2-bin's first on PATH")
+            throw ThemeLabError.usage("\(format.option): \(unusable) is not executable; make it so, or put librsvg2-bin's first on PATH")
         }
-        throw ThemeLabError.usage("--pdf needs rsvg-convert on PATH (apt-get install librsvg2-bin)")
+        throw ThemeLabError.usage("\(format.option) needs rsvg-convert on PATH (apt-get install librsvg2-bin)")
     }
 
-    /// The PDF of `svg` (the plot written to `name`) into the descriptor `output`.
+    /// The PDF or PNG of `svg` (the plot written to `name`) into the descriptor `output`.
     func convert(_ svg: Data, of name: String, into output: Int32) throws {
-        func failure(_ why: String) -> ThemeLabError { .input("\(name): \(program) could not make its PDF (\(why))") }
+        let kind = format.ending.dropFirst().uppercased()
+        func failure(_ why: String) -> ThemeLabError { .input("\(name): \(program) could not make its \(kind) (\(why))") }
         guard let input = tmpfile() else { throw failure(String(cString: strerror(errno))) }
         defer { fclose(input) }
         guard let errors = tmpfile() else { throw failure(String(cString: strerror(errno))) }
@@ -122,7 +156,7 @@ struct PDFConverter {
         rewind(input)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = ["--format", "pdf"]
+        process.arguments = format.arguments
         process.standardInput = FileHandle(fileDescriptor: fileno(input), closeOnDealloc: false)
         process.standardOutput = FileHandle(fileDescriptor: output, closeOnDealloc: false)
         process.standardError = FileHandle(fileDescriptor: fileno(errors), closeOnDealloc: false)
@@ -144,7 +178,7 @@ struct PDFConverter {
             throw failure("\(how) \(process.terminationStatus)\(said.isEmpty ? "" : ": \(said)")")
         }
         var head = [UInt8](repeating: 0, count: 5)
-        guard pread(output, &head, 5, 0) == 5, head == Array("%PDF-".utf8) else { throw failure("its output is not a PDF") }
+        guard pread(output, &head, 5, 0) == 5, head == format.signature else { throw failure("its output is not a \(kind)") }
     }
 
     /// The first non-empty line the program wrote to `errors`, at most 200 characters.

@@ -35,6 +35,7 @@ struct ReplayCommand: ParsableCommand {
     var dataDirectory: String?
     var shuffles: Int?
     var budgetMinutes = Int(ReplayPlan.defaultBudgetSeconds / 60)
+    var cache = CacheOption()
 
     static var arguments: [Argument<Self>] {
         [
@@ -45,7 +46,7 @@ struct ReplayCommand: ParsableCommand {
             .option(
                 "--budget-minutes", \.budgetMinutes, .count(1...100_000), value: "<M>",
                 help: "Refuse a replay estimated to take longer: a fresh regroup at every save makes a journal's cost grow with N³."),
-        ]
+        ] + CacheOption.arguments(\.cache)
     }
 
     func run(_ io: Invocation) throws {
@@ -54,7 +55,9 @@ struct ReplayCommand: ParsableCommand {
         let root = try ResultsRoot(path: out ?? OldSpelling.defaultResults)
         try root.prepare(plan.name, reading: try plan.inputFiles(dataDirectory: dataDirectory))
         let progress = io.progress("embed")
-        var environment = RunEnvironment(dataDirectory: dataDirectory, command: io.commandLine, log: io.note, progress: progress.update)
+        var environment = RunEnvironment(
+            dataDirectory: dataDirectory, cacheFolder: cache.resolved, command: io.commandLine, log: io.note,
+            progress: progress.update)
         environment.replayBudgetSeconds = Double(budgetMinutes) * 60
         let results = try plan.run(in: environment)
         progress.finish()

@@ -229,7 +229,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         var rows: [AssignmentsReport.Row] = []
         try AssignmentsReport.forEachRow(a) { rows.append($0) }
         var csv = ""
-        try AssignmentsReport.write([a], as: .csv, to: { csv += $0 })
+        try AssignmentsReport.write([a], as: .init(kind: .csv), to: { csv += $0 })
         let records = try DelimitedText.records(csv, delimiter: ",", file: "fuzz.csv")
         precondition(records.count == rows.count + 1 && records[0].fields == AssignmentsReport.csvTable.names, "rows split or lost")
         let kinds = AssignmentsReport.csvTable.columns.map(\.kind)
@@ -241,7 +241,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
             }
         }
         var jsonl = ""
-        try AssignmentsReport.write([a], as: .jsonl, to: { jsonl += $0 })
+        try AssignmentsReport.write([a], as: .init(kind: .jsonl), to: { jsonl += $0 })
         let lines = jsonl.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         precondition(lines.count == rows.count, "a JSON line split or lost")
         for (line, row) in zip(lines, rows) {

@@ -38,7 +38,7 @@ package struct ExperimentRegret {
                 out += "\n### \(t.grouping)\(against)\n\n" + t.markdown()
             }
         }
-        return escapingControlCharacters(out, keepingLineFeeds: true)
+        return escapingControlCharacters(withOutsideNote(out), keepingLineFeeds: true)
     }
 
     /// STEM-recommendation.json's content (`space` named when it is not centred), nil without a candidate.
@@ -52,10 +52,11 @@ package struct ExperimentRegret {
         Regret of a rule = the grouping's best ARI over every threshold (or, for a grouping that chooses its own cuts, over
         its parameter) † − the rule's ARI on the same corpus; a rule with no threshold counts as ARI 0. The worst case is
         the largest regret relative to the ceiling over the corpora whose ceiling ARI is at least 0.1. With replicates a
-        cell is the mean regret over them with its 95% interval, and the worst case's bounds are the largest interval
-        ends over the corpora. The suggested default is chosen as `themelab reproduce` chooses it (docs/uncertainty.md):
-        the smallest upper bound of the worst case. These corpora are the experiment's own: a default chosen on them is
-        tuned to them; check it on corpora kept aside.
+        cell is the mean regret over them with its 95% interval and the own draw beside it, and the worst case's bounds
+        are the largest interval ends over the corpora. The suggested default is chosen as `themelab reproduce` chooses
+        it (docs/uncertainty.md): the smallest upper bound of the worst case decides, the own draws only break a tie;
+        without replicates (one draw: no interval) the own draws decide and the 10% target is not judged. These corpora
+        are the experiment's own: a default chosen on them is tuned to them; check it on corpora kept aside.
 
         """
 }
@@ -79,8 +80,9 @@ extension Recommendation {
     package func experimentMarkdown() -> String {
         guard let best else { return "No rule has a worst case here (no corpus has a ceiling ARI of 0.1 or more).\n" }
         let w = best.all
-        return "**\(name(best))**: worst-case regret at the own draws \(formatShort(w.regret)) (\(formatPercent(w.relative)) of the "
-            + "ceiling\(formatBounds(w)), on \(w.corpus)). Indistinguishable from it: \(named(alongside(best, \.all), \.all)). "
+        return "**\(name(best))**: worst-case regret at the own draws \(formatShort(w.regret)) (\(formatOwnRelative(w)) of the "
+            + "ceiling\(w.relativeHigh == nil ? "; one draw: no interval" : formatBounds(w)), on \(w.corpus)). "
+            + (w.relativeHigh == nil ? "" : "Indistinguishable from it: \(named(alongside(best, \.all), \.all)). ")
             + targetVerdict() + ".\n"
     }
 }

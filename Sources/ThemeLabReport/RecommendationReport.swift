@@ -17,8 +17,8 @@ extension Recommendation {
     func describe(_ c: Candidate) -> String {
         let tuned = tuning.first { $0.grouping == c.grouping }?.worst(c.rule)
         return "\(name(c, bold: true)): worst-case regret at the own draws \(formatShort(c.all.regret)) "
-            + "(\(formatPercent(c.all.relative)) of the ceiling\(formatBounds(c.all)), on \(c.all.corpus)); without the domain level "
-            + "\(formatShort(c.subset.regret)) (\(formatPercent(c.subset.relative))\(formatBounds(c.subset)), on \(c.subset.corpus))"
+            + "(\(formatOwnRelative(c.all)) of the ceiling\(formatBounds(c.all)), on \(c.all.corpus)); without the domain level "
+            + "\(formatShort(c.subset.regret)) (\(formatOwnRelative(c.subset))\(formatBounds(c.subset)), on \(c.subset.corpus))"
             + (tuned.map { "; on the tuning corpora \(formatShort($0.regret)) (\(formatPercent($0.relative)), on \($0.corpus))" } ?? "")
     }
 
@@ -26,18 +26,21 @@ extension Recommendation {
     func named(_ list: [Candidate], _ worst: (Candidate) -> RegretTable.Worst) -> String {
         list.isEmpty
             ? "none: every other rule's worst-case lower bound is above that upper bound"
-            : list.map { "\(name($0)) (own draw \(formatPercent(worst($0).relative))\(formatBounds(worst($0))))" }
+            : list.map { "\(name($0)) (own draw \(formatOwnRelative(worst($0)))\(formatBounds(worst($0))))" }
                 .joined(separator: "; ")
     }
 
     /// "The target (…) is met" or "not met": the rule of the procedure, the upper bound; where the bound meets the target
     /// but the worst own draw does not, that draw is named (the full corpus is not a draw of the replicates' kind).
     func targetVerdict(naming: Bool = false) -> String {
-        let opening = "The target (the worst case's upper 95% bound ≤ 10% of the ceiling on every corpus) is "
+        let target = "the target (the worst case's upper 95% bound ≤ 10% of the ceiling on every corpus)"
+        guard hasBounds else { return "One draw: no interval, so \(target) is not judged here (run replicates to judge it)" }
+        let opening = "The \(target.dropFirst(4)) is "
         guard targetMet, let best else { return opening + "not met" + (naming ? " by any rule and grouping here" : "") }
         let ownDraw = best.all.relative
         return opening + "met" + (naming ? " by \(name(best))" : "")
-            + (ownDraw > RecommendationFile.target ? " (its worst own draw, \(formatPercent(ownDraw)), is above it)" : "")
+            + (ownDraw > RecommendationFile.target
+                ? " (its worst own draw, \(formatPercent(ownDraw)), is above it: the bound decides)" : "")
     }
 
     /// Writes the recommendation subsection: the procedure, the suggested default (and without the domain level, if it
@@ -49,7 +52,8 @@ extension Recommendation {
             Procedure (stated before the replicates were run): the suggested default is the grouping × rule whose worst-case
             relative regret has the smallest upper 95% bound (the largest upper bound over the corpora); every other grouping ×
             rule whose worst-case lower bound is not above that bound is indistinguishable from it and named alongside. Bounds are
-            per corpus (percentile bootstrap over replicates) and the worst case takes the largest of each. The tables it rests
+            per corpus (percentile bootstrap over replicates) and the worst case takes the largest of each. The bounds decide;
+            the own draws (each whole corpus) stand beside them and only break a tie between equal bounds. The tables it rests
             on are in [regret.md](regret.md).
 
             Suggested default, all corpora: \(describe(best)). Indistinguishable from it: \(named(alongside(best, \.all), \.all)).

@@ -24,7 +24,7 @@ extension RegretTable {
                 + "\(formatShort(r.ceiling.ari)) (\(at)) | "
                 + rules.map { rule in
                     r.regret[rule].map {
-                        withInterval($0 == best ? "**\(formatShort($0))**" : formatShort($0), r.regretEstimate[rule])
+                        withInterval($0 == best ? "**\(formatShort($0))**" : formatShort($0), r.regretEstimate[rule], value: $0)
                     }
                         ?? "n/a"
                 }.joined(separator: " | ") + " |\n"
@@ -45,6 +45,7 @@ extension RegretTable {
     /// the all-pairs distribution are dashed, the neighbour and dendrogram rules solid.
     package func plot() -> String {
         let topicCounts = Set(rows.map(\.topics)).sorted()
+        var styles = MethodColours.Figure()
         let series = rules.map { rule in
             let readsMore = localRules.contains(rule)
             let band = topicCounts.compactMap { t -> (x: Double, low: Double, high: Double)? in
@@ -56,14 +57,22 @@ extension RegretTable {
                 label: rule.description,
                 points: topicCounts.compactMap { t in
                     rows.filter { $0.topics == t }.compactMap { $0.regret[rule] }.max().map { (x: Double(max(t, 1)), y: $0) }
-                }, dashed: !readsMore, band: band, stroke: rule.rule.map(MethodColours.of) ?? rule.ownCuts.map(MethodColours.of))
+                }, dashed: !readsMore, band: band, style: style(rule, &styles, dashed: !readsMore))
         }
         return SVGPlot.lines(
             title: "Worst regret at each topic count — \(grouping), centred space"
-                + (rows.contains { !$0.regretEstimate.isEmpty } ? " (bands: 95% intervals)" : ""),
+                + (rows.contains { !$0.regretEstimate.isEmpty } ? " (lines: own draws; bands: 95% intervals)" : ""),
             xLabel: "topics in the corpus",
             yLabel: "ceiling ARI − rule ARI (worst corpus)", series: series, logX: true)
     }
+}
+
+/// A column's style in the regret plot: its method's colour and marker, dashed when it reads only the all-pairs
+/// distribution, solid otherwise.
+private func style(_ column: RegretTable.Column, _ styles: inout MethodColours.Figure, dashed: Bool) -> MethodColours.Style {
+    var s = column.rule.map { styles.style($0) } ?? styles.style(column.ownCuts!)
+    s.dash = dashed ? (s.dash.isEmpty ? "6 3" : s.dash) : ""
+    return s
 }
 
 /// A share as a whole percentage: "59%".
@@ -76,7 +85,12 @@ package func formatBounds(_ w: RegretTable.Worst) -> String {
     return String(format: ", bounds [%.1f%%, %.1f%%]", 100 * low, 100 * high)
 }
 
-/// A worst case at the corpora's own draws, labelled as such when bounds follow: "own draw 0.661 (88%, bounds [52.3%, 62.5%])".
+/// A worst case at the corpora's own draws, labelled as such when bounds follow: "own draw 0.661 (88% ‡, bounds [52.3%, 62.5%])".
 package func formatWorst(_ w: RegretTable.Worst) -> String {
-    (w.relativeLow == nil ? "" : "own draw ") + "\(formatShort(w.regret)) (\(formatPercent(w.relative))\(formatBounds(w)))"
+    (w.relativeLow == nil ? "" : "own draw ") + "\(formatShort(w.regret)) (\(formatOwnRelative(w))\(formatBounds(w)))"
+}
+
+/// A worst case's relative regret at the own draws, "88%", marked when it lies outside the replicates' bounds: "88% ‡".
+package func formatOwnRelative(_ w: RegretTable.Worst) -> String {
+    formatPercent(w.relative) + (isOutside(w.relative, w.relativeLow, w.relativeHigh) ? " \(outsideMark)" : "")
 }

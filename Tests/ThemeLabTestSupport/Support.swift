@@ -17,8 +17,18 @@ package func decodeFixture<T: Decodable>(_ type: T.Type, _ name: String) throws 
     return try decoder.decode(type, from: Data(contentsOf: URL(fileURLWithPath: fixture(name))))
 }
 
+/// The embedding cache of every test: the checkout's `.themelab/cache`, never the user's cache folder, where
+/// `ProcessEnvironment.cacheFolder` would otherwise put it (a THEMELAB_CACHE the runner was given wins). Set once, on the
+/// first temporary folder or command a test makes.
+package let testCache: String = {
+    let path = projectRoot + "/.themelab/cache"
+    setenv("THEMELAB_CACHE", path, 0)
+    return ProcessInfo.processInfo.environment["THEMELAB_CACHE"] ?? path
+}()
+
 /// A fresh temporary folder for one test.
 package func temporaryFolder() -> String {
+    _ = testCache
     let path = NSTemporaryDirectory() + "themelab-tests-\(UUID().uuidString)"
     try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path

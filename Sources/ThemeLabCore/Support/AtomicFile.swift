@@ -211,8 +211,10 @@ package final class FileStream {
         buffer.reserveCapacity(Self.capacity)
     }
 
-    package func write(_ text: String) throws {
-        buffer.append(contentsOf: text.utf8)
+    package func write(_ text: String) throws { try write(bytes: text.utf8) }
+
+    package func write(bytes: some Sequence<UInt8>) throws {
+        buffer.append(contentsOf: bytes)
         if buffer.count >= Self.capacity { try flush() }
     }
 

@@ -17,10 +17,10 @@ package struct AverageLinkageCut: Grouping {
     }
 
     /// Every cut of the dendrogram (each merge height).
-    package func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
+    package func ceiling(in pass: PassProducts, topics: [Int32], request: GroupingRequest) throws -> Ceiling? {
         guard case .success(let tree) = try pass.dendrogram() else { return nil }
         let merges = tree.merges.map { ($0.a, $0.b, $0.similarity) }
-        return Ceiling(grouping: key, search: "every cut", BestCut(items: pass.vectors.rows, merges: merges, topics: topics))
+        return Ceiling(grouping: key, search: Ceiling.everyCut, BestCut(items: pass.vectors.rows, merges: merges, topics: topics))
     }
 }
 

@@ -48,7 +48,7 @@ package struct AverageModularityGrouping: Grouping {
     }
 
     /// Its own ceiling: the best γ for this corpus's k.
-    package func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
+    package func ceiling(in pass: PassProducts, topics: [Int32], request: GroupingRequest) throws -> Ceiling? {
         guard case .success(let s) = try sweep(pass) else { return nil }
         return bestParameter(key, "γ", values: LeidenGrouping.resolutionGrid(resolution), topics: topics) { s.groups(resolution: $0) }
     }

@@ -20,6 +20,9 @@ package struct Ceiling: Codable, Sendable, Equatable {
     /// ARI against the threshold (`BestCut.curve`) for a grouping cut at thresholds; nil for a parameter search.
     package var curve: [CurvePoint]?
 
+    /// The search of a grouping whose every cut is scored (`BestCut`): its curve is exact between the cuts.
+    package static let everyCut = "every cut"
+
     package init(grouping: GroupingKey, search: String, _ cut: BestCut, parameter: String? = nil) {
         self.grouping = grouping
         self.search = search

@@ -20,9 +20,9 @@ package protocol Grouping: Sendable {
     /// A threshold grouping's groups at each of `thresholds` (`groups` with each as the target): one call, so a grouping
     /// whose thresholds can share work does it once.
     func groups(at thresholds: [Double], _ request: GroupingRequest, in pass: PassProducts) throws -> [GroupingCut]
-    /// The best ARI any threshold or parameter gives it (label-informed), when it has one; `ruled` are
-    /// its cuts at the rules' values.
-    func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling?
+    /// The best ARI any threshold or parameter gives it (label-informed), when it has one, searched over cuts or
+    /// values fixed by the data alone, never by the rules an analysis asks for.
+    func ceiling(in pass: PassProducts, topics: [Int32], request: GroupingRequest) throws -> Ceiling?
 }
 
 /// How a grouping's rows are made.
@@ -48,7 +48,7 @@ extension Grouping {
             return try groups(asked, in: pass)
         }
     }
-    package func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? { nil }
+    package func ceiling(in pass: PassProducts, topics: [Int32], request: GroupingRequest) throws -> Ceiling? { nil }
 }
 
 /// How every grouping is asked for its groups (the analysis, the tests): its own `groups`, except on a corpus with no

@@ -214,7 +214,7 @@ package struct HDBSCANGrouping: Grouping {
     }
 
     /// Its own ceiling: the best m at this k.
-    package func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
+    package func ceiling(in pass: PassProducts, topics: [Int32], request: GroupingRequest) throws -> Ceiling? {
         guard tooFewItems(name, neighbours: neighbours, items: pass.vectors.rows) == nil else { return nil }
         let grid = Set([2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 75, 100, minClusterSize].filter { $0 <= pass.vectors.rows })
         return try bestParameter(key, "m", values: grid.sorted().map(Double.init), topics: topics) {

@@ -24,14 +24,42 @@ package enum LeaderAlgorithm {
 
     /// `group(x, threshold:order:)` for each of `thresholds`, from one shared product.
     package static func group(_ x: Matrix, thresholds: [Double], order: [Int]? = nil) throws -> [[Int32]] {
+        let visit = order ?? Array(0..<x.rows)
+        return try sweeps(x, thresholds: thresholds, order: visit).map { sweep in
+            var labels = [Int32](repeating: -1, count: x.rows)
+            for (p, i) in visit.enumerated() { labels[i] = sweep.labels[p] }
+            return labels
+        }
+    }
+
+    /// The thresholds, from the top down, at which the partition of `x` visited in `order` changes:
+    /// below the largest similarity an item fell short by (`LeaderAtThreshold.nearestRejection`) the run is the same, and at it
+    /// that item joins, so each run gives the next. Nil when there are more than `limit`.
+    package static func breakpoints(_ x: Matrix, order: [Int], limit: Int) throws -> [Double]? {
+        var found: [Double] = []
+        var t = try sweeps(x, thresholds: [.infinity], order: order)[0].nearestRejection
+        while t > -.infinity {
+            guard found.count < limit else { return nil }
+            found.append(t)
+            t = try sweeps(x, thresholds: [t], order: order)[0].nearestRejection
+        }
+        return found
+    }
+
+    /// One finished sweep per threshold, from one shared product: labels by visiting position.
+    static func sweeps(_ x: Matrix, thresholds: [Double], order visit: [Int]) throws -> [LeaderAtThreshold] {
         guard x.rows <= maxItems else {
             throw ThemeLabError.input("leader grouping is O(N²·d); \(x.rows) items exceeds its limit of \(maxItems)")
         }
-        let visit = order ?? Array(0..<x.rows)
         let (n, d) = (visit.count, x.cols)
         let ordered = x.rows(visit)
         var sweeps = thresholds.map { LeaderAtThreshold(threshold: $0, items: n) }
         var block = [Float](repeating: 0, count: min(blockRows, n) * n)
+        // One BLAS thread, as the CLI runs: OpenBLAS's threads split a product by rows and a row's rounding depends on its
+        // place, and the ceiling's breakpoints are these very sums, so their last bits must not move with the thread count.
+        let blasThreads = openblas_get_num_threads()
+        openblas_set_num_threads(1)
+        defer { openblas_set_num_threads(blasThreads) }
         ordered.storage.withUnsafeBufferPointer { buffer in
             let v = buffer.baseAddress!
             block.withUnsafeMutableBufferPointer { b in
@@ -48,11 +76,7 @@ package enum LeaderAlgorithm {
                 }
             }
         }
-        return sweeps.map { sweep in
-            var labels = [Int32](repeating: -1, count: x.rows)
-            for (p, i) in visit.enumerated() { labels[i] = sweep.labels[p] }
-            return labels
-        }
+        return sweeps
     }
 }
 
@@ -67,6 +91,9 @@ package struct LeaderAtThreshold {
     package private(set) var sizes: [Int] = []
     /// Similarities compared so far (one per visited item and existing group).
     package private(set) var comparisons = 0
+    /// The largest best-group similarity of an item that started a group of its own although groups existed (−∞: none):
+    /// the threshold below which the sweep would first decide otherwise.
+    package private(set) var nearestRejection = -Double.infinity
     private var squares: [Double] = []
     private var norms: [Double] = []
     private var dot: [Double] = []
@@ -108,6 +135,7 @@ package struct LeaderAtThreshold {
             squares[best] += 2 * dot[best] + selfSimilarity
             norms[best] = max(squares[best], 0).squareRoot()
         } else {
+            if best >= 0 { nearestRejection = max(nearestRejection, bestSimilarity) }
             labels[a] = Int32(g)
             sizes.append(1)
             squares.append(selfSimilarity)

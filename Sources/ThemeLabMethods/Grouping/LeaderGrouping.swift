@@ -38,28 +38,39 @@ package struct LeaderGrouping: Grouping {
             pairF1: recoveries.map { .init($0.map { $0.pairF1 ?? 0 }) })
     }
 
-    /// The 24 thresholds the leader's ceiling sweeps besides the rules' values: all-pair quantiles 1 − 10^−x, x from 0.3
-    /// to 5 (dense in the upper tail).
-    package static func thresholdGrid(_ d: PairDistribution) -> [Double] {
-        (0..<24).compactMap { d.quantile(.all, 1 - pow(10, -(0.3 + Double($0) * 4.7 / 23))) }
-    }
-
-    /// Leader has no nested cuts to sweep: the best ARI over 24 thresholds at all-pair quantiles
-    /// 1 − 10^−x (x from 0.3 to 5, dense in the upper tail) and every rule's value.
-    package func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
-        let thresholds = Set(Self.thresholdGrid(pass.distribution)).subtracting(ruled.map(\.threshold)).sorted()
+    /// The leader's ceiling, on thresholds fixed by the data alone (never by the rules asked for): every threshold at
+    /// which its partition changes when there are at most `exactLimit` (`LeaderAlgorithm.breakpoints`: small corpora, where
+    /// a pair similarity may fall between two of them), else `gridSize` thresholds at the all-pair quantiles 1 − 10^−x,
+    /// x evenly from 0.3 to 5 (dense in the upper tail, where its best cut lies; the tests show a rule's value adds at
+    /// most 0.002 to it on the study's corpora). The first of the lowest thresholds among equal ARIs, as a sweep from the
+    /// bottom finds it.
+    package func ceiling(in pass: PassProducts, topics: [Int32], request: GroupingRequest) throws -> Ceiling? {
+        let exact = try LeaderAlgorithm.breakpoints(pass.vectors, order: request.order, limit: Self.exactLimit)
+        let thresholds = exact ?? Self.grid(pass.distribution)
         let labels = try LeaderAlgorithm.group(pass.vectors, thresholds: thresholds, order: request.order)
-        let cuts =
-            ruled
-            + zip(thresholds, labels).map { t, groups in
-                BestCut(threshold: t, ari: Recovery(topics: topics, groups: groups).ari, groups: Set(groups).count)
-            }
-        // The first of the lowest thresholds among equal ARIs, as a sweep from the bottom finds it.
+        let cuts = zip(thresholds, labels).map { t, groups in
+            BestCut(threshold: t, ari: Recovery(topics: topics, groups: groups).ari, groups: Set(groups).count)
+        }
         var best = cuts.sorted { $0.threshold < $1.threshold }.reduce(BestCut(threshold: .infinity, ari: -.infinity, groups: 0)) {
             $1.ari > $0.ari ? $1 : $0
         }
         best.curve = CurvePoint.thinned(cuts.map { CurvePoint(threshold: $0.threshold, ari: $0.ari) }, keeping: best.threshold)
-        return Ceiling(grouping: key, search: "24 quantile thresholds and the rules' values", best)
+        return Ceiling(grouping: key, search: exact == nil ? Self.gridSearch : Ceiling.everyCut, best)
+    }
+
+    /// The explorer's leader grid (besides every rule's value): 24 of those quantiles, coarser than the ceiling's, since the
+    /// page carries a partition for each.
+    package static func thresholdGrid(_ d: PairDistribution) -> [Double] { grid(d, size: 24) }
+
+    /// The most thresholds at which the partition changes that the ceiling tries all of.
+    package static let exactLimit = 256
+    /// How many all-pair quantiles the ceiling tries otherwise.
+    package static let gridSize = 256
+    package static let gridSearch = "256 thresholds at all-pair quantiles 1 − 10^−x, x from 0.3 to 5"
+
+    /// The distinct thresholds at the all-pair quantiles 1 − 10^−x, `size` values of x evenly from 0.3 to 5, increasing.
+    package static func grid(_ d: PairDistribution, size: Int = gridSize) -> [Double] {
+        Set((0..<size).compactMap { d.quantile(.all, 1 - pow(10, -(0.3 + Double($0) * 4.7 / Double(size - 1)))) }).sorted()
     }
 }
 

@@ -258,7 +258,7 @@ package struct LeidenGrouping: Grouping {
     }
 
     /// Its own ceiling: the best γ at this k.
-    package func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
+    package func ceiling(in pass: PassProducts, topics: [Int32], request: GroupingRequest) throws -> Ceiling? {
         guard tooFewItems(name, neighbours: neighbours, items: pass.vectors.rows) == nil else { return nil }
         return try bestParameter(key, "γ", values: Self.resolutionGrid(resolution), topics: topics) {
             try pass.leiden(k: neighbours, resolution: $0, seed: request.seed)

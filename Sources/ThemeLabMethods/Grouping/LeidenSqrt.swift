@@ -31,7 +31,7 @@ package struct LeidenSqrtGrouping: Grouping {
     }
 
     /// Its own ceiling: the best γ at this corpus's k.
-    package func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
+    package func ceiling(in pass: PassProducts, topics: [Int32], request: GroupingRequest) throws -> Ceiling? {
         guard let k = neighbourhood.neighbours(items: pass.vectors.rows) else { return nil }
         return try bestParameter(key, "γ", values: LeidenGrouping.resolutionGrid(resolution), topics: topics) {
             try pass.leiden(k: k, resolution: $0, seed: request.seed)

@@ -15,9 +15,9 @@ package struct SingleLinkageComponents: Grouping {
     }
 
     /// Every cut of the forest (each edge weight).
-    package func ceiling(in pass: PassProducts, topics: [Int32], ruled: [BestCut], request: GroupingRequest) throws -> Ceiling? {
+    package func ceiling(in pass: PassProducts, topics: [Int32], request: GroupingRequest) throws -> Ceiling? {
         let merges = try pass.spanningForest().edges.map { (Int($0.i), Int($0.j), $0.w) }
-        return Ceiling(grouping: key, search: "every cut", BestCut(items: pass.vectors.rows, merges: merges, topics: topics))
+        return Ceiling(grouping: key, search: Ceiling.everyCut, BestCut(items: pass.vectors.rows, merges: merges, topics: topics))
     }
 }
 

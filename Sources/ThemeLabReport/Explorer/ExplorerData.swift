@@ -16,7 +16,8 @@ struct ExplorerData: Encodable {
     var provenance: Provenance
     var sampleLimit = Self.sampleLimit
     /// The colours the SVGs give the groupings the cursor cuts.
-    var colours = Dictionary(uniqueKeysWithValues: ["components", "average", "leader"].map { ($0, MethodColours.of(GroupingKey($0))) })
+    var colours = Dictionary(
+        uniqueKeysWithValues: ["components", "average", "leader"].map { ($0, MethodColours.homeColour(GroupingKey($0))) })
     var corpora: [CorpusView]
 
     init(_ results: AnalysisResults) throws {
@@ -83,9 +84,10 @@ struct ExplorerData: Encodable {
         init(_ s: SpaceAnalysis, _ e: ExplorerSpace) {
             space = s.space.description
             histogram = Dictionary(uniqueKeysWithValues: s.histogram.map { ("\($0.key)", $0.value) })
-            let dashes = MethodColours.dash(s.thresholds.map(\.rule.name), MethodColours.ruleDashes)
-            rules = zip(s.thresholds, dashes).compactMap { t, dash in
-                t.value.map { RuleLine(rule: t.rule.name, value: $0, colour: MethodColours.of(t.rule), dash: dash) }
+            var figure = MethodColours.Figure()
+            rules = s.thresholds.compactMap { t in
+                let style = figure.style(t.rule)
+                return t.value.map { RuleLine(rule: t.rule.name, value: $0, colour: style.colour, dash: style.dash) }
             }
             forest = MergesView(e.forest)
             average = e.average.map(MergesView.init)
@@ -128,7 +130,7 @@ struct ExplorerData: Encodable {
 
         init(_ p: ExplorerSpace.Partition) {
             (grouping, threshold, rule, labels) = (p.grouping.name, p.threshold, p.rule?.name, Packed(p.labels))
-            colour = MethodColours.of(p.grouping)
+            colour = MethodColours.homeColour(p.grouping)
             central = Packed(p.central.keys.sorted().flatMap { g in [g] + p.central[g]!.map { Int32($0) } })
         }
     }

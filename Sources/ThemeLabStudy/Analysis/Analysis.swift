@@ -147,7 +147,7 @@ package struct Analysis {
             if keepsMembers, let labels = rows[k].partition { rows[k].members = GroupMembers(labels: labels, vectors: x) }
             rows[k].partition = nil
         }
-        let ceilings = try labels.map { try self.ceilings(groupings, rows: rows, topics: $0, request: request, pass) } ?? []
+        let ceilings = try labels.map { try self.ceilings(groupings, topics: $0, request: request, pass) } ?? []
         let distribution = pass.distribution
         var statistics: [PairClass: PairStatistics] = [:]
         for c in PairClass.allCases { if let s = distribution.statistics(c) { statistics[c] = s } }
@@ -217,14 +217,10 @@ package struct Analysis {
 
     /// Each grouping's ceiling: the fixed ones in report order, then those that cut themselves.
     package func ceilings(
-        _ groupings: [Grouping], rows: [GroupingOutcome], topics: [Int32], request: GroupingRequest, _ pass: PassProducts
+        _ groupings: [Grouping], topics: [Int32], request: GroupingRequest, _ pass: PassProducts
     ) throws -> [Ceiling] {
         try (inReportOrder(groupings) + groupings.filter { $0.kind == .cutsItself }).compactMap { g in
-            let ruled = rows.compactMap { r -> BestCut? in
-                guard r.grouping == g.key, let t = r.threshold, let recovery = r.recovery else { return nil }
-                return BestCut(threshold: t, ari: recovery.ari, groups: recovery.groups)
-            }
-            return try g.ceiling(in: pass, topics: topics, ruled: ruled, request: request)
+            try g.ceiling(in: pass, topics: topics, request: request)
         }
     }
 

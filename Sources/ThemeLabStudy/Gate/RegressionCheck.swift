@@ -35,14 +35,15 @@ package struct RegressionCheck {
     }
 
     /// Rows keyed by corpus × source × space × rule × grouping; a key seen twice is an error, since
-    /// only one of the two could be compared.
-    package static func rows(_ analyses: [CorpusAnalysis], file: String) throws -> [String: Row] {
+    /// only one of the two could be compared. `source` gives the key's source part for a row's vector source (nil: none).
+    package static func rows(_ analyses: [CorpusAnalysis], file: String, source: (String) -> String? = { $0 }) throws -> [String: Row] {
         var out: [String: Row] = [:]
         for a in analyses {
             for s in a.spaces {
                 for g in s.groupings {
                     let cut = g.rule?.name ?? (g.labelInformed ? "k=topics" : "own cuts")
-                    let key = "\(a.corpus.name) | \(a.source) | \(s.space) | \(cut) | \(g.grouping)"
+                    let key = [a.corpus.name, source(a.source), s.space.description, cut, g.grouping.name].compactMap { $0 }
+                        .joined(separator: " | ")
                     guard out[key] == nil else { throw ThemeLabError.input("\(file): row '\(key)' appears twice; rows must be unique") }
                     var metrics: [Metric: Double] = [:]
                     for metric in Metric.recovery { if let v = g.recovery?.value(metric) { metrics[metric] = v } }
@@ -69,9 +70,20 @@ package struct RegressionCheck {
 
     /// What a check found: its failures (empty when the results hold), and how many rows and figures it compared.
     package struct Outcome {
-        package var failures: [String] = []
+        /// Figures past their tolerance, each with its metric's place in `Metric.recovery` (a threshold after them all)
+        /// and how far it moved.
+        package var moved: [(rank: Int, size: Double, line: String)] = []
+        /// Every other failure: impossible figures, rows and figures one side lacks.
+        package var other: [String] = []
         package var rows = 0
         package var figures = 0
+        /// Which sources were compared with which (`SourcePairing.lines`).
+        package var pairing: [String] = []
+
+        /// The failures: the figures that moved, ARI first and within a metric the largest move first, then the rest.
+        package var failures: [String] {
+            moved.sorted { ($0.rank, -$0.size, $0.line) < ($1.rank, -$1.size, $1.line) }.map(\.line) + other
+        }
     }
 
     /// A baseline made under the canonical arithmetic accepts only canonical results, unless `allowNative`: figures
@@ -112,25 +124,27 @@ package struct RegressionCheck {
     /// removed gates nothing), unless the baseline lists the row under `ungated`.
     package static func compare(
         results: [CorpusAnalysis], baseline: Baseline, resultsFile: String = "results",
-        baselineFile: String = "baseline"
+        baselineFile: String = "baseline", sources: [(results: String, baseline: String)]? = nil
     ) throws -> Outcome {
         let tolerances = baseline.tolerances ?? defaultTolerances
         try validate(tolerances: tolerances, file: baselineFile)
-        let now = try rows(results, file: resultsFile)
-        let before = try rows(baseline.analyses, file: baselineFile)
+        let pairing = try SourcePairing(results: results, baseline: baseline.analyses, given: sources)
+        let now = try rows(results, file: resultsFile, source: pairing.resultsKey)
+        let before = try rows(baseline.analyses, file: baselineFile, source: pairing.baselineKey)
         guard !before.isEmpty else { throw ThemeLabError.input("\(baselineFile): holds no rows, so the gate would check nothing") }
         guard before.values.contains(where: { $0.metrics[.ari] != nil }) else {
             throw ThemeLabError.input("\(baselineFile): no row has an ARI, so the gate would check nothing (it needs labeled corpora)")
         }
         // An impossible figure is a failure wherever it stands; the comparisons below then pass over it.
-        var outcome = Outcome(failures: impossibleFigures(now, in: "the results") + impossibleFigures(before, in: "the baseline"))
-        let ungated = Set(baseline.ungated ?? [])
+        var outcome = Outcome(other: impossibleFigures(now, in: "the results") + impossibleFigures(before, in: "the baseline"))
+        outcome.pairing = pairing.lines
+        let ungated = Set((baseline.ungated ?? []).map(pairing.translated))
         for key in now.keys.sorted() where before[key] == nil && !ungated.contains(key) {
-            outcome.failures.append("ungated: \(key) (a results row the baseline lacks; add it, or list it under 'ungated')")
+            outcome.other.append("ungated: \(key) (a results row the baseline lacks; add it, or list it under 'ungated')")
         }
         for (key, old) in before.sorted(by: { $0.key < $1.key }) {
             guard let new = now[key] else {
-                outcome.failures.append("missing: \(key)")
+                outcome.other.append("missing: \(key)")
                 continue
             }
             outcome.rows += 1
@@ -144,20 +158,25 @@ package struct RegressionCheck {
         for (name, tol) in tolerances.sorted(by: { $0.key < $1.key }) {
             // `validate` let through only metric names and "threshold".
             let metric = Metric(rawValue: name)
+            let rank = metric.flatMap { Metric.recovery.firstIndex(of: $0) } ?? Metric.recovery.count
             let (a, b) = metric.map { (old.metrics[$0], new.metrics[$0]) } ?? (old.threshold, new.threshold)
             let possible = { (v: Double) in isPossible(v, in: metric?.range ?? thresholdRange) }
             switch (a, b) {
             case (nil, nil): continue
-            case (nil, .some): outcome.failures.append("\(name) not gated: \(key) (the results have it, the baseline has none)")
-            case (.some(let a), nil): if possible(a) { outcome.failures.append("\(name) missing: \(key) (baseline \(formatFigure(a)))") }
+            case (nil, .some): outcome.other.append("\(name) not gated: \(key) (the results have it, the baseline has none)")
+            case (.some(let a), nil): if possible(a) { outcome.other.append("\(name) missing: \(key) (baseline \(formatFigure(a)))") }
             case (.some(let a), .some(let b)):
                 guard possible(a) && possible(b) else { continue }
                 outcome.figures += 1
                 if metric == nil && !(abs(a - b) <= tol) {
-                    outcome.failures.append("threshold moved: \(key): \(formatFigure(a)) → \(formatFigure(b)) (tolerance \(tol))")
+                    outcome.moved.append(
+                        (rank, abs(a - b), "threshold moved: \(key): \(formatFigure(a)) → \(formatFigure(b)) (tolerance \(tol))"))
                 } else if metric != nil && !(b >= a - tol) {
-                    outcome.failures.append(
-                        "\(name) fell: \(key): \(formatFigure(a)) → \(formatFigure(b)) (−\(formatFigure(a - b)), tolerance \(tol))")
+                    outcome.moved.append(
+                        (
+                            rank, a - b,
+                            "\(name) fell: \(key): \(formatFigure(a)) → \(formatFigure(b)) (−\(formatFigure(a - b)), tolerance \(tol))"
+                        ))
                 }
             }
         }

@@ -43,8 +43,12 @@ package struct Recommendation: Sendable {
         candidates.min { (upper($0.subset), $0.subset.relative) < (upper($1.subset), $1.subset.relative) }
     }
 
-    /// Whether the suggested default's worst-case upper bound is at most the target (`RecommendationFile.target`).
-    package var targetMet: Bool { best.map { upper($0.all) <= RecommendationFile.target } ?? false }
+    /// Whether the suggested default's worst case has replicate bounds: one draw has no interval to judge the target by.
+    package var hasBounds: Bool { best?.all.relativeHigh != nil }
+
+    /// Whether the suggested default's worst-case upper bound is at most the target (`RecommendationFile.target`); never
+    /// on one draw, which has no bound.
+    package var targetMet: Bool { hasBounds && best.map { upper($0.all) <= RecommendationFile.target } == true }
 
     /// The suggested default as results/recommendation.json holds it.
     package func file(study: String) -> RecommendationFile? {
@@ -79,7 +83,7 @@ package struct RecommendationFile: Codable, Sendable, Equatable {
     /// The experiment whose corpora it rests on.
     package var study: String
     package var worstCase: WorstCase
-    /// Whether the worst case's upper bound is at most 10%.
+    /// Whether the worst case's upper bound is at most 10% (false without replicates: one draw has no bound).
     package var targetMet: Bool
     /// The space it was chosen in, when not the centred one `reproduce` uses (an `ablate` of a raw-only experiment).
     package var space: String?

@@ -85,9 +85,12 @@ package struct RegretTable: Sendable {
             for g in s.groupings where (g.grouping == grouping || alongside.contains(g.grouping)) && !g.labelInformed {
                 guard let rule = g.rule.map(Column.rule) ?? (cutsItself.contains(g.grouping) ? .ownCuts(g.grouping) : nil) else { continue }
                 if !rules.contains(rule) { rules.append(rule) }
-                regret[rule] = c.ari - (g.recovery?.ari ?? 0)
+                // A rule of this grouping is cut on the grouping itself: its regret is never below 0 (`RegretTable`); a grouping
+                // that chooses its own cuts may beat another's best threshold, and a negative regret says so.
+                let floor = rule.rule == nil ? -Double.infinity : 0
+                regret[rule] = max(floor, c.ari - (g.recovery?.ari ?? 0))
                 if let bootstrap, let ceilings = c.replicateARI, let aris = g.replicateARI, ceilings.allSatisfy({ $0 != nil }) {
-                    let (top, regrets) = (ceilings.map { $0! }, zip(ceilings, aris).map { $0! - ($1 ?? 0) })
+                    let (top, regrets) = (ceilings.map { $0! }, zip(ceilings, aris).map { max(floor, $0! - ($1 ?? 0)) })
                     estimates[rule] = bootstrap.estimate(regrets)
                     relative[rule] = bootstrap.interval { idx in
                         let ceiling = idx.reduce(0) { $0 + top[Int($1)] }

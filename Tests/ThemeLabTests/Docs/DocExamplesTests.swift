@@ -5,7 +5,8 @@ import ThemeLabCLI
 /// Examples that cannot rot: every shell block of `README.md` and `docs/*.md` is marked, and the marked ones run.
 ///
 /// - A block fenced as `sh test` holds `themelab` (or `./themelab`, the launcher) commands (a trailing `\` continues a
-///   line, `#` starts a comment, single and double quotes group words as in sh). Each runs in this process through
+///   line, `#` starts a comment, single and double quotes group words as in sh); `! themelab …` must exit 1, as a
+///   failed check does (sh's `!`). Each runs in this process through
 ///   `ThemeLabCLI.main`, in order, and must exit 0. Relative paths resolve as in the checkout when they name a file
 ///   there (inputs: committed data), else inside a fresh temporary folder (outputs, and inputs an earlier command of the
 ///   block wrote there).
@@ -132,9 +133,9 @@ struct DocExample: CustomTestStringConvertible, Sendable {
         let manager = FileManager.default
         if manager.fileExists(atPath: folder + "/" + word) { return folder + "/" + word }
         if manager.fileExists(atPath: root + "/" + word) { return root + "/" + word }
-        let outputs: Set = ["--out", "--out-corpus", "--out-embeddings", "--work", "--write-baseline"]
+        let outputs: Set = ["--out", "--out-corpus", "--out-embeddings", "--work", "--write-baseline", "--assignments"]
         let shard = word.range(of: #"^[0-9]+/[0-9]+$"#, options: .regularExpression) != nil
-        let suffixes = [".json", ".jsonl", ".npy", ".csv", ".tsv", ".html"]
+        let suffixes = [".json", ".jsonl", ".npy", ".csv", ".tsv", ".html", ".gz"]
         let looksLikePath = !shard && (word.contains("/") || suffixes.contains { word.hasSuffix($0) })
         return looksLikePath || previous.map(outputs.contains) == true ? folder + "/" + word : word
     }
@@ -164,7 +165,10 @@ struct DocExample: CustomTestStringConvertible, Sendable {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var printed = ""
-        for command in example.commands {
+        for var command in example.commands {
+            // `! themelab …`, as sh negates a status: the command must fail (exit 1, a failed check), not succeed.
+            let fails = command.first == "!"
+            if fails { command.removeFirst() }
             try #require(
                 ["themelab", "./themelab"].contains(command.first), "\(example): a `sh test` block runs only themelab commands: \(command)")
             var arguments: [String] = []
@@ -172,7 +176,8 @@ struct DocExample: CustomTestStringConvertible, Sendable {
                 arguments.append(DocExample.resolve(word, after: k == 0 ? nil : command[k], in: folder))
             }
             let result = CLI.run(arguments)
-            try #require(result.status == 0, "\(example): \(command.joined(separator: " ")) exited \(result.status): \(result.stderr)")
+            try #require(
+                result.status == (fails ? 1 : 0), "\(example): \(command.joined(separator: " ")) exited \(result.status): \(result.stderr)")
             printed += result.stdout + "\n" + result.stderr + "\n"
         }
         printed = printed.replacingOccurrences(of: folder + "/", with: "").replacingOccurrences(of: DocExample.root + "/", with: "")

@@ -59,7 +59,7 @@ import ThemeLabCorpus
     /// The columns that hold text (names, ids, texts, labels, verdicts): every other column holds numbers.
     static let textColumns: Set<String> = [
         "id", "text", "label", "corpus", "source", "space", "rule", "grouping", "rule_a", "rule_b", "verdict", "claim", "reported",
-        "ours", "quantities", "why", "key_figure", "experiment", "kind", "key", "perturbed_verdict", "order", "policy", "stage",
+        "ours", "quantities", "why", "key_figure", "experiment", "kind", "key", "perturbed_verdict", "order", "policy", "stage", "keywords",
     ]
 
     /// Checks one written CSV against Python's reading of it: the harness's own reader splits it the same way, every row
@@ -172,7 +172,7 @@ import ThemeLabCorpus
         try FileManager.default.copyItem(atPath: folder + "/x.npy", toPath: vectors)
         let r = CLI.run([
             "analyze", "--corpus", file, "--embeddings", vectors, "--space", "centred", "--thresholds", "otsu", "--groupings", "average",
-            "--out", folder + "/out",
+            "--out", folder + "/out", "--show-groups",
         ])
         try #require(r.status == 0, "\(r.stderr)")
         let md = try String(contentsOfFile: folder + "/out/analysis.md", encoding: .utf8)

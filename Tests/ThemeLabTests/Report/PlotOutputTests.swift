@@ -67,6 +67,26 @@ import ThemeLabCore
         #expect(link.status == 1 && link.stderr == "themelab: \(folder)/r/e/plots is a link: give --out to write the plots through it\n")
     }
 
+    /// `--png WIDTH`: the real rsvg-convert makes a PNG of that width beside every SVG (its IHDR says so), a width out of
+    /// range is refused before any work, and a later run without --png removes the PNGs it would leave stale.
+    @Test func pngRastersAreMadeAtTheWidthAsked() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/rsvg-convert"), "run scripts/bootstrap (librsvg2-bin)")
+        let folder = try Self.results()
+        let r = CLI.run(["plot", "--results", folder + "/r/e/e.json", "--out", folder + "/p", "--png", "640"])
+        #expect(r.status == 0 && r.stderr.contains("each with a PNG"), "\(r.stderr)")
+        let pngs = try FileManager.default.contentsOfDirectory(atPath: folder + "/p").filter { $0.hasSuffix(".png") }
+        #expect(pngs.count == 8)
+        for png in pngs {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(folder)/p/\(png)")))
+            #expect(bytes.prefix(8) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "\(png)")
+            #expect(bytes[16..<20].reduce(0) { $0 << 8 | Int($1) } == 640, "\(png)")
+        }
+        let small = CLI.run(["plot", "--results", folder + "/r/e/e.json", "--out", folder + "/p", "--png", "50"])
+        #expect(small.status == 2 && small.stderr.contains("--png"), "\(small.stderr)")
+        #expect(CLI.run(["plot", "--results", folder + "/r/e/e.json", "--out", folder + "/p"]).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/p").allSatisfy { $0.hasSuffix(".svg") })
+    }
+
     /// A converter that hangs (stopped after --pdf-seconds), fails, writes no PDF, cannot be run or is not executable: one
     /// line naming the program and the plot, and the previous run's SVGs and PDFs exactly as they were.
     @Test func aConverterThatHangsOrFailsLeavesThePreviousPlots() throws {

@@ -92,7 +92,8 @@ import ThemeLabPairs
         for label in [">1000<", ">10000<", ">100000<", ">0.1<", ">1<", ">10<", ">100<", "(log scale)"] {
             #expect(svg.contains(label), "\(label)")
         }
-        #expect(svg.components(separatedBy: "stroke=\"#0072B2\"").count - 1 == 4)  // both series and their legend entries share colour 0
+        // Both series and their legend entries share colour 0.
+        #expect(svg.components(separatedBy: "stroke=\"\(MethodColours.palette[0])\"").count - 1 == 4)
         _ = try XMLDocument(xmlString: svg)
     }
 

@@ -116,7 +116,7 @@ import Testing
             "unrelated centred near 0; band widened; holds at this corpus's figures, partly inside the intervals")
         let row = try #require(claim.row(paired, PairedReplicates(paired, seed: 0)))
         #expect(row.ours == "unrelated median -0.036, related p99 0.500; band 0.080 → 0.400")
-        #expect(row.quantities == "centred unrelated median -0.036; band widening (centred − raw) 0.025 [-0.050, 0.100] (own draw 0.320)")
+        #expect(row.quantities == "centred unrelated median -0.036; band widening (centred − raw) 0.025 [-0.050, 0.100] (own draw 0.320 ‡)")
     }
 
     @Test func c3HoldsWhenTheFixedThresholdMakesTwiceTheTopics() {

@@ -160,7 +160,7 @@ import Testing
         let request = Self.request(seed: 3, items: x.rows)
         let cut = try readers[0].groups(request, in: pass).labels
         #expect(pass.graphPartitions.count == 1)
-        _ = try readers[0].ceiling(in: pass, topics: g.leiden[0].membership, ruled: [], request: request)
+        _ = try readers[0].ceiling(in: pass, topics: g.leiden[0].membership, request: request)
         _ = try readers[1].groups(request, in: pass)
         #expect(pass.graphPartitions.count == LeidenGrouping.resolutionGrid(1.5).count)
         #expect(cut == Leiden(resolution: 1.5, seed: 3).communities(try pass.neighbourGraph(k: k)))
