@@ -72,18 +72,20 @@ package enum SizeReport {
     package static func plot(_ r: SizeResults, family: String) -> String {
         let members = r.methods.indices.filter { r.methods[$0].family == family }
         let grid = r.gridSizes(.study)
-        let series = members.enumerated().map { k, m -> SVGPlot.Series in
+        var figure = MethodColours.Figure()
+        let series = members.map { m -> SVGPlot.Series in
             let worst = grid.compactMap { n in r.worstOver(m, role: .study, where: SizeResults.at(n)).map { (n, $0) } }
             let method = r.methods[m]
             return SVGPlot.Series(
                 label: method.rule?.name ?? method.grouping.name,
-                points: worst.map { (x: Double($0.0), y: $0.1.ratio.value) }, dashed: method.rule != nil, colour: k,
-                band: worst.filter { $0.1.ratio.draws > 1 }.map { (x: Double($0.0), low: $0.1.low, high: $0.1.high) })
+                points: worst.map { (x: Double($0.0), y: $0.1.ratio.value) },
+                band: worst.filter { $0.1.ratio.draws > 1 }.map { (x: Double($0.0), low: $0.1.low, high: $0.1.high) },
+                style: method.rule.map { figure.style($0) } ?? figure.style(method.grouping))
         }
         let target = SVGPlot.Series(
             label: "target (\(short(SizeResults.target)) of the ceiling)",
-            points: [grid.first, grid.last].compactMap { $0.map { (x: Double($0), y: SizeResults.target) } }, dashed: true,
-            stroke: "#999999")
+            points: [grid.first, grid.last].compactMap { $0.map { (x: Double($0), y: SizeResults.target) } },
+            style: MethodColours.Style(colour: MethodColours.of(.unrelated), dash: "2 4", marker: .plus))
         let title =
             family == SizeMethod.ownCuts
             ? "the study's groupings that cut themselves"

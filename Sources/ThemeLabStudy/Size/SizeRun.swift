@@ -127,7 +127,7 @@ package struct SizeRun {
         let thresholds = try analysis.thresholdOutcomes(rules, pass, asked: needs)
         let request = GroupingRequest(target: .ownCuts, order: Array(0..<x.rows), labels: labels, shuffles: 0, seed: plan.seed)
         let rows = try analysis.groupingRows(groupings, thresholds: thresholds, topics: groupCount(labels), request: request, pass)
-        let ceiling = try analysis.ceilings([AverageLinkageCut()], rows: rows, topics: labels, request: request, pass).first
+        let ceiling = try analysis.ceilings([AverageLinkageCut()], topics: labels, request: request, pass).first
         let found = methods.map { m in rows.first { $0.grouping == m.grouping && $0.rule == m.rule } }
         let fellBack = try groupings.flatMap { g -> [Bool] in
             guard g.kind == .cutsItself else { return rules.map { _ in false } }
