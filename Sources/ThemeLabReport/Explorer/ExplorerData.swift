@@ -19,6 +19,8 @@ struct ExplorerData: Encodable {
     var colours = Dictionary(
         uniqueKeysWithValues: ["components", "average", "leader"].map { ($0, MethodColours.homeColour(GroupingKey($0))) })
     var corpora: [CorpusView]
+    /// The stop words a group's words leave out (`ClassTFIDF`'s), so the page words groups as the harness does.
+    var stopWords = EnglishStopWords.all.sorted()
 
     init(_ results: AnalysisResults) throws {
         title = results.name

@@ -421,6 +421,35 @@ enum ExplorerScript {
           cut.labels.forEach((g, i) => { if (g >= 0) { if (!members.has(g)) members.set(g, []); members.get(g).push(i); } });
           return Array.from(members, ([g, m]) => ({ g, members: m })).sort((x, y) => y.members.length - x.members.length || x.g - y.g);
         }
+        // ---- a group's words: class-based TF-IDF as ClassTFIDF computes it ----
+        const STOP = new Set(D.stopWords), WORDS_SHOWN = 5;
+        /// CountVectorizer's defaults: lower-cased runs of two or more word characters, less the stop words.
+        function words(text) {
+          const out = [];
+          for (const m of text.toLowerCase().matchAll(/[\p{L}\p{Nd}\p{Nl}\p{No}_]{2,}/gu)) if (!STOP.has(m[0])) out.push(m[0]);
+          return out;
+        }
+        /// Each item's words and every word's count over the corpus (f_t: its count over all classes, whatever the cut).
+        function corpusWords(co) {
+          if (!co.words) {
+            co.words = co.raw.texts.map(words);
+            co.frequency = new Map();
+            co.totalWords = 0;
+            for (const ws of co.words) for (const w of ws) { co.frequency.set(w, (co.frequency.get(w) || 0) + 1); co.totalWords++; }
+          }
+          return co;
+        }
+        /// The group's WORDS_SHOWN words of largest W = tf · log(1 + A / f_t), A the words per class (noise one class)
+        /// rounded down, largest first, a tie by the word.
+        function groupWords(co, members, classes) {
+          corpusWords(co);
+          const counts = new Map();
+          let size = 0;
+          for (const i of members) for (const w of co.words[i]) { counts.set(w, (counts.get(w) || 0) + 1); size++; }
+          const average = Math.floor(co.totalWords / classes);
+          return Array.from(counts, ([w, n]) => [w, n / size * Math.log(1 + average / co.frequency.get(w))])
+            .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0)).slice(0, WORDS_SHOWN).map((x) => x[0]);
+        }
         function majority(co, members) {
           if (!co.labels) return null;
           const counts = new Map();
@@ -443,10 +472,13 @@ enum ExplorerScript {
           const noise = cut.labels.reduce((k, g) => k + (g < 0 ? 1 : 0), 0);
           $('groups-title').textContent = shown('Groups at the cursor: ' + groups.length + (noise ? ' and ' + noise + ' noise items' : '') +
             (groups.length > GROUPS_SHOWN ? ' (the ' + GROUPS_SHOWN + ' largest listed)' : ''));
+          const classes = new Set(cut.labels).size;
           box.replaceChildren(...groups.slice(0, GROUPS_SHOWN).map((grp, rank) => {
             const div = el('div', 'group' + (state.selected === grp.g ? ' selected' : ''));
             const maj = majority(co, grp.members), head = el('div', 'head', '#' + (rank + 1) + ' · ' + grp.members.length + ' entries');
             if (maj) head.appendChild(el('span', 'share', ' · mostly ' + maj.label + ' (' + Math.round(maj.share * 100) + '%)'));
+            grp.words = groupWords(co, grp.members, classes);
+            if (grp.words.length) head.appendChild(el('span', 'words', ' · ' + grp.words.join(', ')));
             const ol = el('ol');
             for (const i of cut.central(grp.g, grp.members).slice(0, 3)) ol.appendChild(entry(co, i));
             div.append(head, ol);
@@ -561,7 +593,8 @@ enum ExplorerScript {
           const numbersOut = {};
           for (const [g, r] of cuts) numbersOut[g] = r;
           $('state').textContent = JSON.stringify({ corpus: state.c, space: state.s, grouping: state.g, t: state.t, numbers: numbersOut,
-            groups: groups.length, sentinel: typeof window.themelabSentinel });
+            groups: groups.length, sentinel: typeof window.themelabSentinel,
+            words: groups.slice(0, GROUPS_SHOWN).map((grp) => ({ first: corpus(state.c).raw.ids[grp.members[0]], words: grp.words })) });
         }
         function render() {
           controls();

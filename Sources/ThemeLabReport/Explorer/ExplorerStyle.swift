@@ -64,6 +64,7 @@ enum ExplorerStyle {
         .group{border-top:1px solid #e3e3e3;padding:.3em .2em;cursor:pointer}.group:hover{background:#f7f7f7}
         .group.selected{background:#eef6fb}
         .group .head{font-weight:600}.group .head .share{font-weight:400;color:#444}
+        .group .head .words{font-weight:400;color:#444;font-style:italic}
         .group ol{margin:.2em 0 .2em 1.4em;padding:0}.group li{margin:0}
         .members{max-height:18em;overflow:auto;border-left:3px solid #0072B2;margin:.3em 0 .3em .2em;padding-left:.5em}
         .entry{unicode-bidi:isolate}.id{color:#666;font-size:.85em;margin-right:.4em;unicode-bidi:isolate}

@@ -61,6 +61,12 @@ struct ExplorerPageTests {
         var t: Double
         var numbers: [String: PageCheck.Score]
         var sentinel: String
+        /// Each listed group's words, with the id of its first entry.
+        var words: [GroupWords]
+        struct GroupWords: Decodable {
+            var first: String
+            var words: [String]
+        }
     }
 
     static let groupings = "components,average,leader,hdbscan(4),average-stability"
@@ -167,6 +173,48 @@ struct ExplorerPageTests {
         }
         let leader = try #require(space.groupings.first { $0.grouping.name == "leader" && $0.rule == rule.rule })
         #expect(state.numbers["leader"]?.groups == leader.groups)
+    }
+
+    /// The words the page gives each group at the cursor are the harness's (`ClassTFIDF`, as the assignments carry them):
+    /// the synthetic corpus's texts rewritten from topic words, shared words and stop words, cut at each rule's threshold.
+    @Test func eachGroupsWordsAreTheHarnessWords() throws {
+        let folder = temporaryFolder()
+        _ = try Self.analysed(folder)
+        let (topicWords, shared) = (["river", "orbit", "violin", "harvest", "glacier", "ledger", "pollen", "circuit"], ["today", "quiet"])
+        let lines = try String(contentsOfFile: folder + "/c.jsonl", encoding: .utf8).split(separator: "\n").enumerated().map { i, line in
+            var item = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let topic = Int((item["label"] as? String ?? "").split(separator: "-").last ?? "")! % topicWords.count
+            item["text"] =
+                "The \(topicWords[topic]) and the \(topicWords[(topic + i % 3) % topicWords.count]) were \(shared[i % 2]) again, \(i % 5)x"
+            return String(decoding: try JSONSerialization.data(withJSONObject: item, options: [.sortedKeys]), as: UTF8.self)
+        }
+        try AtomicFile.write(lines.joined(separator: "\n") + "\n", to: folder + "/c.jsonl")
+        let common = ["analyze", "--corpus", folder + "/c.jsonl", "--embeddings", folder + "/x.npy", "--groupings", "components,average"]
+        let json = CLI.run(common + ["--json"])
+        try #require(json.status == 0, "\(json.stderr)")
+        let written = CLI.run(common + ["--html", folder + "/words.html", "--assignments", folder + "/a.jsonl"])
+        try #require(written.status == 0, "\(written.stderr)")
+        let space = try #require(try JSONOutput.decode(AnalysisResults.self, from: Data(json.stdout.utf8)).analyses.first?.space(.centred))
+        let rows = try String(contentsOfFile: folder + "/a.jsonl", encoding: .utf8).split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        var compared = 0
+        for rule in space.thresholds.compactMap({ r in r.value.map { (r.rule.name, $0) } }) {
+            for grouping in ["components", "average"] {
+                let cell = rows.filter {
+                    $0["space"] as? String == "centred" && $0["rule"] as? String == rule.0 && $0["grouping"] as? String == grouping
+                }
+                let words = Dictionary(cell.map { ($0["id"] as? String ?? "", $0["keywords"] as? [String] ?? []) }) { a, _ in a }
+                let state = try HeadlessChromium.json(
+                    PageState.self, of: "state",
+                    in: HeadlessChromium.dumpDOM(folder + "/words.html", fragment: "space=centred&g=\(grouping)&t=\(rule.1)"))
+                for group in state.words {
+                    #expect(group.words == words[group.first], "\(rule.0) \(grouping): group of \(group.first)")
+                    compared += group.words.isEmpty ? 0 : 1
+                }
+            }
+        }
+        #expect(compared > 20)
     }
 
     /// Payloads that would run script or make markup if a text were set as HTML; the page shows them as text.
