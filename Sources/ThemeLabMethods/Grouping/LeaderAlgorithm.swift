@@ -34,26 +34,59 @@ package enum LeaderAlgorithm {
 
     /// The thresholds, from the top down, at which the partition of `x` visited in `order` changes:
     /// below the largest similarity an item fell short by (`LeaderAtThreshold.nearestRejection`) the run is the same, and at it
-    /// that item joins, so each run gives the next. Nil when there are more than `limit`.
+    /// that item joins, so each run gives the next. Nil when there are more than `limit`. Up to `keptItems` items the
+    /// products are computed once and kept for every run (the same bits: the same blocks).
     package static func breakpoints(_ x: Matrix, order: [Int], limit: Int) throws -> [Double]? {
+        var kept: [(start: Int, end: Int, block: [Float])]?
+        if order.count <= keptItems {
+            var blocks: [(start: Int, end: Int, block: [Float])] = []
+            try products(x, order: order) { start, end, b in
+                blocks.append((start, end, Array(UnsafeBufferPointer(start: b, count: (end - start) * end))))
+            }
+            kept = blocks
+        }
+        func nearestRejection(below t: Double) throws -> Double {
+            guard let kept else { return try sweeps(x, thresholds: [t], order: order)[0].nearestRejection }
+            var sweep = [LeaderAtThreshold(threshold: t, items: order.count)]
+            for k in kept { k.block.withUnsafeBufferPointer { feed(&sweep, k.start, k.end, $0.baseAddress!) } }
+            return sweep[0].nearestRejection
+        }
         var found: [Double] = []
-        var t = try sweeps(x, thresholds: [.infinity], order: order)[0].nearestRejection
+        var t = try nearestRejection(below: .infinity)
         while t > -.infinity {
             guard found.count < limit else { return nil }
             found.append(t)
-            t = try sweeps(x, thresholds: [t], order: order)[0].nearestRejection
+            t = try nearestRejection(below: t)
         }
         return found
     }
 
+    /// The most items whose products `breakpoints` keeps (about N²/2 floats: 134 MB at this size).
+    static let keptItems = 8_192
+
     /// One finished sweep per threshold, from one shared product: labels by visiting position.
     static func sweeps(_ x: Matrix, thresholds: [Double], order visit: [Int]) throws -> [LeaderAtThreshold] {
+        var sweeps = thresholds.map { LeaderAtThreshold(threshold: $0, items: visit.count) }
+        try products(x, order: visit) { start, end, b in feed(&sweeps, start, end, b) }
+        return sweeps
+    }
+
+    /// Feeds the block of rows start..<end (each `end` long: row p holds x_p·x_q for q < end) to every sweep.
+    private static func feed(_ sweeps: inout [LeaderAtThreshold], _ start: Int, _ end: Int, _ b: UnsafePointer<Float>) {
+        for p in start..<end {
+            let row = b + (p - start) * end
+            for s in sweeps.indices { sweeps[s].visit(row, count: p, selfSimilarity: Double(row[p])) }
+        }
+    }
+
+    /// The products of the rows of `x` visited in `order`, a block of `blockRows` rows against the rows up to its end at a
+    /// time, each given to `body` (start, end, the block) before the next is computed.
+    private static func products(_ x: Matrix, order visit: [Int], _ body: (Int, Int, UnsafePointer<Float>) -> Void) throws {
         guard x.rows <= maxItems else {
             throw ThemeLabError.input("leader grouping is O(N²·d); \(x.rows) items exceeds its limit of \(maxItems)")
         }
         let (n, d) = (visit.count, x.cols)
         let ordered = x.rows(visit)
-        var sweeps = thresholds.map { LeaderAtThreshold(threshold: $0, items: n) }
         var block = [Float](repeating: 0, count: min(blockRows, n) * n)
         // One BLAS thread, as the CLI runs: OpenBLAS's threads split a product by rows and a row's rounding depends on its
         // place, and the ceiling's breakpoints are these very sums, so their last bits must not move with the thread count.
@@ -69,14 +102,10 @@ package enum LeaderAlgorithm {
                     cblas_sgemm(
                         CblasRowMajor, CblasNoTrans, CblasTrans, Int32(end - start), Int32(end), Int32(d), 1, v + start * d, Int32(d),
                         v, Int32(d), 0, b.baseAddress, Int32(end))
-                    for p in start..<end {
-                        let row = UnsafePointer(b.baseAddress! + (p - start) * end)
-                        for s in sweeps.indices { sweeps[s].visit(row, count: p, selfSimilarity: Double(row[p])) }
-                    }
+                    body(start, end, UnsafePointer(b.baseAddress!))
                 }
             }
         }
-        return sweeps
     }
 }
 
