@@ -38,14 +38,17 @@ package struct LeaderGrouping: Grouping {
             pairF1: recoveries.map { .init($0.map { $0.pairF1 ?? 0 }) })
     }
 
-    /// The leader's ceiling, on thresholds fixed by the data alone (never by the rules asked for): every threshold at
-    /// which its partition changes when there are at most `exactLimit` (`LeaderAlgorithm.breakpoints`: small corpora, where
-    /// a pair similarity may fall between two of them), else `gridSize` thresholds at the all-pair quantiles 1 − 10^−x,
+    /// The leader's ceiling, on thresholds fixed by the data alone (never by the rules asked for): on a corpus of at most
+    /// `exactItems` items, every threshold at which its partition changes when there are at most `exactLimit`
+    /// (`LeaderAlgorithm.breakpoints`: small corpora, where a pair similarity may fall between two of them), else
+    /// `gridSize` thresholds at the all-pair quantiles 1 − 10^−x,
     /// x evenly from 0.3 to 5 (dense in the upper tail, where its best cut lies; the tests show a rule's value adds at
     /// most 0.002 to it on the study's corpora). The first of the lowest thresholds among equal ARIs, as a sweep from the
     /// bottom finds it.
     package func ceiling(in pass: PassProducts, topics: [Int32], request: GroupingRequest) throws -> Ceiling? {
-        let exact = try LeaderAlgorithm.breakpoints(pass.vectors, order: request.order, limit: Self.exactLimit)
+        let exact =
+            pass.vectors.rows <= Self.exactItems
+            ? try LeaderAlgorithm.breakpoints(pass.vectors, order: request.order, limit: Self.exactLimit) : nil
         let thresholds = exact ?? Self.grid(pass.distribution)
         let labels = try LeaderAlgorithm.group(pass.vectors, thresholds: thresholds, order: request.order)
         let cuts = zip(thresholds, labels).map { t, groups in
@@ -62,11 +65,13 @@ package struct LeaderGrouping: Grouping {
     /// page carries a partition for each.
     package static func thresholdGrid(_ d: PairDistribution) -> [Double] { grid(d, size: 24) }
 
-    /// The most thresholds at which the partition changes that the ceiling tries all of.
+    /// The most thresholds at which the partition changes that the ceiling tries all of, and the most items it looks for
+    /// them on (each costs a sweep of N²/2 additions; a corpus of 600 items already changes more than 256 times).
     package static let exactLimit = 256
+    package static let exactItems = 512
     /// How many all-pair quantiles the ceiling tries otherwise.
-    package static let gridSize = 256
-    package static let gridSearch = "256 thresholds at all-pair quantiles 1 − 10^−x, x from 0.3 to 5"
+    package static let gridSize = 64
+    package static let gridSearch = "64 thresholds at all-pair quantiles 1 − 10^−x, x from 0.3 to 5"
 
     /// The distinct thresholds at the all-pair quantiles 1 − 10^−x, `size` values of x evenly from 0.3 to 5, increasing.
     package static func grid(_ d: PairDistribution, size: Int = gridSize) -> [Double] {
