@@ -88,8 +88,9 @@ package struct ReproductionReport {
 
         Regret = the best ARI any threshold gives that grouping † − the rule's ARI, never below 0. The best threshold
         is found over every cut for components (the maximum spanning forest) and average linkage (the dendrogram), and
-        for leader over every threshold at which its partition changes where there are at most \(LeaderGrouping.exactLimit),
-        else over \(LeaderGrouping.gridSearch): thresholds fixed by each corpus alone, never by the rules asked for.
+        for leader, on a corpus of at most \(LeaderGrouping.exactItems) entries, over every threshold at which its partition
+        changes where there are at most \(LeaderGrouping.exactLimit), else over \(LeaderGrouping.gridSearch):
+        thresholds fixed by each corpus alone, never by the rules asked for.
         A rule with no threshold counts as ARI 0. Groupings that
         choose their own cuts (HDBSCAN, Leiden, and those whose neighbourhood follows the corpus size, k = round(c·√N):
         leiden-sqrt and average-modularity) are measured against average linkage's best threshold, and again against

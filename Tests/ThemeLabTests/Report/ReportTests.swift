@@ -276,8 +276,17 @@ import ThemeLabPairs
             cell.range(of: pattern, options: .regularExpression).map { Double(cell[$0].filter { "-.0123456789".contains($0) })! }
         }
         let rows = table.dropFirst(2).prefix { !$0.hasPrefix("| **worst") }.map(cells)
+        // The table rounds a ceiling to three decimals (0.0996 shows as 0.100): the study's results file has it exactly.
+        let study = try JSONOutput.read(
+            AnalysisResults.self, path: URL(fileURLWithPath: path).deletingLastPathComponent().path + "/rules/rules.json",
+            expected: "ThemeLab results file")
+        let exact = Dictionary(
+            study.analyses.compactMap { a in
+                a.space(.centred)?.ceilings?.first { $0.grouping.name == "leader" }.map { (a.corpus.name, $0.ari) }
+            }
+        ) { first, _ in first }
         let scored = rows.compactMap { r -> (ceiling: Double, regret: Double)? in
-            let ceiling = number(r[4], #"^-?[0-9.]+"#)!
+            let ceiling = exact[r[1]] ?? number(r[4], #"^-?[0-9.]+"#)!
             return ceiling >= 0.1 ? (ceiling, number(r[column], #"own draw \**-?[0-9.]+"#)!) : nil
         }
         let close = scored.filter { $0.regret / $0.ceiling <= 0.1 }.count

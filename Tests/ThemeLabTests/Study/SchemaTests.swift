@@ -156,6 +156,8 @@ struct SchemaValidator {
             return "bench-line"
         case 2 where parts == ["replay", "replay.json"]:
             return "replay-results"
+        case 2 where parts == ["size", "size.json"]:
+            return "size-results"
         case 2 where parts[1] == "\(parts[0])-comparisons.json":
             return "comparisons"
         case 2 where parts[1] == "\(parts[0])-recommendation.json":
@@ -238,14 +240,15 @@ struct SchemaValidator {
         }
         let kinds = Set(files.compactMap(Self.schema(for:)))
         let committed: Set = [
-            "analysis-results", "comparisons", "replay-results", "baseline", "provenance", "bench-line", "claims", "recommendation",
+            "analysis-results", "comparisons", "replay-results", "size-results", "baseline", "provenance", "bench-line", "claims",
+            "recommendation",
         ]
         #expect(kinds.isSuperset(of: committed))
     }
 
     @Test func everySchemaFileIsInTheSubsetAndNamed() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.schemas).filter { $0.hasSuffix(".schema.json") }
-        #expect(names.count == 11, "\(names.sorted())")
+        #expect(names.count == 12, "\(names.sorted())")
         for name in names {
             guard case .object(let s) = try JSONValue.read("\(Self.schemas)/\(name)") else {
                 Issue.record("\(name) is not an object")
