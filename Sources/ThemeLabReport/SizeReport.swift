@@ -88,10 +88,13 @@ package enum SizeReport {
             style: MethodColours.Style(colour: MethodColours.of(.unrelated), dash: "2 4", marker: .plus))
         let title =
             family == SizeMethod.ownCuts
-            ? "the study's groupings that cut themselves"
-            : family == SizeMethod.added ? "the spectral estimate of k and the Cohesion Ratio" : "\(family) at each rule"
+            ? "groupings that cut themselves"
+            : family == SizeMethod.added ? "spectral k and Cohesion Ratio" : "\(family) at each rule"
+        // Ticks at the powers of two only: 12, 24, 48 and 96 sit too close to their neighbours on a log axis to label.
+        let ticks = grid.filter { $0 & ($0 - 1) == 0 }
         return SVGPlot.lines(
-            title: "\(r.name): worst ratio to the ceiling against the number of entries, \(title)", xLabel: "entries (subsample size)",
-            yLabel: "ARI / ceiling ARI (worst study corpus)", series: series + [target], logX: true, xTicks: grid.map(Double.init))
+            title: "\(r.name): worst ratio to the ceiling, \(title)", xLabel: "entries (subsample size)",
+            yLabel: "ARI / ceiling ARI (worst study corpus)", series: series + [target], logX: true,
+            xTicks: (ticks.count >= 3 ? ticks : grid).map(Double.init))
     }
 }
