@@ -162,10 +162,16 @@ struct SVGConverter {
         process.standardError = FileHandle(fileDescriptor: fileno(errors), closeOnDealloc: false)
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
-        do { try process.run() } catch { throw failure(Self.reason(error)) }
         // Foundation starts it in a process group of its own: stopping the group stops what a wrapper script started too.
-        let group = process.processIdentifier
-        let stop = Interruption.register { kill(-group, SIGKILL) }
+        // Started and registered in one step, so a SIGTERM right after the start still stops it.
+        let (group, stop): (Int32, Int)
+        do {
+            (group, stop) = try Interruption.starting(
+                { () throws -> Int32 in
+                    try process.run()
+                    return process.processIdentifier
+                }, cleanUp: { group in _ = kill(-group, SIGKILL) })
+        } catch let e as ThemeLabError { throw e } catch { throw failure(Self.reason(error)) }
         defer { Interruption.remove(stop) }
         guard exited.wait(timeout: .now() + .seconds(seconds)) == .success else {
             kill(-group, SIGKILL)

@@ -26,6 +26,19 @@ package enum Interruption {
         }
     }
 
+    /// Starts something with `start` and registers its clean-up (given what `start` returned) in one step, so an
+    /// interruption comes either before the start, which is then refused, or after the registration, and never between.
+    package static func starting<T>(_ start: () throws -> T, cleanUp: @escaping @Sendable (T) -> Void) throws -> (started: T, key: Int)
+    where T: Sendable {
+        try state.withLock { state in
+            guard !state.interrupted else { throw ThemeLabError.input("not started: the run was interrupted") }
+            let started = try start()
+            state.next += 1
+            state.cleanUps[state.next] = { cleanUp(started) }
+            return (started, state.next)
+        }
+    }
+
     package static func remove(_ key: Int) { _ = state.withLock { $0.cleanUps.removeValue(forKey: key) } }
 
     /// `body` (a rename into place, a new file or folder) never while the clean-ups run, and never after them.
