@@ -34,35 +34,28 @@ package enum LeaderAlgorithm {
 
     /// The thresholds, from the top down, at which the partition of `x` visited in `order` changes:
     /// below the largest similarity an item fell short by (`LeaderAtThreshold.nearestRejection`) the run is the same, and at it
-    /// that item joins, so each run gives the next. Nil when there are more than `limit`. Up to `keptItems` items the
-    /// products are computed once and kept for every run (the same bits: the same blocks).
+    /// that item joins, so each run gives the next. Nil when there are more than `limit`. The products are computed once
+    /// and kept for every run (the same blocks, so the same bits): about N²/2 floats, so callers bound N
+    /// (`LeaderGrouping.exactItems`).
     package static func breakpoints(_ x: Matrix, order: [Int], limit: Int) throws -> [Double]? {
-        var kept: [(start: Int, end: Int, block: [Float])]?
-        if order.count <= keptItems {
-            var blocks: [(start: Int, end: Int, block: [Float])] = []
-            try products(x, order: order) { start, end, b in
-                blocks.append((start, end, Array(UnsafeBufferPointer(start: b, count: (end - start) * end))))
-            }
-            kept = blocks
+        var kept: [(start: Int, end: Int, block: [Float])] = []
+        try products(x, order: order) { start, end, b in
+            kept.append((start, end, Array(UnsafeBufferPointer(start: b, count: (end - start) * end))))
         }
-        func nearestRejection(below t: Double) throws -> Double {
-            guard let kept else { return try sweeps(x, thresholds: [t], order: order)[0].nearestRejection }
+        func nearestRejection(below t: Double) -> Double {
             var sweep = [LeaderAtThreshold(threshold: t, items: order.count)]
             for k in kept { k.block.withUnsafeBufferPointer { feed(&sweep, k.start, k.end, $0.baseAddress!) } }
             return sweep[0].nearestRejection
         }
         var found: [Double] = []
-        var t = try nearestRejection(below: .infinity)
+        var t = nearestRejection(below: .infinity)
         while t > -.infinity {
             guard found.count < limit else { return nil }
             found.append(t)
-            t = try nearestRejection(below: t)
+            t = nearestRejection(below: t)
         }
         return found
     }
-
-    /// The most items whose products `breakpoints` keeps (about N²/2 floats: 134 MB at this size).
-    static let keptItems = 8_192
 
     /// One finished sweep per threshold, from one shared product: labels by visiting position.
     static func sweeps(_ x: Matrix, thresholds: [Double], order visit: [Int]) throws -> [LeaderAtThreshold] {
