@@ -339,12 +339,6 @@ package struct PairEngine: Sendable {
     }
 }
 
-/// Carries read-only pointers into the concurrent workers.
-package struct UnsafeSendable<T>: @unchecked Sendable {
-    package let value: T
-    package init(_ value: T) { self.value = value }
-}
-
 /// How a pass gets the bridge tiles (`PassBlock`) its spanning forest reads besides the shard's own tiles.
 package enum BridgeTiles: Sendable {
     /// A shard computes them (when a consumer takes them); it then reads every row.

@@ -27,3 +27,36 @@ package final class WorkQueue<State>: @unchecked Sendable {
         try lock.withLock { try body(&state) }
     }
 }
+
+/// Carries read-only pointers into the concurrent workers.
+package struct UnsafeSendable<T>: @unchecked Sendable {
+    package let value: T
+    package init(_ value: T) { self.value = value }
+}
+
+/// `body` of every job 0..<count on up to `workers` threads (this one and `workers − 1` started for the call, so a call
+/// inside another's job runs in parallel too, which `DispatchQueue.concurrentPerform` nested does not), the jobs taken
+/// in `order` (a permutation of 0..<count; ascending when nil), the results in job order. `body` must only read shared
+/// state; a job that can fail returns a `Result`.
+package func parallelMap<T: Sendable>(_ count: Int, workers: Int = 2, order: [Int]? = nil, _ body: @escaping (Int) -> T) -> [T] {
+    let queue = WorkQueue(count: count, state: [T?](repeating: nil, count: count))
+    let job = UnsafeSendable(body)
+    let work: @Sendable () -> Void = {
+        while let next = queue.take() {
+            let k = order?[next] ?? next
+            let result = job.value(k)
+            queue.withState { $0[k] = result }
+        }
+    }
+    let started = max(0, min(workers, count) - 1)
+    let finished = DispatchSemaphore(value: 0)
+    for _ in 0..<started {
+        Thread {
+            work()
+            finished.signal()
+        }.start()
+    }
+    work()
+    for _ in 0..<started { finished.wait() }
+    return queue.withState { $0.map { $0! } }
+}

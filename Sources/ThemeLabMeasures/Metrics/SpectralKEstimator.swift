@@ -55,16 +55,17 @@ package struct SpectralKEstimator: Sendable, Hashable {
 
     /// The spectra the estimate reads: every eigenvalue, ascending, of the Laplacian of the rows themselves, or above
     /// `sampleSize` rows of each of R = ⌈r·log₂ n⌉ samples of `sampleSize` rows, each drawn with the next number of one
-    /// generator seeded by `seed`. Readings that differ only in how they read the spectra (w, q, the fallback, the
-    /// combination) share them.
+    /// generator seeded by `seed` (two samples at a time). Readings that differ only in how they read the spectra (w, q, the
+    /// fallback, the combination) share them.
     package func spectra(_ x: Matrix, seed: UInt64) throws -> [[Double]] {
         let n = x.rows
         guard n > sampleSize else { return [try laplacianEigenvalues(x, selfLoops: selfLoops)] }
         let r = Int((replicateFactor * log2(Double(n))).rounded(.up))
         var rng = SeededRandom(seed: seed)
-        return try (0..<r).map { _ in
-            try laplacianEigenvalues(x.rows(SeededRandom.sample(sampleSize, of: n, seed: rng.next())), selfLoops: selfLoops)
-        }
+        let seeds = (0..<r).map { _ in rng.next() }
+        return try parallelMap(r) { s in
+            Result { try laplacianEigenvalues(x.rows(SeededRandom.sample(sampleSize, of: n, seed: seeds[s])), selfLoops: selfLoops) }
+        }.map { try $0.get() }
     }
 
     /// The estimate from `spectra` (`spectra(_:seed:)`): one spectrum is the rows' own, several are samples' and their

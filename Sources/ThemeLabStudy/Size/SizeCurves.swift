@@ -42,7 +42,9 @@ extension SizeResults {
     }
 
     /// Method `m`'s ratio at `point`.
-    package func ratio(_ m: Int, at point: SizePoint) -> SizeRatio? { ratio(point.ari[m], ceiling: point.ceiling) }
+    package func ratio(_ m: Int, at point: SizePoint) -> SizeRatio? {
+        point.ratios.isEmpty ? ratio(point.ari[m], ceiling: point.ceiling) : point.ratios[m]
+    }
 
     /// Mean `aris` (nil counts 0) over mean `ceiling`, with its interval over the draws.
     package func ratio(_ aris: [Double?], ceiling: [Double]) -> SizeRatio? {

@@ -37,8 +37,16 @@ package struct SizeResults: Codable, Sendable {
         drawResamples()
     }
 
+    /// Draws the resamples, then every method's ratio at every point, once (`SizePoint.ratios`).
     private mutating func drawResamples() {
         for n in Set(curves.flatMap { $0.points.map(\.draws) }) where n > 1 { bootstraps[n] = PercentileBootstrap(count: n, seed: seed) }
+        let at = curves.indices.flatMap { c in curves[c].points.indices.map { (c, $0) } }
+        let measured = self
+        let ratios = parallelMap(at.count) { k in
+            let p = measured.curves[at[k].0].points[at[k].1]
+            return p.ari.map { measured.ratio($0, ceiling: p.ceiling) }
+        }
+        for (k, (c, p)) in at.enumerated() { curves[c].points[p].ratios = ratios[k] }
     }
 }
 
@@ -95,6 +103,10 @@ package struct SizePoint: Codable, Sendable {
     /// By method: the groups on each draw.
     package var groups: [[Int?]]
     package var fallbacks: [Int]
+    /// By method: its ratio (`SizeResults.ratio`), set once when the results are made or read; empty until then.
+    package internal(set) var ratios: [SizeRatio?] = []
+
+    package enum CodingKeys: String, CodingKey { case items, ceiling, ari, groups, fallbacks }
 
     package init(items: Int, ceiling: [Double], ari: [[Double?]], groups: [[Int?]], fallbacks: [Int]) {
         (self.items, self.ceiling, self.ari, self.groups, self.fallbacks) = (items, ceiling, ari, groups, fallbacks)

@@ -44,7 +44,7 @@ package struct SizeRun {
     }
 
     package func run(in environment: RunEnvironment) throws -> SizeResults {
-        var curves: [SizeCurve] = []
+        var corpora: [Sampled] = []
         var modelHash: String?
         for (role, experiment) in experiments {
             for spec in experiment.corpora {
@@ -54,15 +54,24 @@ package struct SizeRun {
                 environment.log("\(plan.name): \(loaded.corpus.name) (\(loaded.corpus.count) items) at \(at)")
                 let vectors = try vectors(of: loaded, encoder: experiment.encoders.first ?? .init(), environment)
                 modelHash = vectors.hash ?? modelHash
-                curves.append(try curve(loaded.corpus.name, role: role, vectors: vectors.matrix, labels: labels))
+                corpora.append(Sampled(corpus: loaded.corpus.name, role: role, vectors: vectors.matrix, labels: labels))
             }
         }
+        environment.log("\(plan.name): measuring \(corpora.map { jobs($0).count }.reduce(0, +)) draws of \(corpora.count) corpora")
         return SizeResults(
             name: plan.name, description: plan.description,
             provenance: .current(
                 command: environment.command, inputs: try Provenance.checksums(try inputFiles(dataDirectory: environment.dataDirectory)),
                 model: modelHash, createdAt: environment.startedAt),
-            space: analysis.settings.spaces[0], seed: plan.seed, methods: methods, curves: curves)
+            space: analysis.settings.spaces[0], seed: plan.seed, methods: methods, curves: try curves(corpora))
+    }
+
+    /// A corpus of the run: its vectors and topics.
+    package struct Sampled {
+        package var corpus: String
+        package var role: SizeCurve.Role
+        package var vectors: Matrix
+        package var labels: [Int32]
     }
 
     /// The corpus's vectors: its own (the generator's), else the encoder's, from the embedding cache where it holds them.
@@ -75,32 +84,35 @@ package struct SizeRun {
         return (v.matrix, v.modelHash)
     }
 
-    /// One corpus at every size: each draw a stratified sample (the whole corpus at its own size), measured two at a time,
-    /// the largest first.
-    package func curve(_ corpus: String, role: SizeCurve.Role, vectors x: Matrix, labels: [Int32]) throws -> SizeCurve {
-        let sizes = plan.sizes(items: x.rows, topics: groupCount(labels))
-        let jobs = sizes.flatMap { n in (0..<plan.draws(size: n, items: x.rows)).map { (size: n, draw: $0) } }
+    /// A corpus's draws: at every size of the plan (its own once), each draw's number.
+    func jobs(_ c: Sampled) -> [(size: Int, draw: Int)] {
+        plan.sizes(items: c.vectors.rows, topics: groupCount(c.labels)).flatMap { n in
+            (0..<plan.draws(size: n, items: c.vectors.rows)).map { (size: n, draw: $0) }
+        }
+    }
+
+    /// Every corpus at every size: each draw a stratified sample (the whole corpus at its own size), all the corpora's draws
+    /// measured two at a time, the largest first.
+    package func curves(_ corpora: [Sampled]) throws -> [SizeCurve] {
+        let jobs = corpora.indices.flatMap { c in self.jobs(corpora[c]).map { (corpus: c, size: $0.size, draw: $0.draw) } }
         let order = jobs.indices.sorted { (-jobs[$0].size, $0) < (-jobs[$1].size, $1) }
-        let queue = WorkQueue(count: jobs.count, state: [Result<Draw, Error>?](repeating: nil, count: jobs.count))
-        let run = UnsafeSendable(self)  // each draw reads the run's settings only
-        DispatchQueue.concurrentPerform(iterations: min(2, jobs.count)) { _ in
-            while let next = queue.take() {
-                let (n, r) = jobs[order[next]]
-                let seed = run.value.seed(size: n, draw: r)
-                let kept = n >= x.rows ? Array(0..<x.rows) : stratifiedSample(labels: labels, count: n, seed: seed)
-                let result = Result { try run.value.measure(x.rows(kept), labels: kept.map { labels[$0] }, role: role) }
-                queue.withState { $0[order[next]] = result }
+        let draws = try parallelMap(jobs.count, order: order) { k in
+            let (x, labels, n) = (corpora[jobs[k].corpus].vectors, corpora[jobs[k].corpus].labels, jobs[k].size)
+            let kept = n >= x.rows ? Array(0..<x.rows) : stratifiedSample(labels: labels, count: n, seed: seed(size: n, draw: jobs[k].draw))
+            return Result { try measure(x.rows(kept), labels: kept.map { labels[$0] }, role: corpora[jobs[k].corpus].role) }
+        }.map { try $0.get() }
+        return corpora.indices.map { c in
+            let (items, topics) = (corpora[c].vectors.rows, groupCount(corpora[c].labels))
+            let points = plan.sizes(items: items, topics: topics).map { n in
+                let mine = jobs.indices.filter { jobs[$0].corpus == c && jobs[$0].size == n }.map { draws[$0] }
+                return SizePoint(
+                    items: n, ceiling: mine.map(\.ceiling),
+                    ari: methods.indices.map { m in mine.filter { $0.run[m] }.map { $0.ari[m] } },
+                    groups: methods.indices.map { m in mine.filter { $0.run[m] }.map { $0.groups[m] } },
+                    fallbacks: methods.indices.map { m in mine.filter { $0.fellBack[m] }.count })
             }
+            return SizeCurve(corpus: corpora[c].corpus, role: corpora[c].role, items: items, topics: topics, points: points)
         }
-        let draws = try queue.withState { try $0.map { try $0!.get() } }
-        let points = sizes.map { n in
-            let mine = jobs.indices.filter { jobs[$0].size == n }.map { draws[$0] }
-            return SizePoint(
-                items: n, ceiling: mine.map(\.ceiling), ari: methods.indices.map { m in mine.filter { $0.run[m] }.map { $0.ari[m] } },
-                groups: methods.indices.map { m in mine.filter { $0.run[m] }.map { $0.groups[m] } },
-                fallbacks: methods.indices.map { m in mine.filter { $0.fellBack[m] }.count })
-        }
-        return SizeCurve(corpus: corpus, role: role, items: x.rows, topics: groupCount(labels), points: points)
     }
 
     /// The seed of draw `r` at `size` items: distinct for every size and draw of a plan.
