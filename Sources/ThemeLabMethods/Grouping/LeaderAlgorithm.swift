@@ -1,3 +1,4 @@
+import CKernels
 import COpenBLAS
 import ThemeLabCore
 import ThemeLabMeasures
@@ -27,7 +28,8 @@ package enum LeaderAlgorithm {
         let visit = order ?? Array(0..<x.rows)
         return try sweeps(x, thresholds: thresholds, order: visit).map { sweep in
             var labels = [Int32](repeating: -1, count: x.rows)
-            for (p, i) in visit.enumerated() { labels[i] = sweep.labels[p] }
+            let found = sweep.labels
+            for (p, i) in visit.enumerated() { labels[i] = found[p] }
             return labels
         }
     }
@@ -43,8 +45,8 @@ package enum LeaderAlgorithm {
             kept.append((start, end, Array(UnsafeBufferPointer(start: b, count: (end - start) * end))))
         }
         func nearestRejection(below t: Double) -> Double {
-            var sweep = [LeaderAtThreshold(threshold: t, items: order.count)]
-            for k in kept { k.block.withUnsafeBufferPointer { feed(&sweep, k.start, k.end, $0.baseAddress!) } }
+            let sweep = [LeaderAtThreshold(threshold: t, items: order.count)]
+            for k in kept { k.block.withUnsafeBufferPointer { feed(sweep, k.start, k.end, $0.baseAddress!) } }
             return sweep[0].nearestRejection
         }
         var found: [Double] = []
@@ -59,16 +61,22 @@ package enum LeaderAlgorithm {
 
     /// One finished sweep per threshold, from one shared product: labels by visiting position.
     static func sweeps(_ x: Matrix, thresholds: [Double], order visit: [Int]) throws -> [LeaderAtThreshold] {
-        var sweeps = thresholds.map { LeaderAtThreshold(threshold: $0, items: visit.count) }
-        try products(x, order: visit) { start, end, b in feed(&sweeps, start, end, b) }
+        let sweeps = thresholds.map { LeaderAtThreshold(threshold: $0, items: visit.count) }
+        try products(x, order: visit) { start, end, b in feed(sweeps, start, end, b) }
         return sweeps
     }
 
-    /// Feeds the block of rows start..<end (each `end` long: row p holds x_p·x_q for q < end) to every sweep.
-    private static func feed(_ sweeps: inout [LeaderAtThreshold], _ start: Int, _ end: Int, _ b: UnsafePointer<Float>) {
+    /// Feeds the block of rows start..<end (each `end` long: row p holds x_p·x_q for q < end) to every sweep, each row's
+    /// sums for all sweeps in one call (`tl_group_sums_f32`).
+    private static func feed(_ sweeps: [LeaderAtThreshold], _ start: Int, _ end: Int, _ b: UnsafePointer<Float>) {
+        let labels = sweeps.map { UnsafePointer($0.labelBuffer.baseAddress) }
+        let sums = sweeps.map { $0.sumBuffer.baseAddress }
+        var groups = [Int32](repeating: 0, count: sweeps.count)
         for p in start..<end {
             let row = b + (p - start) * end
-            for s in sweeps.indices { sweeps[s].visit(row, count: p, selfSimilarity: Double(row[p])) }
+            for s in sweeps.indices { groups[s] = Int32(sweeps[s].sizes.count) }
+            tl_group_sums_f32(row, p, Int32(sweeps.count), labels, sums, groups)
+            for sweep in sweeps { sweep.place(p, selfSimilarity: Double(row[p])) }
         }
     }
 
@@ -103,12 +111,11 @@ package enum LeaderAlgorithm {
 }
 
 /// One threshold's leader grouping, fed the similarities of each visited item to those before it.
-/// The similarity of item a to group g is Σ_{b∈g} s_ab / ‖Σ_{b∈g} x_b‖ (Float64 sums), and
+/// The similarity of item a to group g is Σ_{b∈g} s_ab / ‖Σ_{b∈g} x_b‖ (Float64 sums, `tl_group_sums_f32`), and
 /// ‖Σ x‖² grows by 2·Σ_{b∈g} s_ab + s_aa when a joins. Ties go to the first group; a zero centroid scores 0.
-package struct LeaderAtThreshold {
+/// A reference: its labels and sums live in buffers the sums kernel reads for several sweeps at once.
+package final class LeaderAtThreshold {
     package let threshold: Double
-    /// Labels by visiting position, for the positions visited so far.
-    package private(set) var labels: [Int32]
     /// Members per group, indexed by label.
     package private(set) var sizes: [Int] = []
     /// Similarities compared so far (one per visited item and existing group).
@@ -118,51 +125,60 @@ package struct LeaderAtThreshold {
     package private(set) var nearestRejection = -Double.infinity
     private var squares: [Double] = []
     private var norms: [Double] = []
-    private var dot: [Double] = []
+    /// Labels by visiting position; the sums of the item being visited by group (at most one group per item) and their
+    /// quotients by the groups' norms (`tl_nearest_group`).
+    fileprivate let labelBuffer: UnsafeMutableBufferPointer<Int32>
+    fileprivate let sumBuffer: UnsafeMutableBufferPointer<Double>
+    private let quotientBuffer: UnsafeMutableBufferPointer<Double>
 
     package init(threshold: Double, items: Int) {
         self.threshold = threshold
-        labels = [Int32](repeating: 0, count: items)
+        labelBuffer = .allocate(capacity: items)
+        labelBuffer.initialize(repeating: 0)
+        sumBuffer = .allocate(capacity: items)
+        sumBuffer.initialize(repeating: 0)
+        quotientBuffer = .allocate(capacity: items)
+        quotientBuffer.initialize(repeating: 0)
     }
+
+    deinit {
+        labelBuffer.deallocate()
+        sumBuffer.deallocate()
+        quotientBuffer.deallocate()
+    }
+
+    /// Labels by visiting position, for the positions visited so far.
+    package var labels: [Int32] { Array(labelBuffer) }
 
     /// Visits the next item, position `count`, whose similarity to the item at position b is `row[b]` for b < `count`.
-    /// One entry point per element type, so a caller in another target runs the loop specialised, not generic.
-    package mutating func visit(_ row: UnsafePointer<Double>, count a: Int, selfSimilarity: Double) {
-        sweep(row, count: a, selfSimilarity: selfSimilarity)
+    package func visit(_ row: UnsafePointer<Double>, count a: Int, selfSimilarity: Double) {
+        var (l, s, g) = (UnsafePointer(labelBuffer.baseAddress), sumBuffer.baseAddress, Int32(sizes.count))
+        tl_group_sums_f64(row, a, 1, &l, &s, &g)
+        place(a, selfSimilarity: selfSimilarity)
     }
 
-    package mutating func visit(_ row: UnsafePointer<Float>, count a: Int, selfSimilarity: Double) {
-        sweep(row, count: a, selfSimilarity: selfSimilarity)
-    }
-
-    private mutating func sweep<F: BinaryFloatingPoint>(_ row: UnsafePointer<F>, count a: Int, selfSimilarity: Double) {
+    /// Places the item at position `a`, its sums to the groups summed (`tl_group_sums_f32`): in the group of highest
+    /// similarity when that reaches the threshold, else in a new group.
+    fileprivate func place(_ a: Int, selfSimilarity: Double) {
         let g = sizes.count
-        var (best, bestSimilarity) = (-1, -Double.infinity)
-        if g > 0 {
-            labels.withUnsafeBufferPointer { l in
-                dot.withUnsafeMutableBufferPointer { s in
-                    for k in 0..<g { s[k] = 0 }
-                    for b in 0..<a { s[Int(l[b])] += Double(row[b]) }
-                    for k in 0..<g {
-                        let similarity = norms[k] > 0 ? s[k] / norms[k] : 0
-                        if similarity > bestSimilarity { (best, bestSimilarity) = (k, similarity) }
-                    }
-                }
-            }
-            comparisons += g
-        }
+        var bestSimilarity = -Double.infinity
+        let best = Int(
+            norms.withUnsafeBufferPointer {
+                tl_nearest_group(
+                    KernelPath.best.code, sumBuffer.baseAddress, $0.baseAddress, Int32(g), quotientBuffer.baseAddress, &bestSimilarity)
+            })
+        comparisons += g
         if best >= 0 && bestSimilarity >= threshold {
-            labels[a] = Int32(best)
+            labelBuffer[a] = Int32(best)
             sizes[best] += 1
-            squares[best] += 2 * dot[best] + selfSimilarity
+            squares[best] += 2 * sumBuffer[best] + selfSimilarity
             norms[best] = max(squares[best], 0).squareRoot()
         } else {
             if best >= 0 { nearestRejection = max(nearestRejection, bestSimilarity) }
-            labels[a] = Int32(g)
+            labelBuffer[a] = Int32(g)
             sizes.append(1)
             squares.append(selfSimilarity)
             norms.append(max(selfSimilarity, 0).squareRoot())
-            dot.append(0)
         }
     }
 }

@@ -81,7 +81,7 @@ package final class FreshRegroup {
         guard let t else {
             return Regroup(labels: (0..<n).map(Int32.init), threshold: nil, sizes: .init(repeating: 1, count: n), work: 0, seconds: 0)
         }
-        var sweep = LeaderAtThreshold(threshold: t, items: n)
+        let sweep = LeaderAtThreshold(threshold: t, items: n)
         for a in 0..<n { sweep.visit(s + a * (a - 1) / 2, count: a, selfSimilarity: 1) }
         return Regroup(labels: sweep.labels, threshold: t, sizes: sweep.sizes, work: Double(sweep.comparisons), seconds: 0)
     }

@@ -32,6 +32,23 @@ import ThemeLabCore
         #expect(try FileHashCache.hex(file: file, cacheFolder: folder).hasPrefix("a52d159f"))
     }
 
+    /// `parallelMap` gives the results in job order whatever the order the jobs are taken in, and a call inside another's
+    /// job runs its jobs side by side: the two jobs of each inner call wait for each other (which, run one after the
+    /// other as `DispatchQueue.concurrentPerform` nested runs them, they would until the timeout).
+    @Test func parallelMapKeepsJobOrderAndRunsNestedCallsSideBySide() {
+        #expect(parallelMap(9, order: Array((0..<9).reversed())) { $0 * $0 } == (0..<9).map { $0 * $0 })
+        #expect(parallelMap(0) { $0 }.isEmpty)
+        let met = parallelMap(2) { _ in
+            let (arrived, partner) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+            let pair = [arrived, partner]
+            return parallelMap(2) { k in
+                pair[k].signal()
+                return pair[1 - k].wait(timeout: .now() + 20) == .success
+            }
+        }
+        #expect(met == [[true, true], [true, true]])
+    }
+
     @Test func sha256KnownAnswers() {
         #expect(SHA256.hex(Data()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(SHA256.hex(Data("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
