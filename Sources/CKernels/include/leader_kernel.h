@@ -4,7 +4,8 @@
 /// The leader algorithm's inner loop (`LeaderAtThreshold`): an item's summed similarity to each group of several sweeps
 /// at once. Sweep s adds row[b] to sums[s][labels[s][b]] for b = 0 … n − 1 in order, after zeroing its first groups[s]
 /// sums: each sum is added in index order, as one sweep alone adds it, so the bits do not depend on how many sweeps share
-/// the loop; sharing it gives the processor several independent chains of additions instead of one.
+/// the loop; sharing it gives the processor several independent chains of additions instead of one. Every label of sweep s
+/// is below groups[s], and no two sweeps' sums overlap.
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Hands job numbers 0..<count to concurrent workers, and gives them one-at-a-time access to
-/// shared state (results, consumers, progress). Used by the pairwise pass, the encoder, replicate analyses and `bench encoder`.
+/// shared state (results, consumers, progress). Used by the pairwise pass, the encoder, replicate analyses, `bench encoder`
+/// and `parallelMap`.
 package final class WorkQueue<State>: @unchecked Sendable {
     private let lock = NSLock()
     private let count: Int
@@ -28,7 +29,7 @@ package final class WorkQueue<State>: @unchecked Sendable {
     }
 }
 
-/// Carries read-only pointers into the concurrent workers.
+/// Carries read-only pointers, or a closure that only reads shared state, into concurrent workers.
 package struct UnsafeSendable<T>: @unchecked Sendable {
     package let value: T
     package init(_ value: T) { self.value = value }
@@ -41,22 +42,20 @@ package struct UnsafeSendable<T>: @unchecked Sendable {
 package func parallelMap<T: Sendable>(_ count: Int, workers: Int = 2, order: [Int]? = nil, _ body: @escaping (Int) -> T) -> [T] {
     let queue = WorkQueue(count: count, state: [T?](repeating: nil, count: count))
     let job = UnsafeSendable(body)
-    let work: @Sendable () -> Void = {
+    let finished = DispatchSemaphore(value: 0)
+    // Returns the jobs it ran; a started thread signals once per job, so a thread that never started is never waited for.
+    let work: @Sendable (Bool) -> Int = { started in
+        var ran = 0
         while let next = queue.take() {
             let k = order?[next] ?? next
             let result = job.value(k)
             queue.withState { $0[k] = result }
+            ran += 1
+            if started { finished.signal() }
         }
+        return ran
     }
-    let started = max(0, min(workers, count) - 1)
-    let finished = DispatchSemaphore(value: 0)
-    for _ in 0..<started {
-        Thread {
-            work()
-            finished.signal()
-        }.start()
-    }
-    work()
-    for _ in 0..<started { finished.wait() }
+    for _ in 0..<max(0, min(workers, count) - 1) { Thread { _ = work(true) }.start() }
+    for _ in work(false)..<count { finished.wait() }
     return queue.withState { $0.map { $0! } }
 }

@@ -12,8 +12,9 @@ package struct SizeResults: Codable, Sendable {
     package var provenance: Provenance
     package var space: EmbeddingSpace
     package var seed: UInt64
-    package var methods: [SizeMethod]
-    package var curves: [SizeCurve]
+    /// Read-only once made: every point's ratios are computed from them then.
+    package private(set) var methods: [SizeMethod]
+    package private(set) var curves: [SizeCurve]
     /// The resamples of every count of draws, drawn once (`ratio` reads them for every point and method).
     package private(set) var bootstraps: [Int: PercentileBootstrap] = [:]
 

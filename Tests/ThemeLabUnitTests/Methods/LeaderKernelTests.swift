@@ -8,42 +8,63 @@ import Testing
 @Suite struct LeaderKernelTests {
     static let lengths = [0, 1, 3, 4, 7, 8, 9, 16, 17, 300]
 
+    /// A seeded value with a full mantissa and an exponent in 2^−40 … 2^40, so sums added in another order differ.
+    static func wide(_ random: inout SeededRandom) -> Double {
+        let mantissa = Double(random.next() % (1 << 52)) / Double(1 << 52) + 1
+        let scale = Double(sign: random.next() % 2 == 0 ? .plus : .minus, exponent: Int(random.next() % 81) - 40, significand: 1)
+        return mantissa * scale
+    }
+
     /// Sums of 1 to 9 sweeps in one call (four per pass, the rest one at a time) equal each sweep's own sums added in
-    /// index order, on rows with ties, signed zeros and a NaN, over labels with long runs of one group.
+    /// index order, for Float and Double rows with signed zeros and a NaN, over labels with long runs of one group. The
+    /// rows' exponents are wide enough that the order shows: summed backwards, some sum differs.
     @Test func groupSumsOfSeveralSweepsAreEachSweepsOwn() {
         var random = SeededRandom(seed: 4)
+        var orderShows = false
         for n in Self.lengths {
-            let row = (0..<n).map { b -> Float in b == 5 ? .nan : b % 9 == 2 ? -0.0 : Float(Int(random.next() % 201) - 100) / 37 }
+            let row = (0..<n).map { b -> Double in b == 5 ? .nan : b % 9 == 2 ? -0.0 : Self.wide(&random) }
+            let rowF = row.map(Float.init)
             for sweeps in 1...9 {
                 let groups = (0..<sweeps).map { s in Int32(1 + s % 5) }
                 let labels = groups.map { g in (0..<n).map { b in Int32((b / 3 + Int(random.next() % 2)) % Int(g)) } }
-                var sums = groups.map { [Double](repeating: 7, count: Int($0)) }
-                withPointers(labels, &sums) { l, s in tl_group_sums_f32(row, n, Int32(sweeps), l, s, groups) }
-                for s in 0..<sweeps {
-                    var expected = [Double](repeating: 0, count: Int(groups[s]))
-                    for b in 0..<n { expected[Int(labels[s][b])] += Double(row[b]) }
-                    #expect(sums[s].map(\.bitPattern) == expected.map(\.bitPattern), "n \(n), \(sweeps) sweeps, sweep \(s)")
+                for single in [true, false] {
+                    var sums = groups.map { [Double](repeating: 7, count: Int($0)) }
+                    withPointers(labels, &sums) { l, s in
+                        if single {
+                            tl_group_sums_f32(rowF, n, Int32(sweeps), l, s, groups)
+                        } else {
+                            tl_group_sums_f64(row, n, Int32(sweeps), l, s, groups)
+                        }
+                    }
+                    for s in 0..<sweeps {
+                        var expected = [Double](repeating: 0, count: Int(groups[s]))
+                        var backwards = expected
+                        for b in 0..<n { expected[Int(labels[s][b])] += single ? Double(rowF[b]) : row[b] }
+                        for b in (0..<n).reversed() { backwards[Int(labels[s][b])] += single ? Double(rowF[b]) : row[b] }
+                        orderShows = orderShows || expected.map(\.bitPattern) != backwards.map(\.bitPattern)
+                        #expect(sums[s].map(\.bitPattern) == expected.map(\.bitPattern), "n \(n), \(sweeps) sweeps, sweep \(s)")
+                    }
                 }
             }
         }
+        #expect(orderShows)
     }
 
-    /// The nearest group: sums over positive norms (0 otherwise), the first of equals, NaN never chosen, −1 with no group
-    /// or only NaN; the same on every path.
+    /// The nearest group: every quotient sums[k] / norms[k] over positive norms (0 otherwise) bit for bit, the first of
+    /// equals, NaN never chosen, −1 with no group or only NaN; the same on every path.
     @Test(arguments: KernelPath.available)
     func nearestGroupIsTheFirstHighestQuotient(path: KernelPath) {
         var random = SeededRandom(seed: 8)
         for n in Self.lengths {
-            let sums = (0..<n).map { k -> Double in k % 11 == 4 ? .nan : k % 5 == 1 ? -0.0 : Double(Int(random.next() % 9)) / 4 }
-            let norms = (0..<n).map { k -> Double in k % 7 == 3 ? 0 : k % 13 == 6 ? -1 : Double(1 + random.next() % 3) }
+            let sums = (0..<n).map { k -> Double in k % 11 == 4 ? .nan : k % 5 == 1 ? -0.0 : k % 17 == 8 ? 0.5 : Self.wide(&random) }
+            let norms = (0..<n).map { k -> Double in k % 7 == 3 ? 0 : k % 13 == 6 ? -1 : k % 17 == 8 ? 1 : abs(Self.wide(&random)) }
             var (expected, top) = (-1, -Double.infinity)
-            for k in 0..<n {
-                let q = norms[k] > 0 ? sums[k] / norms[k] : 0
-                if q > top { (expected, top) = (k, q) }
-            }
+            let direct = (0..<n).map { k in norms[k] > 0 ? sums[k] / norms[k] : 0 }
+            for k in 0..<n where direct[k] > top { (expected, top) = (k, direct[k]) }
             var quotients = [Double](repeating: 0, count: n)
             var best = 0.0
             let found = tl_nearest_group(path.code, sums, norms, Int32(n), &quotients, &best)
+            #expect(quotients.map(\.bitPattern) == direct.map(\.bitPattern), "\(path) n \(n)")
             #expect(Int(found) == expected && best.bitPattern == top.bitPattern, "\(path) n \(n)")
         }
         var (quotient, best) = (0.0, 0.0)
