@@ -152,17 +152,23 @@ package final class LeaderAtThreshold {
 
     /// Visits the next item, position `count`, whose similarity to the item at position b is `row[b]` for b < `count`.
     package func visit(_ row: UnsafePointer<Double>, count a: Int, selfSimilarity: Double) {
-        precondition(a < labelBuffer.count && sizes.count <= a, "leader: position \(a) of \(labelBuffer.count) visited out of order")
+        checkInOrder(a)
         var (l, s, g) = (UnsafePointer(labelBuffer.baseAddress), sumBuffer.baseAddress, Int32(sizes.count))
         tl_group_sums_f64(row, a, 1, &l, &s, &g)
         place(a, selfSimilarity: selfSimilarity)
+    }
+
+    /// Traps unless position `a` is within the buffers and no earlier position is still unvisited (the buffers are
+    /// unchecked, and the C loops read the labels below `a`).
+    private func checkInOrder(_ a: Int) {
+        precondition(a < labelBuffer.count && sizes.count <= a, "leader: position \(a) of \(labelBuffer.count) visited out of order")
     }
 
     /// Places the item at position `a`, its sums to the groups summed (`tl_group_sums_f32` or `_f64`): in the group of
     /// highest similarity when that reaches the threshold, else in a new group. Positions come in order, within `items`.
     fileprivate func place(_ a: Int, selfSimilarity: Double) {
         let g = sizes.count
-        precondition(a < labelBuffer.count && g <= a, "leader: position \(a) of \(labelBuffer.count) visited out of order")
+        checkInOrder(a)
         var bestSimilarity = -Double.infinity
         let best = Int(
             norms.withUnsafeBufferPointer {

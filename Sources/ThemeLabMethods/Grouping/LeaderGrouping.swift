@@ -41,10 +41,9 @@ package struct LeaderGrouping: Grouping {
     /// The leader's ceiling, on thresholds fixed by the data alone (never by the rules asked for): on a corpus of at most
     /// `exactItems` items, every threshold at which its partition changes when there are at most `exactLimit`
     /// (`LeaderAlgorithm.breakpoints`: small corpora, where a pair similarity may fall between two of them), else
-    /// `gridSize` thresholds at the all-pair quantiles 1 − 10^−x,
-    /// x evenly from 0.3 to 5 (dense in the upper tail, where its best cut lies; the tests show a rule's value adds at
-    /// most 0.002 to it on the study's corpora). The first of the lowest thresholds among equal ARIs, as a sweep from the
-    /// bottom finds it.
+    /// `gridSize` thresholds at the all-pair quantiles 1 − 10^−x, x evenly from 0.3 to 5 (dense in the upper tail,
+    /// where its best cut lies; the tests show a rule's value adds at most 0.002 to it on the study's corpora). The first
+    /// of the lowest thresholds among equal ARIs, as a sweep from the bottom finds it.
     package func ceiling(in pass: PassProducts, topics: [Int32], request: GroupingRequest) throws -> Ceiling? {
         let exact =
             pass.vectors.rows <= Self.exactItems

@@ -41,10 +41,8 @@ extension SizeResults {
         methods.indices.filter { m in curves(role).contains { $0.points.contains { !$0.ari[m].isEmpty } } }
     }
 
-    /// Method `m`'s ratio at `point`.
-    package func ratio(_ m: Int, at point: SizePoint) -> SizeRatio? {
-        point.ratios.isEmpty ? ratio(point.ari[m], ceiling: point.ceiling) : point.ratios[m]
-    }
+    /// Method `m`'s ratio at `point`, one of `curves`' (computed once, when the results were made or read).
+    package func ratio(_ m: Int, at point: SizePoint) -> SizeRatio? { point.ratios[m] }
 
     /// Mean `aris` (nil counts 0) over mean `ceiling`, with its interval over the draws.
     package func ratio(_ aris: [Double?], ceiling: [Double]) -> SizeRatio? {
