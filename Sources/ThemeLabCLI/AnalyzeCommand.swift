@@ -130,10 +130,13 @@ struct AnalyzeCommand: ParsableCommand {
         // One set: a failure writing any (an --assignments path that cannot be made) leaves none of them written; the
         // assignments are streamed into their staged file, row by row; an earlier run's analysis files that this one does
         // not write (its regret table) go with the renames.
-        let written: [(contents: FileContents, path: String)] =
-            try (out.map { try result.rendered(folder: $0, stem: "analysis") } ?? []).map { (.bytes($0.data), $0.path) }
-            + (files.assignments.map { [(AssignmentsReport.contents(result.analyses, as: $0.format), $0.path)] } ?? [])
-            + (try html.map { [(.bytes(Data(try ExplorerPage.html(result).utf8)), $0)] } ?? [])
+        typealias Written = (contents: FileContents, path: String)
+        let rendered: [Written] = try (out.map { try result.rendered(folder: $0, stem: "analysis") } ?? []).map {
+            (FileContents.bytes($0.data), $0.path)
+        }
+        let assignments: [Written] = files.assignments.map { [(AssignmentsReport.contents(result.analyses, as: $0.format), $0.path)] } ?? []
+        let page: [Written] = try html.map { [(FileContents.bytes(Data(try ExplorerPage.html(result).utf8)), $0)] } ?? []
+        let written = rendered + assignments + page
         try AtomicFile.write(written, removing: files.analysis)
         if json {
             io.print(try JSONOutput.string(result), terminator: "")

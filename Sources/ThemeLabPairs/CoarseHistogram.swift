@@ -41,7 +41,7 @@ package final class CoarseHistogramPass: PairConsumer {
 package struct CoarseHistogram: Sendable, Equatable {
     package var edges: [Double]
     package var counts: [Double]
-    package var centres: [Double] { (0..<counts.count).map { (edges[$0] + edges[$0 + 1]) / 2 } }
+    package var centres: [Double] { (0..<counts.count).map { (b: Int) -> Double in (edges[b] + edges[b + 1]) / 2 } }
 
     package init(minimum: Double, maximum: Double, bins: Int) {
         var lo = minimum

@@ -109,5 +109,5 @@ package func leastSquares(_ a: [[Double]], _ b: [Double]) -> [Double] {
             for j in c...k { m[r][j] -= f * m[c][j] }
         }
     }
-    return (0..<k).map { m[$0][$0] == 0 ? 0 : m[$0][k] / m[$0][$0] }
+    return (0..<k).map { (i: Int) -> Double in m[i][i] == 0 ? 0 : m[i][k] / m[i][i] }
 }

@@ -23,18 +23,32 @@ package final class PartitionMemo<Key: Hashable & Sendable>: Sendable {
 
 /// Values other than partitions that a space's readers compute from its pass's vectors, kept for its other readers under
 /// a key that names how each was computed (`SpectralKEstimator`'s k serves both groupings it guides). Each value is a
-/// deterministic function of its key, as a partition of `PartitionMemo` is.
+/// deterministic function of its key and the vectors, as a partition of `PartitionMemo` is, so passes over the same
+/// vectors may share one memo. A key is computed once: a reader that asks while another computes it waits for that value.
 package final class ValueMemo: Sendable {
-    private let kept = Mutex<[String: any Sendable]>([:])
+    private let slots = Mutex<[String: Slot]>([:])
+
+    /// One key's value, computed under its own lock.
+    private final class Slot: Sendable {
+        let value = Mutex<(any Sendable)?>(nil)
+    }
 
     package init() {}
 
     /// The value of type `V` kept under `key`, or `make()`'s, kept.
-    package func value<V: Sendable>(_ key: String, orMake make: () throws -> V) rethrows -> V {
+    package func value<V: Sendable>(_ key: String, orMake make: () throws -> V) throws -> V {
         let key = "\(V.self): \(key)"
-        if let entry = kept.withLock({ $0[key] }), let known = entry as? V { return known }
-        let made = try make()
-        kept.withLock { $0[key] = made }
-        return made
+        let slot = slots.withLock { slots in
+            if let known = slots[key] { return known }
+            let made = Slot()
+            slots[key] = made
+            return made
+        }
+        return try slot.value.withLock { held throws -> V in
+            if let known = held as? V { return known }
+            let made = try make()
+            held = made
+            return made
+        }
     }
 }

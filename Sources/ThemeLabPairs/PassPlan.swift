@@ -86,8 +86,9 @@ package struct PassProducts {
     package let neighbourGraphs: [Int: WeightedGraph]
     /// Partitions of the neighbour graphs that readers computed (Leiden's, in ThemeLabMethods), kept for the others.
     package let graphPartitions = PartitionMemo<GraphPartitionKey>()
-    /// Other values readers computed from the vectors (the spectral estimate of k), kept for the others.
-    package let readings = ValueMemo()
+    /// Other values readers computed from the vectors (the spectral estimate of k), kept for the others (and for other
+    /// passes over the same vectors that share the memo).
+    package let readings: ValueMemo
 
     package func spanningForest() throws -> SpanningForest {
         guard let forest else { throw PlanMismatch("the spanning forest was read but not planned") }
@@ -148,8 +149,9 @@ package struct PassPlan {
     ///   - x: unit vectors, one row per item.
     ///   - labels: each item's topic (0 ..< topics), or nil for an unlabelled corpus (no related/unrelated split).
     ///   - engine: the tiling and histogram resolution the pass runs with.
+    ///   - readings: where readers keep values computed from `x`: a new memo, or one of another pass over the same `x`.
     /// - Returns: the distribution and everything the needs asked the pass to gather, for the rules and groupings.
-    package func run(_ x: Matrix, labels: [Int32]?, engine: PairEngine) -> PassProducts {
+    package func run(_ x: Matrix, labels: [Int32]?, engine: PairEngine, readings: ValueMemo = ValueMemo()) -> PassProducts {
         let forest = needs.spanningForest ? SpanningForest(items: x.rows) : nil
         let linkage = needs.averageLinkage ? Result { try AverageLinkage(items: x.rows) } : nil
         let neighbours = needs.neighbours > 0 ? NearestNeighbours(items: x.rows, k: needs.neighbours) : nil
@@ -168,7 +170,7 @@ package struct PassPlan {
             reachabilityTrees: reachabilityTrees(x, neighbours, engine: engine),
             neighbourGraphs: neighbours.map { lists in
                 Dictionary(uniqueKeysWithValues: needs.neighbourGraphs.map { ($0, WeightedGraph.nearestNeighbours(lists, k: $0)) })
-            } ?? [:])
+            } ?? [:], readings: readings)
     }
 
     /// One tree per k, all fed by one pass without labels (each tree reads the tiles alone).

@@ -45,12 +45,14 @@ package enum ReplayReport {
             for rule in j.rules {
                 for p in rule.policies {
                     let s = p.summary
-                    let figures = [
+                    let figures: [Estimate?] = [
                         s.finalAri, s.meanStaleness, s.minStaleness, s.finalLargestShare, s.regroups, s.work, s.workShare,
                     ]
                     let fields =
                         [j.corpus, j.source, j.order, "\(j.orders)", "\(j.items)", "\(j.launch)", "\(j.initial)", rule.rule, p.policy]
-                        + figures.flatMap { e in e.map { [$0.mean, $0.low, $0.high].map { String($0) } } ?? ["", "", ""] }
+                        + figures.flatMap { (e: Estimate?) -> [String] in
+                            e.map { [$0.mean, $0.low, $0.high].map { String($0) } } ?? ["", "", ""]
+                        }
                     lines.append(csvTable.row(fields))
                 }
             }

@@ -28,6 +28,12 @@ package struct Matrix: Sendable, Equatable {
     /// Whether there are two rows or more and every row holds the same values as the first.
     package var rowsAreAllEqual: Bool { rows > 1 && (1..<rows).allSatisfy { row($0) == row(0) } }
 
+    /// Whether `other` has this shape and the same bits in every element (unlike `==`, −0 and +0 differ).
+    package func hasSameBits(as other: Matrix) -> Bool {
+        rows == other.rows && cols == other.cols
+            && storage.withUnsafeBytes { a in other.storage.withUnsafeBytes { b in a.elementsEqual(b) } }
+    }
+
     /// The matrix of rows `kept`, in that order.
     package func rows(_ kept: [Int]) -> Matrix { Matrix(rows: kept.count, cols: cols, storage: kept.flatMap { row($0) }) }
 

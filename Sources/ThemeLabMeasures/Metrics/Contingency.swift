@@ -35,4 +35,39 @@ package struct Contingency: Sendable {
         self.classSizes = classSizes
         self.clusterSizes = clusterSizes
     }
+
+    /// The same table for integer labels (every grouping's), numbered and ordered as the generic one numbers and orders
+    /// them, by table lookups and one sort instead of hashing.
+    package init(classes: [Int32], clusters: [Int32]) {
+        precondition(classes.count == clusters.count, "one cluster per item")
+        let (c, k) = (Self.dense(classes), Self.dense(clusters))
+        let keys = zip(c.index, k.index).map { $0 << 32 | $1 }.sorted()
+        var cells: [(class: Int, cluster: Int, count: Int)] = []
+        var start = 0
+        for end in 1..<(keys.count + 1) where end == keys.count || keys[end] != keys[start] {
+            cells.append((class: keys[start] >> 32, cluster: keys[start] & 0xFFFF_FFFF, count: end - start))
+            start = end
+        }
+        (self.cells, classSizes, clusterSizes) = (cells, c.sizes, k.sizes)
+    }
+
+    /// Each label's dense index, numbered by first appearance (by a table where the labels are small and not negative, as
+    /// a grouping's are), and each index's count.
+    private static func dense(_ labels: [Int32]) -> (index: [Int], sizes: [Int]) {
+        let small = (labels.min() ?? 0) >= 0 && Int(labels.max() ?? 0) < 4 * labels.count + 64
+        var table = [Int](repeating: -1, count: small ? Int(labels.max() ?? 0) + 1 : 0)
+        var numbers: [Int32: Int] = [:]
+        var sizes: [Int] = []
+        let index = labels.map { label -> Int in
+            let known = small ? table[Int(label)] : numbers[label] ?? -1
+            if known >= 0 {
+                sizes[known] += 1
+                return known
+            }
+            if small { table[Int(label)] = sizes.count } else { numbers[label] = sizes.count }
+            sizes.append(1)
+            return sizes.count - 1
+        }
+        return (index, sizes)
+    }
 }

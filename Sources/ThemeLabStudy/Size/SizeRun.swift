@@ -92,14 +92,22 @@ package struct SizeRun {
     }
 
     /// Every corpus at every size: each draw a stratified sample (the whole corpus at its own size), all the corpora's draws
-    /// measured two at a time, the largest first.
+    /// measured two at a time, the largest first. Whole corpora with the same vectors (one corpus at its intent and its domain
+    /// level) share what is read off the vectors alone: the spectral estimate's spectra.
     package func curves(_ corpora: [Sampled]) throws -> [SizeCurve] {
         let jobs = corpora.indices.flatMap { c in self.jobs(corpora[c]).map { (corpus: c, size: $0.size, draw: $0.draw) } }
         let order = jobs.indices.sorted { (-jobs[$0].size, $0) < (-jobs[$1].size, $1) }
+        let twin = corpora.indices.map { c in corpora.indices.first { corpora[$0].vectors.hasSameBits(as: corpora[c].vectors) }! }
+        let wholeReadings = corpora.indices.map { _ in ValueMemo() }
         let draws = try parallelMap(jobs.count, order: order) { k in
             let (x, labels, n) = (corpora[jobs[k].corpus].vectors, corpora[jobs[k].corpus].labels, jobs[k].size)
-            let kept = n >= x.rows ? Array(0..<x.rows) : stratifiedSample(labels: labels, count: n, seed: seed(size: n, draw: jobs[k].draw))
-            return Result { try measure(x.rows(kept), labels: kept.map { labels[$0] }, role: corpora[jobs[k].corpus].role) }
+            let whole = n >= x.rows
+            let kept = whole ? Array(0..<x.rows) : stratifiedSample(labels: labels, count: n, seed: seed(size: n, draw: jobs[k].draw))
+            return Result {
+                try measure(
+                    x.rows(kept), labels: kept.map { labels[$0] }, role: corpora[jobs[k].corpus].role,
+                    readings: whole ? wholeReadings[twin[jobs[k].corpus]] : ValueMemo())
+            }
         }.map { try $0.get() }
         return corpora.indices.map { c in
             let (items, topics) = (corpora[c].vectors.rows, groupCount(corpora[c].labels))
@@ -129,13 +137,13 @@ package struct SizeRun {
     }
 
     /// The draw's vectors in the study's space: one pass, the rules' thresholds, every grouping's cut and average linkage's
-    /// ceiling, as an analysis computes them (`Analysis`).
-    package func measure(_ vectors: Matrix, labels: [Int32], role: SizeCurve.Role) throws -> Draw {
+    /// ceiling, as an analysis computes them (`Analysis`); values read off the vectors alone kept in `readings`.
+    package func measure(_ vectors: Matrix, labels: [Int32], role: SizeCurve.Role, readings: ValueMemo = ValueMemo()) throws -> Draw {
         let groupings = role == .tuning ? groupings : Array(groupings.dropLast(plan.candidates.count))
         let x = try analysis.settings.spaces[0].transform(vectors)
         let needs = PassNeeds.of(rules: rules, groupings: groupings + [AverageLinkageCut()], items: x.rows)
         let pass = PassPlan(needs: needs, exactHistogramPairLimit: analysis.settings.exactHistogramPairLimit).run(
-            x, labels: labels, engine: analysis.engine)
+            x, labels: labels, engine: analysis.engine, readings: readings)
         let thresholds = try analysis.thresholdOutcomes(rules, pass, asked: needs)
         let request = GroupingRequest(target: .ownCuts, order: Array(0..<x.rows), labels: labels, shuffles: 0, seed: plan.seed)
         let rows = try analysis.groupingRows(groupings, thresholds: thresholds, topics: groupCount(labels), request: request, pass)

@@ -42,6 +42,32 @@ import Testing
         #expect(p == PairConfusion(tp: k.pairConfusion.tp, fp: k.pairConfusion.fp, fn: k.pairConfusion.fn, tn: k.pairConfusion.tn))
     }
 
+    /// The integer labels' table (lookups and a sort) is the generic one (hashing), cell for cell: small labels, negative
+    /// ones, labels far above the item count, one item and none; scikit-learn's cases through both give its ARI.
+    @Test func integerLabelsGiveTheGenericTable() {
+        var rng = SystemRandomNumberGenerator()
+        let fixed: [[Int32]] = [[], [7], [-1, -1, 0, 3, 3], [5_000_000, 2, 2, 5_000_000, -7]]
+        let drawn: [[Int32]] = (0..<20).map { (t: Int) -> [Int32] in
+            (0..<(1 + t * 37)).map { _ in Int32.random(in: 0..<Int32(1 + t * 3), using: &rng) }
+        }
+        let labelings = fixed + drawn
+        for classes in labelings {
+            for clusters in labelings where clusters.count == classes.count {
+                let fast = Contingency(classes: classes, clusters: clusters)
+                let generic = Contingency(classes: classes.map(String.init), clusters: clusters.map(String.init))
+                #expect(fast.cells.map { [$0.class, $0.cluster, $0.count] } == generic.cells.map { [$0.class, $0.cluster, $0.count] })
+                #expect(fast.classSizes == generic.classSizes && fast.clusterSizes == generic.clusterSizes)
+            }
+            let shuffled = classes.shuffled(using: &rng)
+            let generic = Contingency(classes: classes.map(String.init), clusters: shuffled.map(String.init))
+            #expect(adjustedRandIndex(Contingency(classes: classes, clusters: shuffled)) == adjustedRandIndex(generic))
+        }
+        for k in Self.cases {
+            let fast = Contingency(classes: k.topics.map(Int32.init), clusters: k.groups.map(Int32.init))
+            #expect(adjustedRandIndex(fast).isApproximatelyEqual(to: k.ari, absoluteTolerance: 1e-9))
+        }
+    }
+
     @Test func pairScoresPurityAndShapeByHand() {
         // Topics a a a b b, groups 1 1 2 2 2: together pairs (0,1) (2,3) (2,4) (3,4); same-topic
         // pairs (0,1) (0,2) (1,2) (3,4). tp = 2 of 4 grouped, 2 of 4 same-topic.

@@ -105,6 +105,6 @@ extension PassProducts {
             estimator, "self-loops \(estimator.selfLoops) τ \(estimator.sampleSize) r \(estimator.replicateFactor) seed \(seed)"
         )
         let spectra = try readings.value(key) { try e.spectra(vectors, seed: seed) }
-        return readings.value("\(estimator) seed \(seed)") { e.estimate(spectra: spectra) }
+        return try readings.value("\(estimator) seed \(seed)") { e.estimate(spectra: spectra) }
     }
 }
