@@ -155,6 +155,13 @@ package struct Dendrogram: Sendable {
     package let items: Int
     /// In the order performed; each names the surviving representative of two groups.
     package let merges: [AverageLinkage.Merge]
+    /// The merges' indices, most similar first (the earlier first among equals): `cut(groups:)` takes a prefix.
+    private let strongestFirst: [Int]
+
+    package init(items: Int, merges: [AverageLinkage.Merge]) {
+        (self.items, self.merges) = (items, merges)
+        strongestFirst = merges.indices.sorted { (merges[$0].similarity, -$0) > (merges[$1].similarity, -$1) }
+    }
 
     /// Debug builds: traps naming the broken invariants (`invariantViolations`); compiled out of release builds.
     package func checkInvariants() {
@@ -200,7 +207,6 @@ package struct Dendrogram: Sendable {
 
     /// Exactly `k` groups: the N − k most similar merges.
     package func cut(groups k: Int) -> [Int32] {
-        let ordered = merges.indices.sorted { (merges[$0].similarity, -$0) > (merges[$1].similarity, -$1) }
-        return UnionFind.groups(of: items, joining: ordered.prefix(max(0, items - k)).map { (merges[$0].a, merges[$0].b) })
+        UnionFind.groups(of: items, joining: strongestFirst.prefix(max(0, items - k)).map { (merges[$0].a, merges[$0].b) })
     }
 }
