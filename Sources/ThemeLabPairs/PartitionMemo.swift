@@ -25,6 +25,7 @@ package final class PartitionMemo<Key: Hashable & Sendable>: Sendable {
 /// a key that names how each was computed (`SpectralKEstimator`'s k serves both groupings it guides). Each value is a
 /// deterministic function of its key and the vectors, as a partition of `PartitionMemo` is, so passes over the same
 /// vectors may share one memo. A key is computed once: a reader that asks while another computes it waits for that value.
+/// So a value's `make` must not read this memo, itself or through threads it waits for.
 package final class ValueMemo: Sendable {
     private let slots = Mutex<[String: Slot]>([:])
 
@@ -45,7 +46,7 @@ package final class ValueMemo: Sendable {
             return made
         }
         return try slot.value.withLock { held throws -> V in
-            if let known = held as? V { return known }
+            if let held, let known = held as? V { return known }
             let made = try make()
             held = made
             return made

@@ -14,7 +14,9 @@ import Testing
         let values = Mutex<[Int]>([])
         let group = DispatchGroup()
         for reader in 0..<2 {
-            DispatchQueue.global().async(group: group) {
+            group.enter()
+            Thread {
+                defer { group.leave() }
                 if reader == 1 { started.wait() }
                 let value = try! memo.value("spectra") { () -> Int in
                     started.signal()
@@ -23,7 +25,7 @@ import Testing
                     return 40 + calls.add(1, ordering: .relaxed).newValue
                 }
                 values.withLock { $0.append(value) }
-            }
+            }.start()
         }
         group.wait()
         #expect(calls.load(ordering: .relaxed) == 1)
@@ -33,5 +35,8 @@ import Testing
         #expect(try memo.value("spectra") { "text" } == "text")
         #expect(throws: CocoaError.self) { try memo.value("failing") { () throws -> Int in throw CocoaError(.fileNoSuchFile) } }
         #expect(try memo.value("failing") { 3 } == 3)
+        // An optional value is computed and kept like any other (an empty slot is not a kept nil).
+        #expect(try memo.value("optional") { Int?(5) } == 5)
+        #expect(try memo.value("optional") { Int?(6) } == 5)
     }
 }
