@@ -4,43 +4,26 @@ import ThemeLabPairs
 /// The contingency table of two labelings of the same items: n_ck = items with class c (topic)
 /// and cluster k (group). Every recovery metric is a function of it.
 package struct Contingency: Sendable {
-    /// Non-zero cells: (class, cluster, count).
+    /// Non-zero cells: (class, cluster, count), ordered by class, then cluster.
     package let cells: [(class: Int, cluster: Int, count: Int)]
+    /// By class and by cluster, each numbered in order of first appearance: its items.
     package let classSizes: [Int]
     package let clusterSizes: [Int]
     package var total: Int { classSizes.reduce(0, +) }
 
     package init<C: Hashable, K: Hashable>(classes: [C], clusters: [K]) {
         precondition(classes.count == clusters.count, "one cluster per item")
-        var classIndex: [C: Int] = [:]
-        var clusterIndex: [K: Int] = [:]
-        var counts: [Int: Int] = [:]
-        var classSizes: [Int] = []
-        var clusterSizes: [Int] = []
-        /// A label's dense index, numbered by first appearance.
-        func index<L: Hashable>(_ label: L, _ indices: inout [L: Int], _ sizes: inout [Int]) -> Int {
-            if let i = indices[label] { return i }
-            indices[label] = sizes.count
-            sizes.append(0)
-            return sizes.count - 1
-        }
-        for (c, k) in zip(classes, clusters) {
-            let ci = index(c, &classIndex, &classSizes)
-            let ki = index(k, &clusterIndex, &clusterSizes)
-            classSizes[ci] += 1
-            clusterSizes[ki] += 1
-            counts[ci << 32 | ki, default: 0] += 1
-        }
-        cells = counts.keys.sorted().map { (class: $0 >> 32, cluster: $0 & 0xFFFF_FFFF, count: counts[$0]!) }
-        self.classSizes = classSizes
-        self.clusterSizes = clusterSizes
+        self.init(Self.numbered(classes), Self.numbered(clusters))
     }
 
-    /// The same table for integer labels (every grouping's), numbered and ordered as the generic one numbers and orders
-    /// them, by table lookups and one sort instead of hashing.
+    /// The same table for integer labels (every grouping's), numbered by table lookups where they are small.
     package init(classes: [Int32], clusters: [Int32]) {
         precondition(classes.count == clusters.count, "one cluster per item")
-        let (c, k) = (Self.dense(classes), Self.dense(clusters))
+        self.init(Self.numberedByTable(classes), Self.numberedByTable(clusters))
+    }
+
+    /// The table of two numbered labelings: the cells counted by sorting the pairs of numbers.
+    private init(_ c: (index: [Int], sizes: [Int]), _ k: (index: [Int], sizes: [Int])) {
         let keys = zip(c.index, k.index).map { $0 << 32 | $1 }.sorted()
         var cells: [(class: Int, cluster: Int, count: Int)] = []
         var start = 0
@@ -51,22 +34,34 @@ package struct Contingency: Sendable {
         (self.cells, classSizes, clusterSizes) = (cells, c.sizes, k.sizes)
     }
 
-    /// Each label's dense index, numbered by first appearance (by a table where the labels are small and not negative, as
-    /// a grouping's are), and each index's count.
-    private static func dense(_ labels: [Int32]) -> (index: [Int], sizes: [Int]) {
-        let small = (labels.min() ?? 0) >= 0 && Int(labels.max() ?? 0) < 4 * labels.count + 64
-        var table = [Int](repeating: -1, count: small ? Int(labels.max() ?? 0) + 1 : 0)
-        var numbers: [Int32: Int] = [:]
+    /// Each label's number, in order of first appearance, and each number's count.
+    private static func numbered<L: Hashable>(_ labels: [L]) -> (index: [Int], sizes: [Int]) {
+        var numbers: [L: Int] = [:]
         var sizes: [Int] = []
         let index = labels.map { label -> Int in
-            let known = small ? table[Int(label)] : numbers[label] ?? -1
-            if known >= 0 {
+            if let known = numbers[label] {
                 sizes[known] += 1
                 return known
             }
-            if small { table[Int(label)] = sizes.count } else { numbers[label] = sizes.count }
+            numbers[label] = sizes.count
             sizes.append(1)
             return sizes.count - 1
+        }
+        return (index, sizes)
+    }
+
+    /// The same numbers by a table where the labels are small and not negative, as a grouping's are (else by hashing).
+    private static func numberedByTable(_ labels: [Int32]) -> (index: [Int], sizes: [Int]) {
+        guard let high = labels.max(), labels.min()! >= 0, Int(high) < 4 * labels.count + 64 else { return numbered(labels) }
+        var table = [Int](repeating: -1, count: Int(high) + 1)
+        var sizes: [Int] = []
+        let index = labels.map { label -> Int in
+            if table[Int(label)] < 0 {
+                table[Int(label)] = sizes.count
+                sizes.append(0)
+            }
+            sizes[table[Int(label)]] += 1
+            return table[Int(label)]
         }
         return (index, sizes)
     }
